@@ -1,0 +1,57 @@
+// Snippets: sentence windows of a note's stored text with the matched words
+// highlighted by byte offsets from the one analyzer.
+#pragma once
+
+#include <cstddef>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sagasu/analyzer.h"
+
+namespace sagasu {
+
+/// What counts as a match: normalised word terms and English stems.
+struct MatchTerms {
+  std::set<std::string> words;
+  std::set<std::string> stems;
+  bool empty() const { return words.empty() && stems.empty(); }
+};
+
+/// A cited source's span in the stored text.
+struct CitationSpan {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::string key;  ///< citation key, "2025__SOSP__Title"
+};
+
+/// One fragment: a whole sentence (or a cut of a long one).
+struct Fragment {
+  std::string text;
+  std::vector<std::pair<std::size_t, std::size_t>> highlights;  ///< byte spans in text, ascending
+  std::size_t source_begin = 0;  ///< byte offset of text in the stored text
+  bool cut_before = false;  ///< the sentence goes on before text
+  bool cut_after = false;   ///< the sentence goes on after text
+  std::vector<std::string> sources;  ///< citation keys cited in this sentence
+};
+
+/// Picks the sentences with the most distinct matched terms.
+class SnippetGenerator {
+ public:
+  SnippetGenerator(Analyzer& analyzer, MatchTerms terms) : m_analyzer(analyzer), m_terms(std::move(terms)) {}
+
+  /// Up to max_fragments fragments of at most max_bytes each, in text order.
+  /// With no match, the text's first sentence.
+  std::vector<Fragment> generate(std::string_view text, const std::vector<CitationSpan>& citations,
+                                 std::size_t max_fragments = 1, std::size_t max_bytes = 240) const;
+
+  /// Byte spans of matched words in text, adjacent matches merged into one span.
+  std::vector<std::pair<std::size_t, std::size_t>> match_spans(std::string_view text) const;
+
+ private:
+  Analyzer& m_analyzer;
+  MatchTerms m_terms;
+};
+
+}  // namespace sagasu

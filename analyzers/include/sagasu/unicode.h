@@ -1,0 +1,38 @@
+// Small Unicode helpers shared by the analyzer, the parser and the schema.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace sagasu::unicode {
+
+/// Offset of the first invalid UTF-8 byte, or std::string_view::npos if valid.
+std::size_t find_invalid_utf8(std::string_view s);
+/// Decodes the code point at s[i] and advances i; returns U+FFFD on bad input.
+char32_t next_code_point(std::string_view s, std::size_t& i);
+/// Appends the UTF-8 encoding of c.
+void append_utf8(std::string& out, char32_t c);
+/// Number of code points in a valid UTF-8 string.
+std::size_t length(std::string_view s);
+
+/// NFKC_Casefold: full/half width, compatibility forms and case folded.
+std::string nfkc_casefold(std::string_view s);
+
+bool is_katakana(char32_t c);  ///< katakana incl. half-width and ー, not the middle dot
+bool is_hiragana(char32_t c);
+bool is_han(char32_t c);       ///< CJK ideographs and 々
+bool is_latin_alpha(char32_t c);  ///< ASCII letters after folding
+bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
+
+/// True when every code point of s satisfies pred.
+template <class Pred>
+bool all_of(std::string_view s, Pred pred) {
+  if (s.empty()) return false;
+  for (std::size_t i = 0; i < s.size();)
+    if (!pred(next_code_point(s, i))) return false;
+  return true;
+}
+
+}  // namespace sagasu::unicode

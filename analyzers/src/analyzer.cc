@@ -1,0 +1,84 @@
+#include "sagasu/analyzer.h"
+
+#include <unicode/brkiter.h>
+#include <unicode/locid.h>
+#include <unicode/utext.h>
+
+#include <stdexcept>
+
+namespace sagasu {
+
+// ICU's word break iterator over a UTF-8 UText: native indices are byte
+// offsets, so tokens get their offsets without a UTF-16 round trip.
+struct Analyzer::Segmenter {
+  std::unique_ptr<icu::BreakIterator> iter;
+
+  Segmenter() {
+    UErrorCode status = U_ZERO_ERROR;
+    iter.reset(icu::BreakIterator::createWordInstance(icu::Locale("ja"), status));
+    if (U_FAILURE(status) || !iter)
+      throw std::runtime_error(std::string("ICU: cannot create the word break iterator: ") +
+                               u_errorName(status));
+  }
+
+  void segment(std::string_view text, std::vector<Token>& out) {
+    UErrorCode status = U_ZERO_ERROR;
+    UText* ut = utext_openUTF8(nullptr, text.data(), static_cast<int64_t>(text.size()), &status);
+    if (U_FAILURE(status)) throw std::runtime_error("ICU: cannot open text");
+    iter->setText(ut, status);
+    if (U_FAILURE(status)) {
+      utext_close(ut);
+      throw std::runtime_error("ICU: cannot segment text");
+    }
+    int32_t begin = iter->first();
+    for (int32_t end = iter->next(); end != icu::BreakIterator::DONE; begin = end, end = iter->next()) {
+      // Rule status below UBRK_WORD_NONE_LIMIT: spaces and punctuation.
+      if (iter->getRuleStatus() < UBRK_WORD_NONE_LIMIT) continue;
+      Token t;
+      t.byte_begin = static_cast<uint32_t>(begin);
+      t.byte_end = static_cast<uint32_t>(end);
+      t.text.assign(text.substr(begin, end - begin));
+      out.push_back(std::move(t));
+    }
+    // Detach the text before the UText goes away.
+    UText empty = UTEXT_INITIALIZER;
+    utext_openUTF8(&empty, "", 0, &status);
+    iter->setText(&empty, status);
+    utext_close(ut);
+  }
+};
+
+Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {
+  m_filters.push_back(make_katakana_join_filter());
+  m_filters.push_back(make_nfkc_casefold_filter());
+  m_filters.push_back(make_long_vowel_filter());
+  m_filters.push_back(make_english_stem_filter());
+}
+
+Analyzer::~Analyzer() = default;
+
+std::vector<Token> Analyzer::analyze(std::string_view text, std::uint32_t first_position) {
+  std::vector<Token> tokens;
+  tokens.reserve(text.size() / 4);
+  m_segmenter->segment(text, tokens);
+  for (const auto& f : m_filters) f->apply(text, tokens);
+  std::uint32_t pos = first_position;
+  bool any = false;
+  for (Token& t : tokens) {
+    if (t.kind == TokenKind::Word) {
+      if (any) ++pos;
+      any = true;
+    }
+    t.position = pos;
+  }
+  return tokens;
+}
+
+std::vector<std::string> Analyzer::words(std::string_view text) {
+  std::vector<std::string> out;
+  for (Token& t : analyze(text))
+    if (t.kind == TokenKind::Word) out.push_back(std::move(t.text));
+  return out;
+}
+
+}  // namespace sagasu

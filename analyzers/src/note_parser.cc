@@ -1,0 +1,513 @@
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "sagasu/error.h"
+#include "sagasu/note.h"
+#include "sagasu/unicode.h"
+
+namespace sagasu {
+
+std::string_view to_string(NoteKind kind) {
+  switch (kind) {
+    case NoteKind::Source: return "source";
+    case NoteKind::Person: return "person";
+    case NoteKind::Organization: return "organization";
+    case NoteKind::Product: return "product";
+    case NoteKind::Concept: return "concept";
+    case NoteKind::Other: return "other";
+  }
+  return "other";
+}
+
+std::optional<NoteKind> parse_kind(std::string_view raw) {
+  std::string name = unicode::nfkc_casefold(raw);
+  if (name == "source" || name == "paper" || name == "article" || name == "talk") return NoteKind::Source;
+  if (name == "person" || name == "people" || name == "researcher" || name == "author")
+    return NoteKind::Person;
+  if (name == "organization" || name == "organisation" || name == "org" || name == "group" ||
+      name == "company" || name == "lab" || name == "university" || name == "institution")
+    return NoteKind::Organization;
+  if (name == "product" || name == "repository" || name == "software" || name == "system" ||
+      name == "tool" || name == "dataset" || name == "model")
+    return NoteKind::Product;
+  if (name == "concept") return NoteKind::Concept;
+  if (name == "other" || name == "place" || name == "book" || name == "thesis" || name == "survey" ||
+      name == "question")
+    return NoteKind::Other;
+  return std::nullopt;
+}
+
+std::string normalize_venue(std::string_view venue) {
+  std::string v(venue);
+  // Strip a trailing year: digits, optionally after an apostrophe or space.
+  std::size_t end = v.size();
+  while (end > 0 && std::isdigit(static_cast<unsigned char>(v[end - 1]))) --end;
+  if (end == v.size()) return v;
+  const std::size_t digits = v.size() - end;
+  if (digits != 2 && digits != 4) return v;
+  std::size_t cut = end;
+  while (cut > 0 && (v[cut - 1] == '\'' || v[cut - 1] == ' ' || v[cut - 1] == '-')) --cut;
+  // What remains must still look like a venue name (two or more letters).
+  std::size_t letters = 0;
+  for (std::size_t i = 0; i < cut; ++i)
+    if (std::isalpha(static_cast<unsigned char>(v[i]))) ++letters;
+  if (letters < 2) return v;
+  return v.substr(0, cut);
+}
+
+std::optional<Citation> parse_citation(std::string_view name) {
+  if (!name.empty() && name.front() == '@') name.remove_prefix(1);
+  if (name.size() < 9) return std::nullopt;
+  for (int i = 0; i < 4; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return std::nullopt;
+  if (name.substr(4, 2) != "__") return std::nullopt;
+  const auto sep = name.find("__", 6);
+  if (sep == std::string_view::npos || sep == 6) return std::nullopt;
+  Citation c;
+  c.key = std::string(name);
+  c.year = std::stoi(std::string(name.substr(0, 4)));
+  c.venue_raw = std::string(name.substr(6, sep - 6));
+  c.venue = normalize_venue(c.venue_raw);
+  c.title = std::string(name.substr(sep + 2));
+  return c;
+}
+
+std::optional<NoteKind> Note::declared_kind() const {
+  if (source) return NoteKind::Source;
+  if (!entity_type.empty())
+    if (auto k = parse_kind(entity_type)) return k;
+  if (!type.empty() && unicode::nfkc_casefold(type) != "entity")
+    if (auto k = parse_kind(type)) return k;
+  for (const auto& tag : tags)
+    if (auto k = parse_kind(tag); k && *k != NoteKind::Other) return k;
+  return std::nullopt;
+}
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_attachment(std::string_view target) {
+  auto dot = target.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  std::string ext = unicode::nfkc_casefold(target.substr(dot + 1));
+  static const char* const exts[] = {"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "pdf",
+                                     "mp3", "mp4", "wav", "webm", "mov", "ogg", "excalidraw"};
+  return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return ext == e; });
+}
+
+// Splits a line at the boundaries that a flattened note lost: ` ## Heading`
+// and ` - Label: items`, never inside [[...]].
+std::vector<std::string_view> unflatten(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+    if (line[i] == '[' && line[i + 1] == '[') {
+      ++depth;
+      ++i;
+      continue;
+    }
+    if (line[i] == ']' && line[i + 1] == ']') {
+      if (depth > 0) --depth;
+      ++i;
+      continue;
+    }
+    if (depth > 0 || line[i] != ' ' || i == 0) continue;
+    std::size_t j = i + 1;
+    bool split = false;
+    if (line[j] == '#') {
+      std::size_t h = j;
+      while (h < line.size() && line[h] == '#') ++h;
+      split = h - j >= 2 && h - j <= 6 && h < line.size() && line[h] == ' ';
+    } else if (line[j] == '-' && j + 1 < line.size() && line[j + 1] == ' ') {
+      // A label: up to 30 characters without brackets, then ':' or '：'.
+      std::size_t k = j + 2;
+      std::size_t chars = 0;
+      while (k < line.size() && chars <= 30) {
+        const char c = line[k];
+        if (c == ':' || starts_with(line.substr(k), "\xEF\xBC\x9A")) break;
+        if (c == '[' || c == '(' || c == ']' || c == ' ' || c == '\n') {
+          k = line.size();
+          break;
+        }
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++chars;
+        ++k;
+      }
+      split = k < line.size() && chars > 0 && chars <= 30;
+    }
+    if (split) {
+      out.push_back(line.substr(start, i - start));
+      start = j;
+    }
+  }
+  out.push_back(line.substr(start));
+  return out;
+}
+
+class Builder {
+ public:
+  Builder(Note& note) : m_note(note) {}
+
+  // Renders one line of Markdown into the note's text and records its links.
+  void render_line(std::string_view line) {
+    std::string& out = m_note.text;
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    const std::size_t line_start = out.size();
+    bool space = false;
+    auto put_space = [&] {
+      if (out.size() > line_start) space = true;
+    };
+    auto emit = [&](std::string_view s) {
+      if (s.empty()) return;
+      if (space && out.size() > line_start) out += ' ';
+      space = false;
+      out.append(s);
+    };
+    std::size_t i = 0;
+    while (i < line.size()) {
+      const char c = line[i];
+      std::string_view rest = line.substr(i);
+      if (c == ' ' || c == '\t' || c == '\r') {
+        put_space();
+        ++i;
+        continue;
+      }
+      if (starts_with(rest, "![[") || starts_with(rest, "[[")) {
+        const bool embed = c == '!';
+        const std::size_t open = i + (embed ? 3 : 2);
+        const std::size_t close = line.find("]]", open);
+        if (close != std::string_view::npos) {
+          render_link(line.substr(open, close - open), embed, emit);
+          i = close + 2;
+          continue;
+        }
+      }
+      if (starts_with(rest, "<!--")) {
+        const auto end = line.find("-->", i + 4);
+        i = end == std::string_view::npos ? line.size() : end + 3;
+        continue;
+      }
+      if (starts_with(rest, "**") || starts_with(rest, "~~") || c == '`') {
+        i += c == '`' ? 1 : 2;
+        continue;
+      }
+      if (c == '[' || starts_with(rest, "![")) {
+        // [text](url) → text; ![alt](url) → alt
+        const std::size_t text_begin = i + (c == '!' ? 2 : 1);
+        const std::size_t close = line.find(']', text_begin);
+        if (close != std::string_view::npos && close + 1 < line.size() && line[close + 1] == '(') {
+          const std::size_t paren = line.find(')', close + 2);
+          if (paren != std::string_view::npos) {
+            emit(trim(line.substr(text_begin, close - text_begin)));
+            i = paren + 1;
+            continue;
+          }
+        }
+      }
+      if (c == '#' && (i == 0 || line[i - 1] == ' ') && i + 1 < line.size() && line[i + 1] != ' ' &&
+          line[i + 1] != '#') {
+        // #hashtag: kept as a tag and as text.
+        std::size_t end = i + 1;
+        while (end < line.size() && line[end] != ' ' && line[end] != '\t' && line[end] != ',' &&
+               line[end] != '.' && line[end] != ')' && !starts_with(line.substr(end), "\xE3\x80"))
+          ++end;
+        std::string_view tag = line.substr(i + 1, end - i - 1);
+        if (!tag.empty() && !std::all_of(tag.begin(), tag.end(), [](char ch) {
+              return std::isdigit(static_cast<unsigned char>(ch));
+            })) {
+          add_tag(tag);
+          emit(tag);
+          i = end;
+          continue;
+        }
+      }
+      // Copy one UTF-8 sequence; a no-break space counts as white space.
+      if (starts_with(rest, "\xC2\xA0")) {
+        put_space();
+        i += 2;
+        continue;
+      }
+      std::size_t len = 1;
+      while (i + len < line.size() && (static_cast<unsigned char>(line[i + len]) & 0xC0) == 0x80) ++len;
+      emit(line.substr(i, len));
+      i += len;
+    }
+    if (out.size() == line_start && line_start > 0) out.pop_back();  // empty line: drop its '\n'
+  }
+
+  template <class Emit>
+  void render_link(std::string_view inner, bool embed, Emit& emit) {
+    Link link;
+    link.embed = embed;
+    const auto bar = inner.find('|');
+    std::string_view target = inner.substr(0, bar);
+    if (bar != std::string_view::npos) link.display = std::string(trim(inner.substr(bar + 1)));
+    const auto hash = target.find('#');
+    if (hash != std::string_view::npos) {
+      link.heading = std::string(trim(target.substr(hash + 1)));
+      target = target.substr(0, hash);
+    }
+    link.target = std::string(trim(target));
+    std::string rendered = link.display;
+    if (embed && is_attachment(link.target)) rendered.clear();
+    else if (auto cit = parse_citation(link.target); cit && !link.target.empty() && link.target[0] == '@') {
+      add_citation(*cit);
+      if (rendered.empty()) rendered = fmt::format("{} ({} {})", cit->title, cit->venue, cit->year);
+    } else if (rendered.empty()) {
+      rendered = link.target.empty() ? link.heading : link.target;
+    }
+    std::string& out = m_note.text;
+    emit(rendered);
+    link.text_end = out.size();
+    link.text_begin = out.size() - (rendered.empty() ? 0 : rendered.size());
+    if (!link.target.empty() || !link.heading.empty()) m_note.links.push_back(std::move(link));
+  }
+
+  void add_citation(const Citation& c) {
+    if (std::find(m_note.citations.begin(), m_note.citations.end(), c) == m_note.citations.end())
+      m_note.citations.push_back(c);
+  }
+
+  void add_tag(std::string_view tag) {
+    std::string t(tag);
+    if (std::find(m_note.tags.begin(), m_note.tags.end(), t) == m_note.tags.end())
+      m_note.tags.push_back(std::move(t));
+  }
+
+  // `Label: a / [[B]] / [[C|c]]` → a relation; items split at top level.
+  void parse_relation(std::string_view label, std::string_view items) {
+    Relation rel;
+    rel.label = std::string(trim(label));
+    std::vector<std::string_view> parts;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (starts_with(items.substr(i), "[[")) {
+        ++depth;
+        ++i;
+        continue;
+      }
+      if (starts_with(items.substr(i), "]]")) {
+        if (depth > 0) --depth;
+        ++i;
+        continue;
+      }
+      if (depth > 0) continue;
+      std::size_t sep = 0;
+      if (items[i] == '/' || items[i] == ',' || items[i] == ';') sep = 1;
+      else if (starts_with(items.substr(i), "\xE3\x80\x81") || starts_with(items.substr(i), "\xEF\xBC\x8F") ||
+               starts_with(items.substr(i), "\xEF\xBC\x8C"))  // 、 ／ ，
+        sep = 3;
+      if (sep) {
+        parts.push_back(items.substr(start, i - start));
+        start = i + sep;
+        i += sep - 1;
+      }
+    }
+    parts.push_back(items.substr(start));
+    for (std::string_view part : parts) {
+      part = trim(part);
+      if (part.empty()) continue;
+      bool linked = false;
+      for (std::size_t p = part.find("[["); p != std::string_view::npos; p = part.find("[[", p + 2)) {
+        const auto close = part.find("]]", p + 2);
+        if (close == std::string_view::npos) break;
+        std::string_view inner = part.substr(p + 2, close - p - 2);
+        inner = inner.substr(0, inner.find('|'));
+        inner = trim(inner.substr(0, inner.find('#')));
+        linked = true;
+        if (inner.empty() || inner.front() == '@') continue;
+        rel.items.push_back({std::string(inner), true});
+      }
+      if (!linked && part.size() <= 80) {
+        std::string name;
+        for (char ch : part)
+          if (ch != '*' && ch != '`') name += ch;
+        name = std::string(trim(name));
+        if (!name.empty()) rel.items.push_back({name, false});
+      }
+    }
+    m_note.relations.push_back(std::move(rel));
+  }
+
+ private:
+  Note& m_note;
+};
+
+void read_front_matter(const YAML::Node& fm, Note& note) {
+  auto scalar = [&](const char* key) -> std::string {
+    const YAML::Node n = fm[key];
+    return n && n.IsScalar() ? n.as<std::string>() : std::string();
+  };
+  auto list = [&](const char* key) {
+    std::vector<std::string> out;
+    const YAML::Node n = fm[key];
+    if (!n) return out;
+    if (n.IsScalar()) {
+      // "tags: a, b" or "tags: a b"
+      std::string s = n.as<std::string>();
+      std::string cur;
+      for (char c : s + ",") {
+        if (c == ',' || c == ' ') {
+          if (!cur.empty()) out.push_back(cur);
+          cur.clear();
+        } else {
+          cur += c;
+        }
+      }
+    } else if (n.IsSequence()) {
+      for (const auto& item : n)
+        if (item.IsScalar()) out.push_back(item.as<std::string>());
+    }
+    return out;
+  };
+  note.type = scalar("type");
+  note.entity_type = scalar("entity_type");
+  note.fm_title = scalar("title");
+  note.aliases = list("aliases");
+  for (const char* key : {"alias"})
+    for (auto& a : list(key)) note.aliases.push_back(std::move(a));
+  for (auto& t : list("tags")) {
+    if (!t.empty() && t.front() == '#') t.erase(0, 1);
+    if (!t.empty()) note.tags.push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+Note NoteParser::parse(std::string_view path, std::string_view content) const {
+  if (const auto nul = content.find('\0'); nul != std::string_view::npos)
+    throw Error(fmt::format("{}: binary file (NUL byte at byte {})", path, nul));
+  if (const auto bad = unicode::find_invalid_utf8(content); bad != std::string_view::npos)
+    throw Error(fmt::format("{}: invalid UTF-8 at byte {}", path, bad));
+
+  Note note;
+  note.path = std::string(path);
+  std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
+  note.title = std::string(name);
+  if (!note.title.empty() && note.title.front() == '@') note.source = parse_citation(note.title);
+
+  if (starts_with(content, "\xEF\xBB\xBF")) content.remove_prefix(3);  // BOM
+
+  // YAML front matter between '---' lines.
+  std::string_view body = content;
+  if (starts_with(content, "---\n") || starts_with(content, "---\r\n")) {
+    const std::size_t first = content.find('\n') + 1;
+    std::size_t pos = first;
+    std::optional<std::size_t> end_line, next;
+    while (pos <= content.size()) {
+      std::size_t nl = content.find('\n', pos);
+      std::string_view l = trim(content.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+      if (l == "---" || l == "...") {
+        end_line = pos;
+        next = nl == std::string_view::npos ? content.size() : nl + 1;
+        break;
+      }
+      if (nl == std::string_view::npos) break;
+      pos = nl + 1;
+    }
+    if (end_line) {
+      const std::string yaml(content.substr(first, *end_line - first));
+      body = content.substr(*next);
+      try {
+        YAML::Node fm = YAML::Load(yaml);
+        if (fm.IsMap()) read_front_matter(fm, note);
+        else if (!fm.IsNull())
+          note.warnings.push_back("front matter: not a map of keys to values");
+      } catch (const YAML::Exception& e) {
+        note.warnings.push_back(fmt::format("front matter: malformed YAML at line {}: {}",
+                                            e.mark.line + 2, e.msg));
+      }
+    } else {
+      note.warnings.push_back("front matter: no closing '---' line");
+    }
+  }
+
+  Builder builder(note);
+  bool in_fence = false;
+  bool first_block = true;
+  std::size_t pos = 0;
+  while (pos < body.size()) {
+    std::size_t nl = body.find('\n', pos);
+    if (nl == std::string_view::npos) nl = body.size();
+    std::string_view raw = body.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (trim(raw).substr(0, 3) == "```" || trim(raw).substr(0, 3) == "~~~") {
+      in_fence = !in_fence;
+      continue;
+    }
+    if (in_fence) {
+      builder.render_line(raw);
+      continue;
+    }
+    for (std::string_view line : unflatten(raw)) {
+      line = trim(line);
+      if (line.empty()) continue;
+      // Headings: "# Title" repeating the file name is the title, not text.
+      if (line.front() == '#') {
+        std::size_t h = 0;
+        while (h < line.size() && line[h] == '#') ++h;
+        if (h <= 6 && (h == line.size() || line[h] == ' ')) {
+          std::string_view heading = trim(line.substr(h));
+          if (h == 1 && first_block && starts_with(heading, note.title)) {
+            std::string_view rest = trim(heading.substr(note.title.size()));
+            if (!rest.empty()) builder.render_line(rest);
+          } else {
+            builder.render_line(heading);
+          }
+          first_block = false;
+          continue;
+        }
+      }
+      first_block = false;
+      // List items: "- ", "* ", "+ ", "1. "; a label before ':' makes a relation.
+      std::string_view item;
+      bool is_item = false;
+      if ((line[0] == '-' || line[0] == '*' || line[0] == '+') && line.size() > 1 && line[1] == ' ') {
+        item = trim(line.substr(2));
+        is_item = true;
+      } else {
+        std::size_t d = 0;
+        while (d < line.size() && std::isdigit(static_cast<unsigned char>(line[d]))) ++d;
+        if (d > 0 && d + 1 < line.size() && line[d] == '.' && line[d + 1] == ' ') {
+          item = trim(line.substr(d + 2));
+          is_item = true;
+        }
+      }
+      if (is_item) {
+        if (starts_with(item, "[ ] ") || starts_with(item, "[x] ")) item.remove_prefix(4);
+        std::size_t colon = item.find(':');
+        std::size_t colon_len = 1;
+        const std::size_t wide = item.find("\xEF\xBC\x9A");
+        if (wide != std::string_view::npos && (colon == std::string_view::npos || wide < colon)) {
+          colon = wide;
+          colon_len = 3;
+        }
+        if (colon != std::string_view::npos && colon > 0) {
+          std::string_view label = item.substr(0, colon);
+          if (label.find("[[") == std::string_view::npos && label.find('(') == std::string_view::npos &&
+              unicode::length(label) <= 30)
+            builder.parse_relation(label, item.substr(colon + colon_len));
+        }
+        builder.render_line(item);
+        continue;
+      }
+      if (starts_with(line, "> ")) line.remove_prefix(2);
+      builder.render_line(line);
+    }
+  }
+  return note;
+}
+
+}  // namespace sagasu

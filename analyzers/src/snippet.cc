@@ -1,0 +1,173 @@
+#include "sagasu/snippet.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sagasu {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+struct Sentence {
+  std::size_t begin, end;
+};
+
+// Sentence ends: 。！？ and Latin . ! ? before white space, and line breaks.
+// A "(Source: …)" right after the end belongs to the sentence it supports.
+std::vector<Sentence> split_sentences(std::string_view text) {
+  std::vector<Sentence> out;
+  std::size_t begin = 0;
+  auto close = [&](std::size_t end) {
+    // Attach a following citation parenthetical.
+    std::size_t j = end;
+    while (j < text.size() && text[j] == ' ') ++j;
+    std::string_view rest = text.substr(j);
+    if (starts_with(rest, "(Source:") || starts_with(rest, "\xEF\xBC\x88Source")) {
+      // The parenthetical ends where its brackets balance (titles carry "(OSDI 2026)").
+      int depth = 0;
+      for (std::size_t p = j; p < text.size() && text[p] != '\n';) {
+        std::string_view at = text.substr(p);
+        const bool open = at[0] == '(' || starts_with(at, "\xEF\xBC\x88");
+        const bool shut = at[0] == ')' || starts_with(at, "\xEF\xBC\x89");
+        const std::size_t len = at[0] == '(' || at[0] == ')' ? 1 : (open || shut ? 3 : 1);
+        depth += open ? 1 : shut ? -1 : 0;
+        p += len;
+        if (shut && depth == 0) {
+          end = p;
+          break;
+        }
+      }
+    }
+    std::size_t b = begin;
+    while (b < end && (text[b] == ' ' || text[b] == '\n')) ++b;
+    if (b < end) out.push_back({b, end});
+    begin = end;
+    return end;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    std::string_view rest = text.substr(i);
+    if (text[i] == '\n') {
+      close(i);
+      begin = i + 1;
+      ++i;
+      continue;
+    }
+    if (starts_with(rest, "\xE3\x80\x82") || starts_with(rest, "\xEF\xBC\x81") ||
+        starts_with(rest, "\xEF\xBC\x9F")) {  // 。！？
+      i = close(i + 3);
+      continue;
+    }
+    if ((text[i] == '.' || text[i] == '!' || text[i] == '?') &&
+        (i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\n')) {
+      i = close(i + 1);
+      continue;
+    }
+    ++i;
+  }
+  if (begin < text.size()) close(text.size());
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(std::string_view text) const {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  if (m_terms.empty()) return spans;
+  std::vector<Token> tokens = m_analyzer.analyze(text);
+  for (const Token& t : tokens) {
+    const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0
+                                               : m_terms.stems.count(t.text) > 0;
+    if (!hit) continue;
+    if (!spans.empty() && spans.back().second >= t.byte_begin) {
+      spans.back().second = std::max<std::size_t>(spans.back().second, t.byte_end);
+      continue;
+    }
+    // Adjacent matched words (nothing or spaces between) are one span.
+    if (!spans.empty()) {
+      std::string_view gap = text.substr(spans.back().second, t.byte_begin - spans.back().second);
+      if (gap.find_first_not_of(' ') == std::string_view::npos) {
+        spans.back().second = t.byte_end;
+        continue;
+      }
+    }
+    spans.emplace_back(t.byte_begin, t.byte_end);
+  }
+  return spans;
+}
+
+std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
+                                                 const std::vector<CitationSpan>& citations,
+                                                 std::size_t max_fragments, std::size_t max_bytes) const {
+  std::vector<Fragment> out;
+  if (text.empty() || max_fragments == 0) return out;
+  const auto sentences = split_sentences(text);
+  if (sentences.empty()) return out;
+  const auto spans = match_spans(text);
+
+  struct Scored {
+    std::size_t index;
+    std::size_t distinct;
+    std::size_t count;
+  };
+  std::vector<Scored> scored;
+  std::size_t s_i = 0;
+  for (std::size_t si = 0; si < sentences.size(); ++si) {
+    const Sentence& s = sentences[si];
+    std::set<std::string> distinct;
+    std::size_t count = 0;
+    while (s_i < spans.size() && spans[s_i].second <= s.begin) ++s_i;
+    for (std::size_t k = s_i; k < spans.size() && spans[k].first < s.end; ++k) {
+      distinct.insert(std::string(text.substr(spans[k].first, spans[k].second - spans[k].first)));
+      ++count;
+    }
+    if (count) scored.push_back({si, distinct.size(), count});
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    if (a.distinct != b.distinct) return a.distinct > b.distinct;
+    return std::min<std::size_t>(a.count, 8) > std::min<std::size_t>(b.count, 8);
+  });
+  std::vector<std::size_t> chosen;
+  for (const auto& s : scored) {
+    if (chosen.size() == max_fragments) break;
+    chosen.push_back(s.index);
+  }
+  if (chosen.empty()) chosen.push_back(0);
+  std::sort(chosen.begin(), chosen.end());
+
+  for (std::size_t si : chosen) {
+    const Sentence& s = sentences[si];
+    std::size_t begin = s.begin, end = s.end;
+    // Spans inside the sentence.
+    std::vector<std::pair<std::size_t, std::size_t>> inside;
+    for (const auto& sp : spans)
+      if (sp.first >= s.begin && sp.second <= s.end) inside.push_back(sp);
+    if (end - begin > max_bytes) {
+      // Centre the window on the first match, never cutting a character or a match.
+      const std::size_t anchor = inside.empty() ? begin : inside.front().first;
+      begin = anchor > begin + max_bytes / 3 ? anchor - max_bytes / 3 : begin;
+      while (begin > s.begin && is_continuation(static_cast<unsigned char>(text[begin]))) --begin;
+      end = std::min(s.end, begin + max_bytes);
+      while (end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) --end;
+      for (const auto& sp : inside)
+        if (sp.first < end && sp.second > end) end = sp.first;
+      if (end <= begin) end = std::min(s.end, inside.empty() ? s.end : inside.front().second);
+    }
+    Fragment f;
+    f.text = std::string(text.substr(begin, end - begin));
+    f.source_begin = begin;
+    f.cut_before = begin > s.begin;
+    f.cut_after = end < s.end;
+    for (const auto& sp : inside)
+      if (sp.first >= begin && sp.second <= end) f.highlights.emplace_back(sp.first - begin, sp.second - begin);
+    for (const auto& c : citations)
+      if (c.begin >= s.begin && c.end <= s.end &&
+          std::find(f.sources.begin(), f.sources.end(), c.key) == f.sources.end())
+        f.sources.push_back(c.key);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace sagasu

@@ -1,0 +1,91 @@
+#include "sagasu/unicode.h"
+
+#include <unicode/bytestream.h>
+#include <unicode/normalizer2.h>
+#include <unicode/utf8.h>
+
+#include <stdexcept>
+
+namespace sagasu::unicode {
+
+std::size_t find_invalid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const int32_t n = static_cast<int32_t>(s.size());
+  int32_t i = 0;
+  while (i < n) {
+    if (p[i] < 0x80) {  // ASCII fast path
+      ++i;
+      continue;
+    }
+    const int32_t start = i;
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    if (c < 0) return static_cast<std::size_t>(start);
+  }
+  return std::string_view::npos;
+}
+
+char32_t next_code_point(std::string_view s, std::size_t& i) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t j = static_cast<int32_t>(i);
+  UChar32 c;
+  U8_NEXT(p, j, static_cast<int32_t>(s.size()), c);
+  i = static_cast<std::size_t>(j);
+  return c < 0 ? U'\uFFFD' : static_cast<char32_t>(c);
+}
+
+void append_utf8(std::string& out, char32_t c) {
+  char buf[4];
+  int32_t n = 0;
+  UBool error = false;
+  U8_APPEND(reinterpret_cast<uint8_t*>(buf), n, 4, static_cast<UChar32>(c), error);
+  if (!error) out.append(buf, static_cast<std::size_t>(n));
+}
+
+std::size_t length(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char ch : s)
+    if ((ch & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+std::string nfkc_casefold(std::string_view s) {
+  bool ascii = true;
+  for (unsigned char ch : s)
+    if (ch >= 0x80) {
+      ascii = false;
+      break;
+    }
+  if (ascii) {
+    std::string out(s);
+    for (char& ch : out)
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    return out;
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  static const icu::Normalizer2* norm = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  if (U_FAILURE(status) || norm == nullptr)
+    throw std::runtime_error("ICU: NFKC_Casefold normalizer unavailable");
+  std::string out;
+  out.reserve(s.size());
+  icu::StringByteSink<std::string> sink(&out);
+  status = U_ZERO_ERROR;
+  norm->normalizeUTF8(0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), sink,
+                      nullptr, status);
+  if (U_FAILURE(status)) return std::string(s);
+  return out;
+}
+
+bool is_katakana(char32_t c) {
+  return (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) ||
+         (c >= 0x31F0 && c <= 0x31FF) || (c >= 0xFF66 && c <= 0xFF9F);
+}
+bool is_hiragana(char32_t c) { return (c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E; }
+bool is_han(char32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x2FA1F) || c == 0x3005;
+}
+bool is_latin_alpha(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_long_vowel_mark(char32_t c) { return c == 0x30FC || c == 0xFF70; }
+
+}  // namespace sagasu::unicode

@@ -1,0 +1,132 @@
+#include "cli.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <xapian.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "sagasu/error.h"
+#include "sagasu/index_location.h"
+#include "sagasu/indexer.h"
+
+namespace po = boost::program_options;
+
+namespace sagasu::indexer_cli {
+namespace {
+
+constexpr int EXIT_OK = 0;
+constexpr int EXIT_SKIPPED = 1;
+constexpr int EXIT_ERROR = 2;
+
+struct Args {
+  IndexOptions opts;
+  std::string index;
+  std::string extensions = "md";
+  bool verbose = false;
+  bool quiet = false;
+  bool help = false;
+};
+
+// The option table: --help and the README usage come from it.
+po::options_description options(Args& a) {
+  po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions");
+  d.add_options()
+      ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
+      ("index,i", po::value(&a.index)->value_name("DIR"),
+       "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
+      ("rebuild", po::bool_switch(&a.opts.rebuild), "build the index from scratch (also replaces an index of another vault)")
+      ("ext", po::value(&a.extensions)->value_name("LIST"),
+       "comma-separated file name endings to index, '*' for every file (default: md)")
+      ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("BYTES"),
+       "skip files larger than this (default: 8388608)")
+      ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")
+      ("quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")
+      ("help,h", po::bool_switch(&a.help), "show this help");
+  return d;
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s + ",") {
+    if (c == ',') {
+      while (!cur.empty() && cur.front() == '.') cur.erase(0, 1);
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+int run_checked(int argc, char** argv) {
+  Args a;
+  auto desc = options(a);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  if (a.help) {
+    std::cout << desc << "\nExit status: 0 every note indexed, 1 some files skipped, 2 error.\n";
+    return EXIT_OK;
+  }
+  if (a.opts.vault.empty()) throw UsageError("--vault DIR is required");
+  a.opts.index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
+                                    std::getenv("HOME"));
+  a.opts.extensions = split_list(a.extensions);
+  if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
+
+  const IndexReport r = run_index(a.opts);
+  if (!a.quiet) {
+    for (const auto& s : r.skipped) fmt::print(stderr, "indexer: {}: skipped: {}\n", s.path, s.reason);
+    if (a.verbose) {
+      for (const auto& w : r.warnings) fmt::print(stderr, "indexer: {}: warning: {}\n", w.path, w.reason);
+      for (const auto& u : r.unresolved) {
+        std::string where;
+        for (const auto& n : u.notes) where += (where.empty() ? "" : ", ") + n;
+        fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, where);
+      }
+      for (const auto& [alias, pages] : r.ambiguous) {
+        std::string which;
+        for (const auto& p : pages) which += (which.empty() ? "" : ", ") + p;
+        fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, which);
+      }
+    } else {
+      for (const auto& w : r.warnings)
+        if (w.reason.rfind("front matter", 0) == 0) fmt::print(stderr, "indexer: {}: warning: {}\n", w.path, w.reason);
+    }
+    fmt::print(stderr,
+               "indexer: {} notes in {} (added {}, updated {}, unchanged {}, deleted {}), skipped {}, "
+               "unresolved entities {}, {:.2f} s\n",
+               r.notes(), a.opts.index, r.added, r.updated, r.unchanged, r.deleted, r.skipped.size(),
+               r.unresolved.size(), r.seconds);
+  }
+  return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  try {
+    return run_checked(argc, argv);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "indexer: {}\nTry 'indexer --help'.\n", e.what());
+  } catch (const Error& e) {
+    fmt::print(stderr, "indexer: {}\n", e.what());
+  } catch (const Xapian::Error& e) {
+    fmt::print(stderr, "indexer: index error: {}\n", e.get_description());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "indexer: {}\n", e.what());
+  }
+  return EXIT_ERROR;
+}
+
+}  // namespace sagasu::indexer_cli

@@ -1,0 +1,153 @@
+#include "sagasu/document_builder.h"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "sagasu/schema.h"
+
+namespace sagasu {
+namespace {
+
+void add_unique(std::vector<std::string>& v, std::string s) {
+  if (!s.empty() && std::find(v.begin(), v.end(), s) == v.end()) v.push_back(std::move(s));
+}
+
+}  // namespace
+
+std::string display_title(const Note& note) {
+  if (note.source) return note.fm_title.empty() ? note.source->title : note.fm_title;
+  return note.title;
+}
+
+NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver) {
+  NoteFacets f;
+  const std::string self = resolver.canonical(note.title);
+  if (note.source) {
+    f.kind = NoteKind::Source;
+    add_unique(f.venues, note.source->venue);
+    add_unique(f.years, std::to_string(note.source->year));
+  } else {
+    f.kind = resolver.kind(self).value_or(NoteKind::Other);
+    for (const auto& c : note.citations) {
+      add_unique(f.venues, c.venue);
+      add_unique(f.years, std::to_string(c.year));
+    }
+  }
+  auto mention = [&](const std::string& name) {
+    if (name.empty() || name.front() == '@') return;
+    const std::string canon = resolver.canonical(name);
+    add_unique(f.links, canon);
+    const auto k = resolver.kind(canon);
+    if (k == NoteKind::Person) add_unique(f.persons, canon);
+    if (k == NoteKind::Organization) add_unique(f.orgs, canon);
+  };
+  if (f.kind == NoteKind::Person) add_unique(f.persons, self);
+  if (f.kind == NoteKind::Organization) add_unique(f.orgs, self);
+  for (const auto& link : note.links)
+    if (!link.embed) mention(link.target);
+  for (const auto& rel : note.relations)
+    for (const auto& item : rel.items) mention(item.name);
+  std::sort(f.venues.begin(), f.venues.end());
+  std::sort(f.years.begin(), f.years.end());
+  std::sort(f.persons.begin(), f.persons.end());
+  std::sort(f.orgs.begin(), f.orgs.end());
+  std::sort(f.links.begin(), f.links.end());
+  return f;
+}
+
+std::string DocumentBuilder::data_json(const Note& note, const NoteFacets& facets) const {
+  nlohmann::json j;
+  j[std::string(schema::DATA_PATH)] = note.path;
+  j[std::string(schema::DATA_TITLE)] = display_title(note);
+  j[std::string(schema::DATA_KIND)] = std::string(to_string(facets.kind));
+  j[std::string(schema::DATA_TEXT)] = note.text;
+  auto cites = nlohmann::json::array();
+  for (const auto& link : note.links)
+    if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
+      cites.push_back({link.text_begin, link.text_end, link.target.substr(1)});
+  j[std::string(schema::DATA_CITATIONS)] = std::move(cites);
+  return j.dump();
+}
+
+std::string DocumentBuilder::signature(const Note& note, const NoteFacets& facets) const {
+  XXH3_state_t* st = XXH3_createState();
+  XXH3_64bits_reset(st);
+  auto feed = [&](std::string_view s) {
+    XXH3_64bits_update(st, s.data(), s.size());
+    XXH3_64bits_update(st, "\0", 1);
+  };
+  feed(schema::SCHEMA_VERSION);
+  feed(data_json(note, facets));
+  for (const auto* list : {&facets.venues, &facets.years, &facets.persons, &facets.orgs, &facets.links,
+                           &note.aliases, &note.tags}) {
+    for (const auto& v : *list) feed(v);
+    feed("|");
+  }
+  for (const auto& c : note.citations) feed(c.key);
+  const auto h = XXH3_64bits_digest(st);
+  XXH3_freeState(st);
+  return fmt::format("{:016x}", h);
+}
+
+Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& facets) {
+  Xapian::Document doc;
+  const std::string id = schema::unique_id_term(note.path);
+  doc.add_boolean_term(id);
+
+  auto add_words = [&](std::string_view text, Xapian::termpos first, bool title) -> Xapian::termpos {
+    Xapian::termpos last = first;
+    for (const Token& t : m_analyzer.analyze(text, first)) {
+      if (t.text.size() + 2 > schema::MAX_TERM_BYTES) continue;
+      last = t.position;
+      if (t.kind == TokenKind::Stem) {
+        doc.add_term(std::string(schema::STEM.prefix) + t.text, title ? schema::TITLE_WDF : 1);
+        continue;
+      }
+      if (title) {
+        doc.add_posting(t.text, t.position, schema::TITLE_WDF);
+        doc.add_posting(std::string(schema::TITLE.prefix) + t.text, t.position);
+      } else {
+        doc.add_posting(t.text, t.position);
+      }
+    }
+    return last;
+  };
+  // Title, then each alias, then the body, with gaps so no phrase spans two of them.
+  Xapian::termpos pos = add_words(display_title(note), 1, true);
+  if (note.source && display_title(note) != note.source->title)
+    pos = add_words(note.source->title, pos + schema::TITLE_BODY_GAP, true);
+  for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, true);
+  add_words(note.text, pos + schema::TITLE_BODY_GAP, false);
+
+  auto filter = [&](const schema::Prefix& p, const std::string& v) {
+    std::string term = schema::filter_term(p, v);
+    if (term.size() > p.prefix.size()) doc.add_boolean_term(term);
+  };
+  for (const auto& v : facets.venues) filter(schema::VENUE, v);
+  for (const auto& v : facets.years) filter(schema::YEAR, v);
+  for (const auto& v : facets.persons) filter(schema::PERSON, v);
+  for (const auto& v : facets.orgs) filter(schema::ORG, v);
+  for (const auto& v : facets.links) filter(schema::LINK, v);
+  for (const auto& v : note.tags) filter(schema::TAG, v);
+  for (const auto& c : note.citations) filter(schema::CITE, c.key);
+  if (note.source) filter(schema::CITE, note.source->key);
+  const std::string kind(to_string(facets.kind));
+  filter(schema::KIND, kind);
+
+  doc.add_value(schema::SLOT_VENUES, schema::pack_values(facets.venues));
+  doc.add_value(schema::SLOT_YEARS, schema::pack_values(facets.years));
+  doc.add_value(schema::SLOT_PERSONS, schema::pack_values(facets.persons));
+  doc.add_value(schema::SLOT_ORGS, schema::pack_values(facets.orgs));
+  doc.add_value(schema::SLOT_KIND, kind);
+  doc.add_value(schema::SLOT_TITLE, display_title(note));
+  if (!facets.years.empty())
+    doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(facets.years.back())));
+  doc.add_value(schema::SLOT_SIGNATURE, signature(note, facets));
+  doc.set_data(data_json(note, facets));
+  return doc;
+}
+
+}  // namespace sagasu

@@ -1,0 +1,67 @@
+// Entity resolution over a whole vault: which page a link means, and whether
+// that page is a person, an organization, a product, ...
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sagasu/note.h"
+
+namespace sagasu {
+
+/// How an entity's kind was decided, in order of trust.
+enum class KindEvidence { Override, OwnPage, ListLabel, PageStructure, Heuristic, None };
+
+std::string_view to_string(KindEvidence e);
+
+/// The kind a relation label implies (関連研究者 → person, 協力機関 → organization), if any.
+std::optional<NoteKind> kind_of_label(std::string_view label);
+
+/// Collects every page's kind and aliases (pass 1), then resolves names.
+class EntityResolver {
+ public:
+  /// Pass 1: one call per note of the vault.
+  void add_note(const Note& note);
+  /// A line of the override file: name → kind (wins over everything else).
+  void add_override(std::string_view name, NoteKind kind);
+  /// Reads `name<TAB>kind` lines (# comments); returns problems as "line N: reason".
+  std::vector<std::string> load_overrides(std::string_view tsv);
+  /// Ends pass 1: computes every known name's kind.
+  void finish();
+
+  /// The canonical name of a link target or plain name: the page it resolves
+  /// to by title or alias (case and width folded), else the name itself.
+  std::string canonical(std::string_view name) const;
+  /// Kind of a canonical name, or nullopt when nothing tells it.
+  std::optional<NoteKind> kind(std::string_view canonical_name) const;
+  /// How kind() was decided.
+  KindEvidence evidence(std::string_view canonical_name) const;
+  /// Alias keys claimed by more than one page: key → pages.
+  const std::map<std::string, std::set<std::string>>& ambiguous() const { return m_ambiguous; }
+
+ private:
+  struct Info {
+    std::optional<NoteKind> kind;
+    KindEvidence evidence = KindEvidence::None;
+  };
+  std::map<std::string, std::string> m_by_key;  // folded title/alias → page title
+  std::map<std::string, std::set<std::string>> m_ambiguous;
+  std::map<std::string, NoteKind> m_declared;      // page title → declared kind
+  std::set<std::string> m_has_parent_org;          // page titles with a 親組織 list
+  std::vector<std::pair<std::string, NoteKind>> m_label_mentions;  // raw name, label kind
+  std::map<std::string, NoteKind> m_overrides;     // raw name → kind
+  std::map<std::string, Info> m_info;              // canonical → kind
+  std::vector<const Note*> m_pending;
+  bool m_finished = false;
+
+  std::optional<NoteKind> heuristic(std::string_view name) const;
+};
+
+/// Folds a name for look-up: NFKC_Casefold, white space collapsed.
+std::string fold_name(std::string_view name);
+
+}  // namespace sagasu

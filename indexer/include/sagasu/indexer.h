@@ -1,0 +1,49 @@
+// The indexer library: walks a vault and brings a Xapian index up to date.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sagasu {
+
+/// What to index and where.
+struct IndexOptions {
+  std::string vault;                      ///< vault root directory
+  std::string index;                      ///< Xapian database directory
+  std::vector<std::string> extensions{"md"};  ///< file name endings to index ("*" = every file)
+  std::uint64_t max_file_bytes = 8u << 20;  ///< larger files are skipped
+  bool rebuild = false;  ///< start from an empty index (also allows an index of another vault)
+};
+
+/// A file that was not indexed, and why.
+struct Skipped {
+  std::string path;    ///< vault-relative
+  std::string reason;  ///< one line
+};
+
+/// An entity whose kind nothing in the vault tells.
+struct Unresolved {
+  std::string name;
+  std::set<std::string> notes;  ///< vault-relative paths mentioning it
+};
+
+/// What a run did.
+struct IndexReport {
+  std::size_t added = 0, updated = 0, unchanged = 0, deleted = 0;
+  std::vector<Skipped> skipped;
+  std::vector<Skipped> warnings;  ///< indexed, but with a recoverable problem (e.g. broken front matter)
+  std::vector<Unresolved> unresolved;
+  std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
+  double seconds = 0;
+  std::size_t notes() const { return added + updated + unchanged; }
+};
+
+/// Indexes opts.vault into opts.index. Per-file problems go into the report;
+/// problems with the vault or the index itself throw sagasu::Error.
+IndexReport run_index(const IndexOptions& opts);
+
+}  // namespace sagasu

@@ -1,0 +1,140 @@
+#include "cli.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+#include <xapian.h>
+
+#include <boost/program_options.hpp>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "printer.h"
+#include "sagasu/error.h"
+#include "sagasu/index_location.h"
+#include "sagasu/searcher.h"
+
+namespace po = boost::program_options;
+
+namespace sagasu::searcher_cli {
+namespace {
+
+constexpr int EXIT_HITS = 0;
+constexpr int EXIT_NO_HITS = 1;
+constexpr int EXIT_ERROR = 2;
+
+struct Args {
+  std::vector<std::string> words;
+  std::string index;
+  SearchRequest req;
+  bool json = false;
+  std::string color = "auto";
+  std::string analyze;
+  bool analyze_set = false;
+  std::size_t facet_limit = 10;
+  bool help = false;
+};
+
+// The option table: --help and the README usage come from it.
+po::options_description options(Args& a) {
+  po::options_description d(
+      "Usage: searcher [options] QUERY...\n\n"
+      "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
+      "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
+      "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions");
+  d.add_options()
+      ("index,i", po::value(&a.index)->value_name("DIR"),
+       "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
+      ("filter,f", po::value(&a.req.filters)->value_name("FIELD:VALUE"), "add a facet filter (repeatable)")
+      ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10)")
+      ("offset", po::value(&a.req.offset)->value_name("N"), "skip the first N hits")
+      ("snippets", po::value(&a.req.snippets)->value_name("N"), "snippet fragments per hit (default: 1, 0 for none)")
+      ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10)")
+      ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
+      ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
+      ("analyze", po::value(&a.analyze)->value_name("TEXT"),
+       "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
+      ("help,h", po::bool_switch(&a.help), "show this help");
+  return d;
+}
+
+// Writes everything at once; a closed pipe (| head) is not an error.
+void write_out(const std::string& s) {
+  std::size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, s.data() + done, s.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;  // EPIPE and friends: the reader went away
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+int run_checked(int argc, char** argv) {
+  Args a;
+  auto desc = options(a);
+  po::options_description hidden;
+  hidden.add_options()("query", po::value(&a.words));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description pos;
+  pos.add("query", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  if (a.help) {
+    std::ostringstream s;
+    s << desc << "\nExit status: 0 hits found, 1 no hits, 2 error.\n";
+    write_out(s.str());
+    return EXIT_HITS;
+  }
+  if (a.color != "auto" && a.color != "always" && a.color != "never")
+    throw UsageError(fmt::format("--color {}: expected auto, always or never", a.color));
+  const char* no_color = std::getenv("NO_COLOR");
+  const bool color = a.color == "always" ||
+                     (a.color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
+  std::string out;
+  if (vm.count("analyze")) {
+    Analyzer analyzer;
+    print_tokens(out, a.analyze, analyzer.analyze(a.analyze));
+    write_out(out);
+    return EXIT_HITS;
+  }
+  for (const auto& w : a.words) a.req.query += (a.req.query.empty() ? "" : " ") + w;
+  if (a.req.query.empty() && a.req.filters.empty()) throw UsageError("no query given");
+  const std::string index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
+                                               std::getenv("HOME"));
+  Searcher searcher(index);
+  const SearchResult res = searcher.search(a.req);
+  if (a.json) print_json(out, a.req, res);
+  else print_text(out, a.req, res, {color, a.facet_limit});
+  write_out(out);
+  return res.total > 0 ? EXIT_HITS : EXIT_NO_HITS;
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    return run_checked(argc, argv);
+  } catch (const UsageError& e) {
+    fmt::print(stderr, "searcher: {}\n", e.what());
+  } catch (const Error& e) {
+    fmt::print(stderr, "searcher: {}\n", e.what());
+  } catch (const Xapian::Error& e) {
+    fmt::print(stderr, "searcher: index error: {}\n", e.get_description());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "searcher: {}\n", e.what());
+  }
+  return EXIT_ERROR;
+}
+
+}  // namespace sagasu::searcher_cli

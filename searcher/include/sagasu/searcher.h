@@ -1,0 +1,74 @@
+// The searcher library: runs a query against an index and returns ranked
+// hits with snippets and exact facet counts. No printing here.
+#pragma once
+
+#include <xapian.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sagasu/analyzer.h"
+#include "sagasu/snippet.h"
+
+namespace sagasu {
+
+/// What to search for.
+struct SearchRequest {
+  std::string query;                 ///< the query text, fields included
+  std::vector<std::string> filters;  ///< extra "field:value" filters (--filter)
+  std::size_t offset = 0;
+  std::size_t limit = 10;
+  std::size_t snippets = 1;           ///< fragments per hit
+  std::size_t snippet_bytes = 240;    ///< longest fragment
+};
+
+/// A facet value and the number of hits carrying it.
+struct FacetValue {
+  std::string value;
+  std::size_t count = 0;
+};
+
+/// The counts of one facet over the whole hit set.
+struct FacetCounts {
+  std::string name;
+  std::vector<FacetValue> values;  ///< by count, then value
+};
+
+/// One result.
+struct Hit {
+  std::size_t rank = 0;  ///< 1-based, counting from the first result of the whole set
+  double score = 0;
+  std::string path, title, kind;
+  std::vector<std::string> venues, years, persons, orgs;
+  std::vector<Fragment> fragments;
+};
+
+/// Everything a search returns.
+struct SearchResult {
+  std::string query_description;  ///< the Xapian query, for --explain style output
+  std::size_t total = 0;          ///< exact number of matching notes
+  std::vector<Hit> hits;
+  std::vector<FacetCounts> facets;  ///< venue, year, person, org, kind
+};
+
+/// An open index. Throws sagasu::Error naming the index when it cannot be opened.
+class Searcher {
+ public:
+  explicit Searcher(const std::string& index_path);
+  ~Searcher();
+
+  /// Runs a request; throws UsageError for a malformed query.
+  SearchResult search(const SearchRequest& request);
+  /// The analyzer, for token dumps.
+  Analyzer& analyzer() { return m_analyzer; }
+  /// The vault the index was built from.
+  std::string vault() const;
+
+ private:
+  std::string m_path;
+  Xapian::Database m_db;
+  Analyzer m_analyzer;
+};
+
+}  // namespace sagasu

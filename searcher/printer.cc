@@ -1,0 +1,134 @@
+#include "printer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace sagasu {
+namespace {
+
+constexpr const char* HL_ON_COLOR = "\x1b[1;31m";
+constexpr const char* HL_OFF_COLOR = "\x1b[0m";
+constexpr const char* HL_ON_PLAIN = "**";
+constexpr const char* HL_OFF_PLAIN = "**";
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += sep;
+    out += s;
+  }
+  return out;
+}
+
+std::string highlight(const Fragment& f, bool color) {
+  std::string out;
+  std::size_t at = 0;
+  for (const auto& [b, e] : f.highlights) {
+    out.append(f.text, at, b - at);
+    out += color ? HL_ON_COLOR : HL_ON_PLAIN;
+    out.append(f.text, b, e - b);
+    out += color ? HL_OFF_COLOR : HL_OFF_PLAIN;
+    at = e;
+  }
+  out.append(f.text, at, std::string::npos);
+  return out;
+}
+
+}  // namespace
+
+void print_text(std::string& out, const SearchRequest& req, const SearchResult& res, const TextStyle& style) {
+  const char* bold = style.color ? "\x1b[1m" : "";
+  const char* dim = style.color ? "\x1b[2m" : "";
+  const char* green = style.color ? "\x1b[32m" : "";
+  const char* reset = style.color ? "\x1b[0m" : "";
+  for (const Hit& h : res.hits) {
+    std::string meta = h.kind;
+    if (!h.years.empty() || !h.venues.empty()) {
+      meta += " · ";
+      meta += join(h.years, ",");
+      if (!h.years.empty() && !h.venues.empty()) meta += " ";
+      meta += join(h.venues, ",");
+    }
+    out += fmt::format("{:>2}. {}{}{}  [{}]\n", h.rank, bold, h.title, reset, meta);
+    out += fmt::format("    {}{}{}\n", green, h.path, reset);
+    for (const Fragment& f : h.fragments) {
+      out += fmt::format("    {}{}{}", f.cut_before ? "…" : "", highlight(f, style.color), f.cut_after ? "…" : "");
+      if (!f.sources.empty()) out += fmt::format("  {}← {}{}", dim, join(f.sources, " / "), reset);
+      out += '\n';
+    }
+  }
+  if (!res.hits.empty()) out += '\n';
+  const std::size_t first = res.hits.empty() ? 0 : req.offset + 1;
+  out += fmt::format("{} {} (showing {}–{})\n", res.total, res.total == 1 ? "hit" : "hits", first,
+                     req.offset + res.hits.size());
+  for (const auto& f : res.facets) {
+    if (f.values.empty()) continue;
+    std::string line;
+    std::size_t shown = 0;
+    for (const auto& v : f.values) {
+      if (shown++ == style.facet_limit) {
+        line += fmt::format("  … {} more", f.values.size() - style.facet_limit);
+        break;
+      }
+      line += fmt::format("{}{} ({})", line.empty() ? "" : "  ", v.value, v.count);
+    }
+    out += fmt::format("{}{:<7}{} {}\n", dim, f.name + ":", reset, line);
+  }
+}
+
+void print_json(std::string& out, const SearchRequest& req, const SearchResult& res) {
+  nlohmann::json j;
+  j["version"] = JSON_VERSION;
+  j["query"] = req.query;
+  j["filters"] = req.filters;
+  j["total"] = res.total;
+  j["offset"] = req.offset;
+  j["limit"] = req.limit;
+  auto hits = nlohmann::json::array();
+  for (const Hit& h : res.hits) {
+    nlohmann::json jh;
+    jh["rank"] = h.rank;
+    jh["score"] = std::round(h.score * 1e4) / 1e4;
+    jh["path"] = h.path;
+    jh["title"] = h.title;
+    jh["kind"] = h.kind;
+    jh["venues"] = h.venues;
+    jh["years"] = h.years;
+    jh["persons"] = h.persons;
+    jh["orgs"] = h.orgs;
+    auto frags = nlohmann::json::array();
+    for (const Fragment& f : h.fragments) {
+      auto hl = nlohmann::json::array();
+      for (const auto& [b, e] : f.highlights) hl.push_back({b, e});
+      frags.push_back({{"text", f.text},
+                       {"highlights", hl},
+                       {"cut_before", f.cut_before},
+                       {"cut_after", f.cut_after},
+                       {"sources", f.sources}});
+    }
+    jh["snippets"] = std::move(frags);
+    hits.push_back(std::move(jh));
+  }
+  j["hits"] = std::move(hits);
+  nlohmann::json facets = nlohmann::json::object();
+  for (const auto& f : res.facets) {
+    auto values = nlohmann::json::array();
+    for (const auto& v : f.values) values.push_back({{"value", v.value}, {"count", v.count}});
+    facets[f.name] = std::move(values);
+  }
+  j["facets"] = std::move(facets);
+  out += j.dump();
+  out += '\n';
+}
+
+void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens) {
+  out += fmt::format("{:>8}  {:<11}  {:<4}  {}\n", "position", "bytes", "kind", "token (original)");
+  for (const Token& t : tokens)
+    out += fmt::format("{:>8}  {:<11}  {:<4}  {} ({})\n", t.position, fmt::format("{}-{}", t.byte_begin, t.byte_end),
+                       t.kind == TokenKind::Word ? "word" : "stem", t.text,
+                       text.substr(t.byte_begin, t.byte_end - t.byte_begin));
+}
+
+}  // namespace sagasu

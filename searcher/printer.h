@@ -1,0 +1,29 @@
+// Printers of search results: text for people, JSON for programs. Both
+// append to a string; the CLI writes it out once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sagasu/searcher.h"
+#include "sagasu/token.h"
+
+namespace sagasu {
+
+/// How text output looks.
+struct TextStyle {
+  bool color = false;         ///< ANSI colours (a TTY); else plain markers
+  std::size_t facet_limit = 10;  ///< values shown per facet
+};
+
+/// Results for people: rank, title, path, kind, years/venues, snippet, facets.
+void print_text(std::string& out, const SearchRequest& req, const SearchResult& res, const TextStyle& style);
+/// The documented JSON object (README "JSON output"), one line.
+void print_json(std::string& out, const SearchRequest& req, const SearchResult& res);
+/// The token dump: "position bytes kind token" per line.
+void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens);
+
+/// The JSON schema version printed as "version".
+inline constexpr int JSON_VERSION = 1;
+
+}  // namespace sagasu

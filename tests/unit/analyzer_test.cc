@@ -1,0 +1,97 @@
+#include <catch2/catch.hpp>
+
+#include "sagasu/analyzer.h"
+
+using sagasu::Analyzer;
+using sagasu::Token;
+using sagasu::TokenKind;
+
+namespace {
+
+// The Word tokens' texts of text.
+std::vector<std::string> words(const std::string& text) {
+  static Analyzer analyzer;
+  return analyzer.words(text);
+}
+
+}  // namespace
+
+TEST_CASE("Analyzer, tokens carry positions and byte offsets into the original", "[analyzer]") {
+  Analyzer a;
+  const std::string text = "本番クラスタで ＧＰＵ を";
+  const auto tokens = a.analyze(text);
+  struct Expect {
+    const char* text;
+    unsigned pos, begin, end;
+    TokenKind kind;
+  };
+  const std::vector<Expect> expected{
+      {"本番", 1, 0, 6, TokenKind::Word},   {"クラスタ", 2, 6, 18, TokenKind::Word},
+      {"で", 3, 18, 21, TokenKind::Word},   {"gpu", 4, 22, 31, TokenKind::Word},
+      {"gpu", 4, 22, 31, TokenKind::Stem},  {"を", 5, 32, 35, TokenKind::Word},
+  };
+  REQUIRE(tokens.size() == expected.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    INFO("token " << i);
+    CHECK(tokens[i].text == expected[i].text);
+    CHECK(tokens[i].position == expected[i].pos);
+    CHECK(tokens[i].byte_begin == expected[i].begin);
+    CHECK(tokens[i].byte_end == expected[i].end);
+    CHECK(tokens[i].kind == expected[i].kind);
+  }
+}
+
+TEST_CASE("Analyzer, katakana pieces that ICU splits are joined", "[analyzer]") {
+  using V = std::vector<std::string>;
+  CHECK(words("シンボリックリンク") == V{"シンボリックリンク"});
+  CHECK(words("ディストリビューション") == V{"ディストリビューション"});
+  CHECK(words("マルチモーダル") == V{"マルチモーダル"});
+  CHECK(words("ハンドラー") == V{"ハンドラ"});
+  CHECK(words("データ") == V{"データ"});
+}
+
+TEST_CASE("Analyzer, katakana long vowel folds", "[analyzer]") {
+  CHECK(words("サーバー") == words("サーバ"));
+  CHECK(words("コンピューター") == words("コンピュータ"));
+  CHECK(words("ストラグラー") == std::vector<std::string>{"ストラグラ"});
+  // Short words keep their mark: ルー is not ル.
+  CHECK(words("ルー") == std::vector<std::string>{"ルー"});
+}
+
+TEST_CASE("Analyzer, full and half width fold", "[analyzer]") {
+  CHECK(words("ＧＰＵ") == words("GPU"));
+  CHECK(words("ＳＤＣＨｕｎｔｅｒ") == std::vector<std::string>{"sdchunter"});
+  CHECK(words("ｻｰﾊﾞ") == words("サーバ"));
+  CHECK(words("ｽﾄﾗｸﾞﾗｰ") == words("ストラグラー"));
+  CHECK(words("２０２５年") == words("2025年"));
+}
+
+TEST_CASE("Analyzer, mixed Latin words", "[analyzer]") {
+  using V = std::vector<std::string>;
+  CHECK(words("veScale-FSDP") == V{"vescale", "fsdp"});
+  CHECK(words("SDCHunter") == V{"sdchunter"});
+  CHECK(words("MegaScale-Omni の論文") == V{"megascale", "omni", "の", "論文"});
+}
+
+TEST_CASE("Analyzer, kanji compounds split into dictionary words", "[analyzer]") {
+  using V = std::vector<std::string>;
+  CHECK(words("京都大学") == V{"京都", "大学"});
+  CHECK(words("東京都") == V{"東京", "都"});
+  CHECK(words("本番クラスタ") == V{"本番", "クラスタ"});
+}
+
+TEST_CASE("Analyzer, English words are also stemmed", "[analyzer]") {
+  Analyzer a;
+  const auto tokens = a.analyze("Training stragglers");
+  REQUIRE(tokens.size() == 4);
+  CHECK(tokens[0].text == "training");
+  CHECK(tokens[1].kind == TokenKind::Stem);
+  CHECK(tokens[1].text == "train");
+  CHECK(tokens[1].position == tokens[0].position);
+  CHECK(tokens[3].text == "straggler");
+}
+
+TEST_CASE("Analyzer, punctuation and spaces make no tokens", "[analyzer]") {
+  CHECK(words("。、!? ・（）") == std::vector<std::string>{});
+  CHECK(words("") == std::vector<std::string>{});
+}

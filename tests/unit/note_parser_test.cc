@@ -1,0 +1,176 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sagasu/error.h"
+#include "sagasu/note.h"
+
+using namespace sagasu;
+
+namespace {
+
+std::string read_seed(const std::string& name) {
+  std::ifstream in(std::string(SAGASU_SOURCE_DIR) + "/data/vault/" + name, std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> targets(const Note& n) {
+  std::vector<std::string> out;
+  for (const auto& l : n.links) out.push_back(l.target);
+  return out;
+}
+
+const Relation* relation(const Note& n, const std::string& label) {
+  for (const auto& r : n.relations)
+    if (r.label == label) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> item_names(const Relation* r) {
+  std::vector<std::string> out;
+  if (r)
+    for (const auto& i : r->items) out.push_back(i.name);
+  return out;
+}
+
+// Whitespace-insensitive text comparison: line breaks vs spaces do not matter.
+std::string squeeze(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if (c != ' ' && c != '\n') out += c;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("NoteParser, seed Xin Liu", "[parser]") {
+  const Note n = NoteParser().parse("Xin Liu.md", read_seed("Xin Liu.md"));
+  CHECK(n.title == "Xin Liu");
+  CHECK_FALSE(n.source);
+  CHECK(n.warnings.empty());
+  std::vector<std::pair<int, std::string>> cites;
+  for (const auto& c : n.citations) cites.emplace_back(c.year, c.venue);
+  CHECK(cites == std::vector<std::pair<int, std::string>>{{2024, "NSDI"}, {2025, "SOSP"}, {2025, "OSDI"},
+                                                          {2026, "MLSys"}, {2026, "EuroSys"}, {2026, "OSDI"},
+                                                          {2026, "OSDI"}});
+  CHECK(n.citations[3].venue_raw == "MLSys2026");
+  CHECK(n.citations[3].title == "veScale-FSDP - Flexible and High-Performance FSDP at Scale");
+  const auto t = targets(n);
+  CHECK(std::count(t.begin(), t.end(), "ByteDance") == 2);
+  CHECK(std::count(t.begin(), t.end(), "ByteDance Seed") == 1);
+  CHECK(item_names(relation(n, "エンティティ")) == std::vector<std::string>{"ByteDance"});
+  REQUIRE(relation(n, "ソース"));
+  CHECK(relation(n, "ソース")->items.empty());  // citations are not entities
+  // Markup is gone, display text stays.
+  CHECK(n.text.find("[[") == std::string::npos);
+  CHECK(n.text.find("## ") == std::string::npos);
+  CHECK(n.text.find("ストラグラー分析") != std::string::npos);
+  CHECK(n.text.find("Understanding Stragglers in Large Model Training Using What-if Analysis (OSDI 2025)") !=
+        std::string::npos);
+  // The heading repeating the file name is the title, not text.
+  CHECK(n.text.rfind("Xin Liu", 0) != 0);
+}
+
+TEST_CASE("NoteParser, seed ByteDance Seed", "[parser]") {
+  const Note n = NoteParser().parse("ByteDance Seed.md", read_seed("ByteDance Seed.md"));
+  CHECK(n.title == "ByteDance Seed");
+  CHECK(item_names(relation(n, "関連研究者")) ==
+        std::vector<std::string>{"Qiying Yu", "Zezhou Wang", "Yanghua Peng", "Wencong Xiao", "Xin Liu"});
+  CHECK(item_names(relation(n, "協力機関")) ==
+        std::vector<std::string>{"Shanghai Jiao Tong University", "Tsinghua University"});
+  CHECK(item_names(relation(n, "親組織")) == std::vector<std::string>{"ByteDance"});
+  const Relation* products = relation(n, "関連プロダクト");
+  REQUIRE(products);
+  CHECK(products->items == std::vector<RelationItem>{{"Mycroft", true}, {"veScale", true}, {"SDCHunter", false},
+                                                     {"AEGIS", false}});
+  std::set<std::string> venues;
+  for (const auto& c : n.citations) venues.insert(c.venue);
+  CHECK(venues == std::set<std::string>{"SOSP", "arXiv", "MLSys", "EuroSys", "OSDI"});
+  CHECK(n.citations.size() == 6);
+}
+
+TEST_CASE("NoteParser, flattened and multi-line forms give the same note", "[parser]") {
+  const std::string flat =
+      "# Jane Doe [[ByteDance]] 所属。本番クラスタの研究。(Source: [[@2024__NSDI__MegaScale - Scaling]]) "
+      "## 関連 - ソース: [[@2024__NSDI__MegaScale - Scaling]] / [[@2026__MLSys2026__veScale-FSDP - X]] "
+      "- 関連研究者: [[Xin Liu|劉鑫]] / Someone Else - 協力機関: [[Tsinghua University]]";
+  const std::string lines =
+      "---\ntype: entity\n---\n# Jane Doe\n\n[[ByteDance]] 所属。\n本番クラスタの研究。(Source: [[@2024__NSDI__MegaScale - "
+      "Scaling]])\n\n## 関連\n\n- ソース: [[@2024__NSDI__MegaScale - Scaling]] / [[@2026__MLSys2026__veScale-FSDP - "
+      "X]]\n- 関連研究者: [[Xin Liu|劉鑫]] / Someone Else\n- 協力機関: [[Tsinghua University]]\n";
+  const Note a = NoteParser().parse("p/Jane Doe.md", flat);
+  const Note b = NoteParser().parse("p/Jane Doe.md", lines);
+  CHECK(a.title == b.title);
+  CHECK(targets(a) == targets(b));
+  CHECK(a.citations == b.citations);
+  CHECK(a.relations == b.relations);
+  CHECK(squeeze(a.text) == squeeze(b.text));
+  CHECK(item_names(relation(a, "関連研究者")) == std::vector<std::string>{"Xin Liu", "Someone Else"});
+  // Display text is text, never the entity.
+  CHECK(a.text.find("劉鑫") != std::string::npos);
+}
+
+TEST_CASE("NoteParser, link forms", "[parser]") {
+  const Note n = NoteParser().parse("x.md", "見る [[Page#Section]] と ![[figure.png]] と ![[Other note]] と [[T|shown]]。\n"
+                                            "[a link](https://example.com) **bold** `code` #paper");
+  REQUIRE(n.links.size() == 4);
+  CHECK(n.links[0].target == "Page");
+  CHECK(n.links[0].heading == "Section");
+  CHECK(n.links[1].embed);
+  CHECK(n.links[1].target == "figure.png");
+  CHECK(n.links[3].display == "shown");
+  CHECK(n.text == "見る Page と と Other note と shown。\na link bold code paper");
+  CHECK(n.text.substr(n.links[3].text_begin, n.links[3].text_end - n.links[3].text_begin) == "shown");
+  CHECK(n.tags == std::vector<std::string>{"paper"});
+  CHECK(n.declared_kind() == NoteKind::Source);
+}
+
+TEST_CASE("NoteParser, front matter", "[parser]") {
+  const Note n = NoteParser().parse("wiki/entities/Meta.md",
+                                    "---\ntype: entity\nentity_type: organization\naliases: [Facebook, メタ]\n"
+                                    "tags:\n  - company\n  - '#big'\n---\n# Meta\n本文。\n");
+  CHECK(n.entity_type == "organization");
+  CHECK(n.aliases == std::vector<std::string>{"Facebook", "メタ"});
+  CHECK(n.tags == std::vector<std::string>{"company", "big"});
+  CHECK(n.declared_kind() == NoteKind::Organization);
+  CHECK(n.text == "本文。");
+}
+
+TEST_CASE("NoteParser, malformed front matter is a warning and the body is kept", "[parser]") {
+  const Note n = NoteParser().parse("bad.md", "---\ntype: [unclosed\n---\n本文は残る。\n");
+  REQUIRE(n.warnings.size() == 1);
+  CHECK(n.warnings[0].find("front matter: malformed YAML at line") == 0);
+  CHECK(n.text == "本文は残る。");
+}
+
+TEST_CASE("NoteParser, source page file names carry year and venue", "[parser]") {
+  const Note n = NoteParser().parse("wiki/sources/@2021__SC21__Efficient Large-Scale Training.md", "本文");
+  REQUIRE(n.source);
+  CHECK(n.source->year == 2021);
+  CHECK(n.source->venue == "SC");
+  CHECK(n.declared_kind() == NoteKind::Source);
+}
+
+TEST_CASE("NoteParser, venue normalisation", "[parser]") {
+  CHECK(normalize_venue("MLSys2026") == "MLSys");
+  CHECK(normalize_venue("SC21") == "SC");
+  CHECK(normalize_venue("NSDI'24") == "NSDI");
+  CHECK(normalize_venue("EuroSys") == "EuroSys");
+  CHECK(normalize_venue("arXiv") == "arXiv");
+  CHECK(normalize_venue("3DV") == "3DV");
+  CHECK_FALSE(parse_citation("@20x4__NSDI__T"));
+  CHECK_FALSE(parse_citation("Xin Liu"));
+}
+
+TEST_CASE("NoteParser, bad content is an error naming the file", "[parser]") {
+  CHECK_THROWS_WITH(NoteParser().parse("n/bad.md", std::string("ok\xff\xfe", 4)),
+                    "n/bad.md: invalid UTF-8 at byte 2");
+  CHECK_THROWS_WITH(NoteParser().parse("n/bin.md", std::string("ab\0cd", 5)),
+                    "n/bin.md: binary file (NUL byte at byte 2)");
+}

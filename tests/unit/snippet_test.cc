@@ -1,0 +1,70 @@
+#include <catch2/catch.hpp>
+
+#include "sagasu/snippet.h"
+
+using namespace sagasu;
+
+namespace {
+std::vector<std::string> marked(const Fragment& f) {
+  std::vector<std::string> out;
+  for (const auto& [b, e] : f.highlights) out.push_back(f.text.substr(b, e - b));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("Snippet, picks the sentence with most distinct matched words", "[snippet]") {
+  Analyzer a;
+  SnippetGenerator gen(a, {{"sdc", "検知"}, {}});
+  const std::string text = "最初の文。SDC の話。オンラインで SDC をリアルタイム検知する。最後。";
+  const auto frags = gen.generate(text, {}, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text == "オンラインで SDC をリアルタイム検知する。");
+  CHECK(marked(frags[0]) == std::vector<std::string>{"SDC", "検知"});
+}
+
+TEST_CASE("Snippet, adjacent matched words are one highlighted span", "[snippet]") {
+  Analyzer a;
+  SnippetGenerator gen(a, {{"本番", "クラスタ"}, {}});
+  const auto frags = gen.generate("SDC 欠陥を本番クラスタから回収した。", {}, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(marked(frags[0]) == std::vector<std::string>{"本番クラスタ"});
+}
+
+TEST_CASE("Snippet, highlights the original form of a folded word", "[snippet]") {
+  Analyzer a;
+  SnippetGenerator gen(a, {{"サーバ", "gpu"}, {}});
+  const auto frags = gen.generate("ｻｰﾊﾞｰ と ＧＰＵ の話。", {}, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(marked(frags[0]) == std::vector<std::string>{"ｻｰﾊﾞｰ", "ＧＰＵ"});
+}
+
+TEST_CASE("Snippet, long sentences are cut at character boundaries", "[snippet]") {
+  Analyzer a;
+  SnippetGenerator gen(a, {{"検知"}, {}});
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "あいう";
+  text += "検知";
+  for (int i = 0; i < 100; ++i) text += "えお";
+  text += "。";
+  const auto frags = gen.generate(text, {}, 1, 60);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text.size() <= 60);
+  CHECK(frags[0].cut_before);
+  CHECK(frags[0].cut_after);
+  CHECK(marked(frags[0]) == std::vector<std::string>{"検知"});
+  // Every fragment is valid UTF-8: starts on a lead byte, ends after a whole character.
+  CHECK((static_cast<unsigned char>(frags[0].text.front()) & 0xC0) != 0x80);
+  CHECK(frags[0].text.size() % 3 == 0);
+}
+
+TEST_CASE("Snippet, a trailing (Source: …) belongs to its sentence", "[snippet]") {
+  Analyzer a;
+  SnippetGenerator gen(a, {{"aegis"}, {}});
+  const std::string text = "前の文。AEGIS は検知する。(Source: Safeguarding (OSDI 2026)) 次の文。";
+  const std::size_t b = text.find("Safeguarding");
+  const std::vector<CitationSpan> cites{{b, b + std::string("Safeguarding (OSDI 2026)").size(), "2026__OSDI__Safeguarding"}};
+  const auto frags = gen.generate(text, cites, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text == "AEGIS は検知する。(Source: Safeguarding (OSDI 2026))");
+  CHECK(frags[0].sources == std::vector<std::string>{"2026__OSDI__Safeguarding"});
+}
