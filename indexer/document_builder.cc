@@ -48,8 +48,10 @@ NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver) {
   if (f.kind == NoteKind::Organization) add_unique(f.orgs, self);
   for (const auto& link : note.links)
     if (!link.embed) mention(link.target);
+  // Plain names count only in lists whose label says what they are.
   for (const auto& rel : note.relations)
-    for (const auto& item : rel.items) mention(item.name);
+    for (const auto& item : rel.items)
+      if (item.linked || kind_of_label(rel.label)) mention(item.name);
   std::sort(f.venues.begin(), f.venues.end());
   std::sort(f.years.begin(), f.years.end());
   std::sort(f.persons.begin(), f.persons.end());
@@ -97,30 +99,30 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   const std::string id = schema::unique_id_term(note.path);
   doc.add_boolean_term(id);
 
-  auto add_words = [&](std::string_view text, Xapian::termpos first, bool title) -> Xapian::termpos {
+  // Title words: a higher wdf, and S terms that the searcher ORs in as a
+  // separate title field. Aliases: the higher wdf only.
+  enum class Field { Title, Alias, Body };
+  auto add_words = [&](std::string_view text, Xapian::termpos first, Field field) -> Xapian::termpos {
     Xapian::termpos last = first;
+    const Xapian::termcount wdf = field == Field::Body ? 1 : schema::TITLE_WDF;
     for (const Token& t : m_analyzer.analyze(text, first)) {
       if (t.text.size() + 2 > schema::MAX_TERM_BYTES) continue;
       last = t.position;
       if (t.kind == TokenKind::Stem) {
-        doc.add_term(std::string(schema::STEM.prefix) + t.text, title ? schema::TITLE_WDF : 1);
+        doc.add_term(std::string(schema::STEM.prefix) + t.text, wdf);
         continue;
       }
-      if (title) {
-        doc.add_posting(t.text, t.position, schema::TITLE_WDF);
-        doc.add_posting(std::string(schema::TITLE.prefix) + t.text, t.position);
-      } else {
-        doc.add_posting(t.text, t.position);
-      }
+      doc.add_posting(t.text, t.position, wdf);
+      if (field == Field::Title) doc.add_posting(std::string(schema::TITLE.prefix) + t.text, t.position);
     }
     return last;
   };
   // Title, then each alias, then the body, with gaps so no phrase spans two of them.
-  Xapian::termpos pos = add_words(display_title(note), 1, true);
+  Xapian::termpos pos = add_words(display_title(note), 1, Field::Title);
   if (note.source && display_title(note) != note.source->title)
-    pos = add_words(note.source->title, pos + schema::TITLE_BODY_GAP, true);
-  for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, true);
-  add_words(note.text, pos + schema::TITLE_BODY_GAP, false);
+    pos = add_words(note.source->title, pos + schema::TITLE_BODY_GAP, Field::Alias);
+  for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, Field::Alias);
+  add_words(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
 
   auto filter = [&](const schema::Prefix& p, const std::string& v) {
     std::string term = schema::filter_term(p, v);

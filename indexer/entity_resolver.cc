@@ -60,8 +60,15 @@ void EntityResolver::add_note(const Note& note) {
   m_by_key[key] = note.title;
   if (auto k = note.declared_kind()) m_declared[note.title] = *k;
   m_pending.push_back(&note);
+  // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察.
+  // In a flattened note the heading runs on into its paragraph: compare the first word.
+  for (const auto& h : note.headings) {
+    const std::string first = h.substr(0, h.find(' '));
+    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察")
+      m_structure[note.title] = NoteKind::Concept;
+  }
   for (const auto& rel : note.relations) {
-    if (fold_name(rel.label) == fold_name("親組織")) m_has_parent_org.insert(note.title);
+    if (fold_name(rel.label) == fold_name("親組織")) m_structure[note.title] = NoteKind::Organization;
     if (auto k = kind_of_label(rel.label))
       for (const auto& item : rel.items) m_label_mentions.emplace_back(item.name, *k);
   }
@@ -151,7 +158,7 @@ void EntityResolver::finish() {
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
     set(name, best->first, KindEvidence::ListLabel);
   }
-  for (const auto& title : m_has_parent_org) set(title, NoteKind::Organization, KindEvidence::PageStructure);
+  for (const auto& [title, kind] : m_structure) set(title, kind, KindEvidence::PageStructure);
   auto try_heuristic = [&](const std::string& name) {
     if (auto k = heuristic(name)) set(name, *k, KindEvidence::Heuristic);
   };

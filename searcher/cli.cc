@@ -26,7 +26,6 @@ constexpr int EXIT_NO_HITS = 1;
 constexpr int EXIT_ERROR = 2;
 
 struct Args {
-  std::vector<std::string> words;
   std::string index;
   SearchRequest req;
   bool json = false;
@@ -77,14 +76,22 @@ int run_checked(int argc, char** argv) {
   Args a;
   auto desc = options(a);
   po::options_description hidden;
-  hidden.add_options()("query", po::value(&a.words));
+  std::vector<std::string> positional;
+  hidden.add_options()("query", po::value(&positional));
   po::options_description all;
   all.add(desc).add(hidden);
   po::positional_options_description pos;
   pos.add("query", -1);
+  // "-word" excludes a word: an argument with one dash and more than one
+  // letter is query text (short options stand alone: -n 5, not -n5).
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (!(arg.size() > 2 && arg[0] == '-' && arg[1] != '-')) args.push_back(arg);
+  }
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());
@@ -107,7 +114,17 @@ int run_checked(int argc, char** argv) {
     write_out(out);
     return EXIT_HITS;
   }
-  for (const auto& w : a.words) a.req.query += (a.req.query.empty() ? "" : " ") + w;
+  // Query words in the order given, "-word" exclusions included.
+  std::size_t next_positional = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool dash_word = arg.size() > 2 && arg[0] == '-' && arg[1] != '-';
+    if (dash_word) a.req.query += (a.req.query.empty() ? "" : " ") + arg;
+    else if (next_positional < positional.size() && arg == positional[next_positional])
+      a.req.query += (a.req.query.empty() ? "" : " ") + positional[next_positional++];
+  }
+  for (; next_positional < positional.size(); ++next_positional)
+    a.req.query += (a.req.query.empty() ? "" : " ") + positional[next_positional];
   if (a.req.query.empty() && a.req.filters.empty()) throw UsageError("no query given");
   const std::string index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
                                                std::getenv("HOME"));

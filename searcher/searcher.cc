@@ -90,17 +90,26 @@ SearchResult Searcher::search(const SearchRequest& req) {
       }
     }
     if (words.empty()) return Xapian::Query();
-    if (words.size() == 1 && !phrase) {
+    const std::string title_prefix(schema::TITLE.prefix);
+    if (words.size() == 1) {
       Xapian::Query q(prefix + words[0]);
-      if (!stems[0].empty() && prefix.empty())
-        q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(std::string(schema::STEM.prefix) + stems[0]));
+      if (prefix.empty()) {
+        // A word in the title counts again, as its own field.
+        q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(title_prefix + words[0]));
+        if (!stems[0].empty() && !phrase)
+          q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(std::string(schema::STEM.prefix) + stems[0]));
+      }
       return q;
     }
-    if (words.size() == 1) return Xapian::Query(prefix + words[0]);
     // The pieces of one compound (本番クラスタ → 本番 クラスタ) must be adjacent.
-    std::vector<Xapian::Query> terms;
-    for (const auto& w : words) terms.emplace_back(prefix + w);
-    return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(), static_cast<Xapian::termcount>(terms.size()));
+    auto phrase_of = [&](const std::string& px) {
+      std::vector<Xapian::Query> terms;
+      for (const auto& w : words) terms.emplace_back(px + w);
+      return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
+                           static_cast<Xapian::termcount>(terms.size()));
+    };
+    if (!prefix.empty()) return phrase_of(prefix);
+    return Xapian::Query(Xapian::Query::OP_OR, phrase_of(""), phrase_of(title_prefix));
   };
 
   for (const auto& p : parts) {

@@ -105,6 +105,17 @@ bool is_attachment(std::string_view target) {
   return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return ext == e; });
 }
 
+// A list label: short, no links or brackets, no sentence punctuation, and
+// spaces only in Latin labels ("Related people").
+bool is_label(std::string_view label) {
+  label = trim(label);
+  if (label.empty() || unicode::length(label) > 30) return false;
+  for (std::string_view bad : {"[[", "(", "\xE3\x80\x82", "\xE3\x80\x81", "\xEF\xBC\x88"})
+    if (label.find(bad) != std::string_view::npos) return false;
+  const bool ascii = std::all_of(label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return ascii || label.find(' ') == std::string_view::npos;
+}
+
 // Splits a line at the boundaries that a flattened note lost: ` ## Heading`
 // and ` - Label: items`, never inside [[...]].
 std::vector<std::string_view> unflatten(std::string_view line) {
@@ -460,10 +471,14 @@ Note NoteParser::parse(std::string_view path, std::string_view content) const {
         while (h < line.size() && line[h] == '#') ++h;
         if (h <= 6 && (h == line.size() || line[h] == ' ')) {
           std::string_view heading = trim(line.substr(h));
-          if (h == 1 && first_block && starts_with(heading, note.title)) {
-            std::string_view rest = trim(heading.substr(note.title.size()));
+          std::string_view title_prefix;
+          for (const std::string* t : {&note.fm_title, &note.title})
+            if (!t->empty() && starts_with(heading, *t)) title_prefix = *t;
+          if (h == 1 && first_block && !title_prefix.empty()) {
+            std::string_view rest = trim(heading.substr(title_prefix.size()));
             if (!rest.empty()) builder.render_line(rest);
           } else {
+            note.headings.emplace_back(heading);
             builder.render_line(heading);
           }
           first_block = false;
@@ -496,8 +511,7 @@ Note NoteParser::parse(std::string_view path, std::string_view content) const {
         }
         if (colon != std::string_view::npos && colon > 0) {
           std::string_view label = item.substr(0, colon);
-          if (label.find("[[") == std::string_view::npos && label.find('(') == std::string_view::npos &&
-              unicode::length(label) <= 30)
+          if (is_label(label))
             builder.parse_relation(label, item.substr(colon + colon_len));
         }
         builder.render_line(item);

@@ -74,6 +74,7 @@ struct Note {
   std::vector<Link> links;
   std::vector<Citation> citations;  ///< distinct, in order of first appearance
   std::vector<Relation> relations;
+  std::vector<std::string> headings;  ///< heading texts, in order (not the title heading)
   std::vector<std::string> warnings;  ///< recoverable problems, e.g. malformed front matter
 
   /// The kind the page declares about itself (front matter, tags, file name), if any.

@@ -5,9 +5,10 @@
 //
 //   Q<id>            unique id: the vault-relative path (or "#" + xxh64 hex of
 //                    it when the path is too long for a Xapian term)
-//   <word>           body and title word terms, positional; title words carry
-//                    a higher wdf (TITLE_WDF) so BM25 weights the title
-//   S<word>          title word terms, positional (for title: queries)
+//   <word>           body, title and alias word terms, positional; title and
+//                    alias words carry a higher wdf (TITLE_WDF)
+//   S<word>          title word terms, positional: title: queries, and a title
+//                    field the searcher ORs with each query word
 //   Z<stem>          English stems of Latin words, no positions
 //   XV<venue>        venue filter terms   (facet value, casefolded)
 //   XY<year>         year filter terms    (four digits)
@@ -96,7 +97,7 @@ inline constexpr std::array<unsigned, 8> ALL_SLOTS{SLOT_VENUES, SLOT_YEARS,     
                                                    SLOT_YEAR_SORT, SLOT_SIGNATURE};
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
-inline constexpr unsigned TITLE_WDF = 6;
+inline constexpr unsigned TITLE_WDF = 3;
 /// Position gap between the title and the body, so no phrase spans both.
 inline constexpr unsigned TITLE_BODY_GAP = 100;
 /// Longest term Xapian accepts is 245 bytes; longer words are not indexed.

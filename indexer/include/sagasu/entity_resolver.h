@@ -51,7 +51,7 @@ class EntityResolver {
   std::map<std::string, std::string> m_by_key;  // folded title/alias → page title
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, NoteKind> m_declared;      // page title → declared kind
-  std::set<std::string> m_has_parent_org;          // page titles with a 親組織 list
+  std::map<std::string, NoteKind> m_structure;     // page title → kind its layout implies
   std::vector<std::pair<std::string, NoteKind>> m_label_mentions;  // raw name, label kind
   std::map<std::string, NoteKind> m_overrides;     // raw name → kind
   std::map<std::string, Info> m_info;              // canonical → kind

@@ -1,0 +1,80 @@
+# Shared by the end-to-end suites: run the real binaries and compare their
+# output with golden files. Source it, then call `check`.
+#
+#   check NAME CMD [ARGS...]   runs CMD, records stdout, stderr and the exit
+#                              status, sanitises volatile fields, and compares
+#                              with golden/NAME.out (UPDATE_GOLDEN=1 rewrites it).
+set -u
+: "${SAGASU_BIN:?SAGASU_BIN must name the build folder}"
+: "${SAGASU_SRC:?SAGASU_SRC must name the source folder}"
+INDEXER="$SAGASU_BIN/indexer/indexer"
+SEARCHER="$SAGASU_BIN/searcher/searcher"
+GOLDEN="$SAGASU_SRC/tests/e2e/golden"
+VAULT="$SAGASU_SRC/data/vault"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/sagasu-e2e.XXXXXX")
+trap 'chmod -R u+rwx "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+export NO_COLOR=1 SAGASU_INDEX="$WORK/default-index" LC_ALL=C.UTF-8
+failures=0
+checks=0
+
+sanitise() {
+  sed -e "s|$WORK|<TMP>|g" -e "s|$SAGASU_SRC|<SRC>|g" \
+      -e 's/[0-9]\+\.[0-9]\+ s$/<T> s/' -e 's/"score":[0-9.e+-]*/"score":<S>/g'
+}
+
+check() {
+  local name=$1
+  shift
+  local out="$WORK/$name.actual"
+  {
+    "$@" >"$WORK/stdout" 2>"$WORK/stderr"
+    local rc=$?
+    cat "$WORK/stdout"
+    echo "--- stderr"
+    cat "$WORK/stderr"
+    echo "--- exit $rc"
+  } | sanitise >"$out"
+  checks=$((checks + 1))
+  if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+    mkdir -p "$GOLDEN"
+    cp "$out" "$GOLDEN/$name.out"
+    return 0
+  fi
+  if [ ! -f "$GOLDEN/$name.out" ]; then
+    echo "FAIL $name: no golden file $GOLDEN/$name.out (run scripts/update-golden)"
+    failures=$((failures + 1))
+  elif ! diff -u "$GOLDEN/$name.out" "$out"; then
+    echo "FAIL $name"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+
+# Asserts a condition with a message; for facts golden files cannot show.
+expect() {
+  local what=$1
+  shift
+  checks=$((checks + 1))
+  if "$@"; then
+    echo "ok   $what"
+  else
+    echo "FAIL $what"
+    failures=$((failures + 1))
+  fi
+}
+
+# Runs a command without the capabilities that let root read any file, so
+# permission tests mean the same for root (CI) and for users.
+as_user() {
+  if [ "$(id -u)" = 0 ]; then
+    setpriv --bounding-set=-dac_override,-dac_read_search "$@"
+  else
+    "$@"
+  fi
+}
+
+finish() {
+  echo "$((checks - failures)) passed, $failures failed"
+  [ "$failures" -eq 0 ]
+}
