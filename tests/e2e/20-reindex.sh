@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# A second indexer run brings the index up to date: changed notes rewritten,
+# deleted ones removed, new ones added, the rest untouched; a page whose kind
+# changes updates the facets of the notes that link to it.
+. "$(dirname "$0")/lib.sh"
+v="$WORK/vault"
+cp -r "$VAULT" "$v"
+idx="$WORK/idx"
+"$INDEXER" --vault "$v" --index "$idx" --quiet
+
+printf '\n追記: ストラグラー対策の新しい観察。\n' >>"$v/wiki/concepts/FSDP.md"
+rm "$v/wiki/entities/NVIDIA.md"
+printf -- '---\ntype: concept\n---\n# 新しいノート\n本番クラスタの監視について。\n' >"$v/wiki/concepts/新しいノート.md"
+check reindex-changes "$INDEXER" --vault "$v" --index "$idx"
+check reindex-deleted-gone "$SEARCHER" --index "$idx" --snippets 0 --limit 0 'title:NVIDIA'
+check reindex-new-found "$SEARCHER" --index "$idx" --snippets 0 '監視 title:新しいノート'
+
+# テンソル並列 has no page: its linkers have no facet for it. Give it a page
+# that says it is an organization, and the notes linking to it are updated.
+printf -- '---\ntype: entity\nentity_type: organization\n---\n# テンソル並列\n仮のページ。\n' >"$v/wiki/entities/テンソル並列.md"
+check reindex-kind-change "$INDEXER" --vault "$v" --index "$idx"
+check reindex-kind-facet "$SEARCHER" --index "$idx" --snippets 0 --limit 0 'org:テンソル並列'
+finish
