@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sagasu/schema.h"
+#include "sagasu/substring.h"
 
 namespace sagasu {
 namespace {
@@ -60,17 +61,17 @@ NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver) {
   return f;
 }
 
-std::string DocumentBuilder::data_json(const Note& note, const NoteFacets& facets) const {
+std::string DocumentBuilder::meta_json(const Note& note, const NoteFacets& facets) const {
   nlohmann::json j;
-  j[std::string(schema::DATA_PATH)] = note.path;
-  j[std::string(schema::DATA_TITLE)] = display_title(note);
-  j[std::string(schema::DATA_KIND)] = std::string(to_string(facets.kind));
-  j[std::string(schema::DATA_TEXT)] = note.text;
+  j[std::string(schema::META_PATH)] = note.path;
+  j[std::string(schema::META_TITLE)] = display_title(note);
+  j[std::string(schema::META_KIND)] = std::string(to_string(facets.kind));
+  j[std::string(schema::META_ALIASES)] = note.aliases;
   auto cites = nlohmann::json::array();
   for (const auto& link : note.links)
     if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
       cites.push_back({link.text_begin, link.text_end, link.target.substr(1)});
-  j[std::string(schema::DATA_CITATIONS)] = std::move(cites);
+  j[std::string(schema::META_CITATIONS)] = std::move(cites);
   return j.dump();
 }
 
@@ -82,7 +83,8 @@ std::string DocumentBuilder::signature(const Note& note, const NoteFacets& facet
     XXH3_64bits_update(st, "\0", 1);
   };
   feed(schema::SCHEMA_VERSION);
-  feed(data_json(note, facets));
+  feed(meta_json(note, facets));
+  feed(note.text);
   for (const auto* list : {&facets.venues, &facets.years, &facets.persons, &facets.orgs, &facets.links,
                            &note.aliases, &note.tags}) {
     for (const auto& v : *list) feed(v);
@@ -124,6 +126,17 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, Field::Alias);
   add_words(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
 
+  // The substring tier: bigrams of the folded title, aliases and body.
+  const std::string bigram_prefix(schema::BIGRAM.prefix);
+  std::string bigram_term;
+  auto add_bigram = [&](const std::string& bigram) {
+    bigram_term.assign(bigram_prefix).append(bigram);
+    doc.add_term(bigram_term, 0);
+  };
+  for_each_bigram(fold_text(display_title(note)).text, add_bigram);
+  for (const auto& alias : note.aliases) for_each_bigram(fold_text(alias).text, add_bigram);
+  for_each_bigram(fold_text(note.text).text, add_bigram);
+
   auto filter = [&](const schema::Prefix& p, const std::string& v) {
     std::string term = schema::filter_term(p, v);
     if (term.size() > p.prefix.size()) doc.add_boolean_term(term);
@@ -148,7 +161,8 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   if (!facets.years.empty())
     doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(facets.years.back())));
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, facets));
-  doc.set_data(data_json(note, facets));
+  doc.add_value(schema::SLOT_META, meta_json(note, facets));
+  doc.set_data(note.text);
   return doc;
 }
 

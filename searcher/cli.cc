@@ -52,6 +52,8 @@ po::options_description options(Args& a) {
       ("snippets", po::value(&a.req.snippets)->value_name("N"), "snippet fragments per hit (default: 1, 0 for none)")
       ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10)")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
+      ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed")
+      ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
@@ -130,8 +132,18 @@ int run_checked(int argc, char** argv) {
                                                std::getenv("HOME"));
   Searcher searcher(index);
   const SearchResult res = searcher.search(a.req);
-  if (a.json) print_json(out, a.req, res);
-  else print_text(out, a.req, res, {color, a.facet_limit});
+  for (const auto& n : res.notices) fmt::print(stderr, "searcher: {}\n", n);
+  if (!res.suggestions.empty()) {
+    std::string s;
+    for (const auto& w : res.suggestions) s += (s.empty() ? "" : ", ") + w;
+    fmt::print(stderr, "searcher: no hits; did you mean: {}\n", s);
+  }
+  if (a.json) {
+    print_json(out, a.req, res);
+  } else {
+    if (a.req.explain) print_explain(out, res);
+    print_text(out, a.req, res, {color, a.facet_limit});
+  }
   write_out(out);
   return res.total > 0 ? EXIT_HITS : EXIT_NO_HITS;
 }

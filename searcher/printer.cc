@@ -36,7 +36,35 @@ std::string highlight(const Fragment& f, bool color) {
   return out;
 }
 
+nlohmann::json explain_json(const SearchResult& res) {
+  nlohmann::json chunks = nlohmann::json::array();
+  for (const auto& c : res.chunks)
+    chunks.push_back({{"text", c.text},
+                      {"phrase", c.phrase},
+                      {"words", c.words},
+                      {"stems", c.stems},
+                      {"substring", c.substring},
+                      {"bigrams", c.bigrams}});
+  return {{"chunks", chunks}, {"xapian_query", res.query_description}};
+}
+
 }  // namespace
+
+void print_explain(std::string& out, const SearchResult& res) {
+  out += "query pieces:\n";
+  for (const auto& c : res.chunks) {
+    std::string stems;
+    for (const auto& s : c.stems)
+      if (!s.empty()) stems += (stems.empty() ? "" : " ") + s;
+    out += fmt::format("  {}{}{}\n", c.phrase ? "\"" : "", c.text, c.phrase ? "\"" : "");
+    out += fmt::format("    word tier:      {}{}\n", join(c.words, " + "),
+                       c.words.size() > 1 ? (c.phrase ? "  (adjacent)" : "  (adjacent; scattered ranks lower)") : "");
+    if (!stems.empty()) out += fmt::format("    stems:          {}\n", stems);
+    if (!c.substring.empty())
+      out += fmt::format("    substring tier: {}  (bigrams {})\n", c.substring, join(c.bigrams, " "));
+  }
+  out += fmt::format("xapian query: {}\n\n", res.query_description);
+}
 
 void print_text(std::string& out, const SearchRequest& req, const SearchResult& res, const TextStyle& style) {
   const char* bold = style.color ? "\x1b[1m" : "";
@@ -51,8 +79,14 @@ void print_text(std::string& out, const SearchRequest& req, const SearchResult& 
       if (!h.years.empty() && !h.venues.empty()) meta += " ";
       meta += join(h.venues, ",");
     }
+    if (h.tier != Tier::Word) meta += fmt::format(" · {} match", to_string(h.tier));
     out += fmt::format("{:>2}. {}{}{}  [{}]\n", h.rank, bold, h.title, reset, meta);
     out += fmt::format("    {}{}{}\n", green, h.path, reset);
+    if (!h.score_parts.empty()) {
+      std::string parts;
+      for (const auto& [name, w] : h.score_parts) parts += fmt::format("{}{} {:.4f}", parts.empty() ? "" : ", ", name, w);
+      out += fmt::format("    {}score {:.4f} = {}; tier {}{}\n", dim, h.score, parts, to_string(h.tier), reset);
+    }
     for (const Fragment& f : h.fragments) {
       out += fmt::format("    {}{}{}", f.cut_before ? "…" : "", highlight(f, style.color), f.cut_after ? "…" : "");
       if (!f.sources.empty()) out += fmt::format("  {}← {}{}", dim, join(f.sources, " / "), reset);
@@ -94,6 +128,12 @@ void print_json(std::string& out, const SearchRequest& req, const SearchResult& 
     jh["path"] = h.path;
     jh["title"] = h.title;
     jh["kind"] = h.kind;
+    jh["tier"] = to_string(h.tier);
+    if (!h.score_parts.empty()) {
+      nlohmann::json parts = nlohmann::json::object();
+      for (const auto& [name, w] : h.score_parts) parts[name] = std::round(w * 1e4) / 1e4;
+      jh["score_parts"] = std::move(parts);
+    }
     jh["venues"] = h.venues;
     jh["years"] = h.years;
     jh["persons"] = h.persons;
@@ -119,6 +159,9 @@ void print_json(std::string& out, const SearchRequest& req, const SearchResult& 
     facets[f.name] = std::move(values);
   }
   j["facets"] = std::move(facets);
+  j["notices"] = res.notices;
+  j["suggestions"] = res.suggestions;
+  if (req.explain) j["explain"] = explain_json(res);
   out += j.dump();
   out += '\n';
 }

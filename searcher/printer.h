@@ -18,6 +18,8 @@ struct TextStyle {
 
 /// Results for people: rank, title, path, kind, years/venues, snippet, facets.
 void print_text(std::string& out, const SearchRequest& req, const SearchResult& res, const TextStyle& style);
+/// The --explain preamble: the query's pieces in every tier and the Xapian query.
+void print_explain(std::string& out, const SearchResult& res);
 /// The documented JSON object (README "JSON output"), one line.
 void print_json(std::string& out, const SearchRequest& req, const SearchResult& res);
 /// The token dump: "position bytes kind token" per line.

@@ -6,14 +6,32 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "sagasu/error.h"
 #include "sagasu/note.h"
 #include "sagasu/query.h"
 #include "sagasu/schema.h"
+#include "sagasu/substring.h"
+#include "sagasu/unicode.h"
 
 namespace sagasu {
+
+const char* to_string(Tier tier) {
+  switch (tier) {
+    case Tier::Word: return "word";
+    case Tier::Substring: return "substring";
+    case Tier::Variant: return "variant";
+  }
+  return "word";
+}
+
 namespace {
+
+// Relative weights of the tiers: a whole-word hit outranks a scattered
+// compound, which outranks a substring-only hit, other things equal.
+constexpr double SCATTERED_WEIGHT = 0.5;
+constexpr double SUBSTRING_WEIGHT = 0.5;  // shared by the chunk's bigrams
 
 // year:2025, year:2024..2026, year:2024.., year:..2025 → [lo, hi]
 std::pair<int, int> parse_year_range(const std::string& v, std::size_t column) {
@@ -33,6 +51,150 @@ std::pair<int, int> parse_year_range(const std::string& v, std::size_t column) {
   const int lo = number(v.substr(0, dots), 0), hi = number(v.substr(dots + 2), 9999);
   if (lo > hi) throw UsageError(fmt::format("query: year:{}: empty range at column {}", v, column));
   return {lo, hi};
+}
+
+// One piece of query text in all tiers.
+struct Chunk {
+  ChunkInfo info;
+  Xapian::Query word, scattered, substring;
+  // The chunk matches as words when a note has every term of one alternative.
+  std::vector<std::vector<std::string>> alternatives;
+  bool verify = false;  // substring candidates (3+ characters) need the text to confirm them
+
+  Xapian::Query all_tiers() const {
+    std::vector<Xapian::Query> q;
+    if (!word.empty()) q.push_back(word);
+    if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
+    if (!substring.empty()) q.push_back(substring);
+    return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
+  }
+};
+
+// Does a document hold a term? Posting iterators are kept and moved forward,
+// since the matcher asks about documents in ascending order.
+class TermProbe {
+ public:
+  explicit TermProbe(const Xapian::Database& db) : m_db(db) {}
+  bool has(const std::string& term, Xapian::docid did) {
+    auto it = m_cursors.find(term);
+    if (it == m_cursors.end() || it->second.last > did)
+      it = m_cursors.insert_or_assign(term, Cursor{m_db.postlist_begin(term), 0}).first;
+    Cursor& c = it->second;
+    c.last = did;
+    if (c.it == Xapian::PostingIterator()) return false;
+    c.it.skip_to(did);
+    return c.it != Xapian::PostingIterator() && *c.it == did;
+  }
+  bool has_all(const std::vector<std::string>& terms, Xapian::docid did) {
+    return std::all_of(terms.begin(), terms.end(), [&](const std::string& t) { return has(t, did); });
+  }
+
+ private:
+  struct Cursor {
+    Xapian::PostingIterator it;
+    Xapian::docid last;
+  };
+  const Xapian::Database& m_db;
+  std::map<std::string, Cursor> m_cursors;
+};
+
+// The text a document can be matched against: body, title and aliases.
+struct DocText {
+  std::string body, title_and_aliases;
+
+  static DocText of(const Xapian::Document& doc) {
+    DocText t;
+    t.body = doc.get_data();
+    const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
+    if (!meta.is_discarded()) {
+      t.title_and_aliases = meta.value(std::string(schema::META_TITLE), "");
+      for (const auto& a : meta.value(std::string(schema::META_ALIASES), nlohmann::json::array()))
+        if (a.is_string()) t.title_and_aliases += "\n" + a.get<std::string>();
+    }
+    return t;
+  }
+};
+
+bool contains_folded(const DocText& t, const std::string& needle, Fold fold) {
+  return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
+         fold_text(t.title_and_aliases, false, fold).text.find(needle) != std::string::npos;
+}
+
+// Confirms substring candidates against the note's text (the bigram terms
+// carry no positions), and in --exact mode requires the typed text itself.
+// With every piece required (AND), only pieces whose substring tier needs
+// confirming are checked: the Xapian query guarantees the others. With any
+// piece enough (the zero-hit rescue's OR), one satisfied piece is enough.
+class Verifier : public Xapian::MatchDecider {
+ public:
+  Verifier(const Xapian::Database& db, const std::vector<Chunk>& chunks, bool exact)
+      : m_probe(db), m_chunks(chunks), m_exact(exact) {}
+
+  bool needed() const {
+    return m_exact || std::any_of(m_chunks.begin(), m_chunks.end(), [](const Chunk& c) { return c.verify; });
+  }
+  void set_any(bool any) { m_any = any; }
+
+  bool operator()(const Xapian::Document& doc) const override {
+    Lazy lazy{doc, {}, {}, {}};
+    for (const Chunk& c : m_chunks) {
+      if (!m_any && !m_exact && !c.verify) continue;
+      const bool ok = satisfied(c, lazy);
+      if (m_any && ok) return true;
+      if (!m_any && !ok) return false;
+    }
+    return !m_any;
+  }
+
+ private:
+  struct Lazy {
+    const Xapian::Document& doc;
+    std::optional<DocText> text;
+    std::optional<std::string> body, title;
+    const DocText& raw() {
+      if (!text) text = DocText::of(doc);
+      return *text;
+    }
+    bool folded_contains(const std::string& needle) {
+      if (!body) body = fold_text(raw().body).text;
+      if (body->find(needle) != std::string::npos) return true;
+      if (!title) title = fold_text(raw().title_and_aliases).text;
+      return title->find(needle) != std::string::npos;
+    }
+  };
+
+  bool satisfied(const Chunk& c, Lazy& lazy) const {
+    if (m_exact)
+      return lazy.raw().body.find(c.info.text) != std::string::npos ||
+             lazy.raw().title_and_aliases.find(c.info.text) != std::string::npos;
+    for (const auto& alt : c.alternatives)
+      if (m_probe.has_all(alt, lazy.doc.get_docid())) return true;
+    return !c.info.substring.empty() && lazy.folded_contains(c.info.substring);
+  }
+
+  mutable TermProbe m_probe;
+  const std::vector<Chunk>& m_chunks;
+  bool m_exact;
+  bool m_any = false;
+};
+
+// Edit distance in code points, for did-you-mean.
+std::size_t edit_distance(const std::u32string& a, const std::u32string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::u32string to_u32(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) out += unicode::next_code_point(s, i);
+  return out;
 }
 
 }  // namespace
@@ -73,55 +235,108 @@ SearchResult Searcher::search(const SearchRequest& req) {
   }
 
   MatchTerms match;
-  std::vector<Xapian::Query> must, must_not;
-  std::map<std::string, std::vector<Xapian::Query>> filters;  // field → OR-ed values
-  auto text_query = [&](const std::string& text, bool phrase, const std::string& prefix) {
-    // Words at consecutive positions; a Stem token shares its word's position.
-    std::vector<std::string> words;
-    std::vector<std::string> stems;  // parallel to words; empty when none
+  const std::string title_prefix(schema::TITLE.prefix);
+  const std::string stem_prefix(schema::STEM.prefix);
+  const std::string bigram_prefix(schema::BIGRAM.prefix);
+
+  // A piece of text in every tier. prefix is empty for free text, S for title:.
+  auto make_chunk = [&](const std::string& text, bool phrase, const std::string& prefix) {
+    Chunk c;
+    c.info.text = text;
+    c.info.phrase = phrase;
     for (const Token& t : m_analyzer.analyze(text)) {
       if (t.kind == TokenKind::Word) {
-        words.push_back(t.text);
-        stems.emplace_back();
+        c.info.words.push_back(t.text);
+        c.info.stems.emplace_back();
         match.words.insert(t.text);
-      } else if (!words.empty()) {
-        stems.back() = t.text;
+      } else if (!c.info.words.empty()) {
+        c.info.stems.back() = t.text;
         match.stems.insert(t.text);
       }
     }
-    if (words.empty()) return Xapian::Query();
-    const std::string title_prefix(schema::TITLE.prefix);
+    const auto& words = c.info.words;
     if (words.size() == 1) {
-      Xapian::Query q(prefix + words[0]);
+      c.word = Xapian::Query(prefix + words[0]);
+      c.alternatives.push_back({prefix + words[0]});
       if (prefix.empty()) {
         // A word in the title counts again, as its own field.
-        q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(title_prefix + words[0]));
-        if (!stems[0].empty() && !phrase)
-          q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(std::string(schema::STEM.prefix) + stems[0]));
+        c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(title_prefix + words[0]));
+        if (!c.info.stems[0].empty() && !phrase) {
+          c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(stem_prefix + c.info.stems[0]));
+          c.alternatives.push_back({stem_prefix + c.info.stems[0]});
+        }
       }
-      return q;
+    } else if (words.size() > 1) {
+      // The pieces of one compound (本番クラスタ → 本番 クラスタ) adjacent: a word hit.
+      auto phrase_of = [&](const std::string& px) {
+        std::vector<Xapian::Query> terms;
+        for (const auto& w : words) terms.emplace_back(px + w);
+        return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
+                             static_cast<Xapian::termcount>(terms.size()));
+      };
+      c.word = prefix.empty() ? Xapian::Query(Xapian::Query::OP_OR, phrase_of(""), phrase_of(title_prefix))
+                              : phrase_of(prefix);
+      std::vector<std::string> all;
+      for (const auto& w : words) all.push_back(prefix + w);
+      // Scattered pieces still match, lower; a quoted phrase must be adjacent.
+      if (!phrase && prefix.empty()) {
+        std::vector<Xapian::Query> terms;
+        for (const auto& w : words) terms.emplace_back(w);
+        c.scattered = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+        c.alternatives.push_back(all);
+      }
     }
-    // The pieces of one compound (本番クラスタ → 本番 クラスタ) must be adjacent.
-    auto phrase_of = [&](const std::string& px) {
-      std::vector<Xapian::Query> terms;
-      for (const auto& w : words) terms.emplace_back(px + w);
-      return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
-                           static_cast<Xapian::termcount>(terms.size()));
-    };
-    if (!prefix.empty()) return phrase_of(prefix);
-    return Xapian::Query(Xapian::Query::OP_OR, phrase_of(""), phrase_of(title_prefix));
+    // The substring tier: free text without white space inside.
+    if (prefix.empty() && !req.exact) {
+      c.info.substring = fold_query(text);
+      c.info.substring_exact = fold_query(text, Fold::Width);
+      const bool spaced = c.info.substring.find_first_of(" \t") != std::string::npos;
+      if (!c.info.substring.empty() && !spaced) {
+        c.info.bigrams = query_bigrams(c.info.substring);
+        const auto& bg = c.info.bigrams;
+        if (bg.size() == 1 && unicode::length(bg[0]) == 1) {
+          c.substring = Xapian::Query(Xapian::Query::OP_WILDCARD, bigram_prefix + bg[0]);
+        } else if (!bg.empty()) {
+          std::vector<Xapian::Query> terms;
+          for (const auto& b : bg) terms.emplace_back(bigram_prefix + b);
+          c.substring = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+          c.verify = bg.size() > 1;
+        }
+        if (!c.substring.empty()) {
+          c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,
+                                      SUBSTRING_WEIGHT / static_cast<double>(std::max<std::size_t>(1, bg.size())));
+        }
+      } else {
+        c.info.substring.clear();
+      }
+    }
+    if (req.exact) match.literals.push_back(text);
+    return c;
   };
 
+  std::vector<Chunk> chunks;
+  std::vector<Xapian::Query> must_not;
+  std::map<std::string, std::vector<Xapian::Query>> filters;  // field → OR-ed values
   for (const auto& p : parts) {
-    Xapian::Query q;
     switch (p.type) {
       case QueryPart::Type::Text:
-      case QueryPart::Type::Phrase:
-        q = text_query(p.value, p.type == QueryPart::Type::Phrase, "");
+      case QueryPart::Type::Phrase: {
+        Chunk c = make_chunk(p.value, p.type == QueryPart::Type::Phrase, "");
+        if (p.negated) {
+          // Exclusion by whole words only: a substring could exclude too much.
+          if (!c.word.empty()) must_not.push_back(c.word);
+        } else if (!c.all_tiers().empty()) {
+          chunks.push_back(std::move(c));
+        }
         break;
-      case QueryPart::Type::TitleText:
-        q = text_query(p.value, true, std::string(schema::TITLE.prefix));
+      }
+      case QueryPart::Type::TitleText: {
+        Chunk c = make_chunk(p.value, true, title_prefix);
+        if (c.word.empty()) break;
+        if (p.negated) must_not.push_back(c.word);
+        else chunks.push_back(std::move(c));
         break;
+      }
       case QueryPart::Type::Filter: {
         std::vector<Xapian::Query> alts;
         if (p.field == "year") {
@@ -151,43 +366,65 @@ SearchResult Searcher::search(const SearchRequest& req) {
                                          : Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
         if (p.negated) must_not.push_back(any);
         else filters[p.field].push_back(any);
-        continue;
+        break;
       }
     }
-    if (q.empty()) continue;
-    (p.negated ? must_not : must).push_back(q);
   }
+  if (chunks.empty() && filters.empty() && must_not.empty())
+    throw UsageError(fmt::format("query: nothing to search for in '{}'", req.query));
 
-  Xapian::Query query;
-  if (!must.empty()) query = Xapian::Query(Xapian::Query::OP_AND, must.begin(), must.end());
-  else if (!filters.empty() || !must_not.empty()) query = Xapian::Query::MatchAll;
-  else throw UsageError(fmt::format("query: nothing to search for in '{}'", req.query));
   std::vector<Xapian::Query> filter_list;
   for (auto& [field, alts] : filters)
     filter_list.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());  // one facet: OR
-  if (!filter_list.empty())  // different facets: AND
-    query = Xapian::Query(Xapian::Query::OP_FILTER, query,
-                          Xapian::Query(Xapian::Query::OP_AND, filter_list.begin(), filter_list.end()));
-  if (!must_not.empty())
-    query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
-                          Xapian::Query(Xapian::Query::OP_OR, must_not.begin(), must_not.end()));
-
-  Xapian::Enquire enquire(m_db);
-  enquire.set_query(query);
-  enquire.set_weighting_scheme(Xapian::BM25Weight());
-  // Exact facet counts: the spies must see every match, not a sample.
-  std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies;
-  for (const auto& f : schema::FACETS) {
-    spies.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(f.slot));
-    enquire.add_matchspy(spies.back().get());
-  }
-  const Xapian::doccount all = m_db.get_doccount();
-  const Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(req.offset),
-                                             static_cast<Xapian::doccount>(req.limit), all);
+  auto assemble = [&](Xapian::Query::op join) {
+    Xapian::Query query;
+    std::vector<Xapian::Query> qs;
+    for (const auto& c : chunks) qs.push_back(c.all_tiers());
+    if (!qs.empty()) query = Xapian::Query(join, qs.begin(), qs.end());
+    else query = Xapian::Query::MatchAll;
+    if (!filter_list.empty())  // different facets: AND
+      query = Xapian::Query(Xapian::Query::OP_FILTER, query,
+                            Xapian::Query(Xapian::Query::OP_AND, filter_list.begin(), filter_list.end()));
+    if (!must_not.empty())
+      query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                            Xapian::Query(Xapian::Query::OP_OR, must_not.begin(), must_not.end()));
+    return query;
+  };
 
   SearchResult result;
+  for (const auto& c : chunks) result.chunks.push_back(c.info);
+  const Xapian::doccount all = m_db.get_doccount();
+  Verifier verifier(m_db, chunks, req.exact);
+
+  auto run = [&](const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
+                 std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>>& spies) {
+    Xapian::Enquire enquire(m_db);
+    enquire.set_query(query);
+    enquire.set_weighting_scheme(Xapian::BM25Weight());
+    // Exact facet counts: the spies see every match (after the verifier), not a sample.
+    spies.clear();
+    for (const auto& f : schema::FACETS) {
+      spies.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(f.slot));
+      enquire.add_matchspy(spies.back().get());
+    }
+    const bool verify = verifier.needed() || query.get_type() == Xapian::Query::OP_OR;
+    return enquire.get_mset(first, max, all, nullptr, verify ? &verifier : nullptr);
+  };
+
+  std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies;
+  Xapian::Query query = assemble(Xapian::Query::OP_AND);
+  Xapian::MSet mset = run(query, static_cast<Xapian::doccount>(req.offset), static_cast<Xapian::doccount>(req.limit), spies);
+  // Zero-hit rescue: no note has every piece, so show notes with any piece.
+  if (mset.get_matches_estimated() == 0 && chunks.size() > 1) {
+    query = assemble(Xapian::Query::OP_OR);
+    verifier.set_any(true);
+    mset = run(query, static_cast<Xapian::doccount>(req.offset), static_cast<Xapian::doccount>(req.limit), spies);
+    if (mset.get_matches_estimated() > 0)
+      result.notices.push_back("no note matches every word; showing notes that match any of them");
+  }
   result.query_description = query.get_description();
   result.total = mset.get_matches_estimated();  // exact: check_at_least covers every document
+
   for (std::size_t i = 0; i < schema::FACETS.size(); ++i) {
     const auto& f = schema::FACETS[i];
     std::map<std::string, std::size_t> counts;
@@ -201,32 +438,114 @@ SearchResult Searcher::search(const SearchRequest& req) {
     result.facets.push_back(std::move(fc));
   }
 
-  SnippetGenerator snippets(m_analyzer, match);
   std::size_t rank = req.offset;
   for (auto it = mset.begin(); it != mset.end(); ++it) {
     const Xapian::Document doc = it.get_document();
     Hit hit;
     hit.rank = ++rank;
     hit.score = it.get_weight();
-    const auto data = nlohmann::json::parse(doc.get_data(), nullptr, false);
-    if (data.is_discarded()) throw Error(fmt::format("{}: document {} has unreadable data", m_path, *it));
-    hit.path = data.value(std::string(schema::DATA_PATH), "");
-    hit.title = data.value(std::string(schema::DATA_TITLE), "");
-    hit.kind = data.value(std::string(schema::DATA_KIND), "");
+    const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
+    if (meta.is_discarded()) throw Error(fmt::format("{}: document {} has unreadable metadata", m_path, *it));
+    hit.path = meta.value(std::string(schema::META_PATH), "");
+    hit.title = meta.value(std::string(schema::META_TITLE), "");
+    hit.kind = meta.value(std::string(schema::META_KIND), "");
     hit.venues = schema::unpack_values(doc.get_value(schema::SLOT_VENUES));
     hit.years = schema::unpack_values(doc.get_value(schema::SLOT_YEARS));
     hit.persons = schema::unpack_values(doc.get_value(schema::SLOT_PERSONS));
     hit.orgs = schema::unpack_values(doc.get_value(schema::SLOT_ORGS));
+    // The tier: the weakest any piece needed. Word tier: the piece's word
+    // query (phrase positions included) matches this note.
+    const Xapian::Query only(schema::unique_id_term(hit.path));
+    auto matches = [&](const Xapian::Query& q) {
+      if (q.empty()) return false;
+      Xapian::Enquire e(m_db);
+      e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, only));
+      return !e.get_mset(0, 1).empty();
+    };
+    std::optional<DocText> text;
+    // Highlights: whole words always; substrings only for the pieces this
+    // note has not as words.
+    MatchTerms hit_terms{match.words, match.stems, {}, match.literals};
+    for (const Chunk& c : chunks) {
+      if (matches(c.word) || matches(c.scattered)) continue;
+      if (!c.info.substring.empty()) hit_terms.substrings.push_back(c.info.substring);
+      if (!text) text = DocText::of(doc);
+      if (!c.info.substring_exact.empty() && contains_folded(*text, c.info.substring_exact, Fold::Width))
+        hit.tier = std::max(hit.tier, Tier::Substring);
+      else if (!c.info.substring.empty() && contains_folded(*text, c.info.substring, Fold::Full))
+        hit.tier = std::max(hit.tier, Tier::Variant);
+      // else: a piece this note lacks (the zero-hit rescue's OR)
+    }
+    if (req.explain) {
+      // Each tier's weight for this note alone.
+      auto weight_of = [&](auto pick) {
+        std::vector<Xapian::Query> qs;
+        for (const auto& c : chunks) {
+          Xapian::Query q = pick(c);
+          if (!q.empty()) qs.push_back(q);
+        }
+        if (qs.empty()) return 0.0;
+        Xapian::Enquire e(m_db);
+        e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end()), only));
+        e.set_weighting_scheme(Xapian::BM25Weight());
+        const Xapian::MSet m = e.get_mset(0, 1);
+        return m.empty() ? 0.0 : m.begin().get_weight();
+      };
+      hit.score_parts.emplace_back("word", weight_of([](const Chunk& c) { return c.word; }));
+      hit.score_parts.emplace_back("scattered", weight_of([](const Chunk& c) {
+        return c.scattered.empty() ? c.scattered : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.scattered, SCATTERED_WEIGHT);
+      }));
+      hit.score_parts.emplace_back("substring", weight_of([](const Chunk& c) { return c.substring; }));
+    }
     if (req.snippets > 0) {
       std::vector<CitationSpan> cites;
-      for (const auto& c : data.value(std::string(schema::DATA_CITATIONS), nlohmann::json::array()))
+      for (const auto& c : meta.value(std::string(schema::META_CITATIONS), nlohmann::json::array()))
         if (c.is_array() && c.size() == 3) cites.push_back({c[0].get<std::size_t>(), c[1].get<std::size_t>(), c[2].get<std::string>()});
-      hit.fragments = snippets.generate(data.value(std::string(schema::DATA_TEXT), ""), cites, req.snippets,
-                                        req.snippet_bytes);
+      hit.fragments = SnippetGenerator(m_analyzer, hit_terms).generate(doc.get_data(), cites, req.snippets,
+                                                                       req.snippet_bytes);
     }
     result.hits.push_back(std::move(hit));
   }
+
+  if (result.total == 0) result.suggestions = suggest(chunks.empty() ? std::vector<std::string>{} : [&] {
+    std::vector<std::string> words;
+    for (const auto& c : chunks)
+      for (const auto& w : c.info.words) words.push_back(w);
+    return words;
+  }());
   return result;
+}
+
+std::vector<std::string> Searcher::suggest(const std::vector<std::string>& words) {
+  // Close vocabulary by edit distance: index words that share the first
+  // character and differ by one edit (two for longer words).
+  std::vector<std::string> out;
+  for (const auto& w : words) {
+    if (w.empty()) continue;
+    const std::u32string target = to_u32(w);
+    std::size_t first_len = 0;
+    unicode::next_code_point(w, first_len);
+    const std::string first = w.substr(0, first_len);
+    const std::size_t max_d = target.size() <= 4 ? 1 : 2;
+    std::string best;
+    std::size_t best_d = max_d + 1;
+    Xapian::doccount best_freq = 0;
+    if (m_db.term_exists(w)) continue;  // a known word: nothing to correct
+    for (auto t = m_db.allterms_begin(first); t != m_db.allterms_end(first); ++t) {
+      const std::string term = *t;
+      if (term == w) continue;
+      const std::u32string cand = to_u32(term);
+      if (cand.size() + max_d < target.size() || cand.size() > target.size() + max_d) continue;
+      const std::size_t d = edit_distance(target, cand);
+      if (d < best_d || (d == best_d && t.get_termfreq() > best_freq)) {
+        best = term;
+        best_d = d;
+        best_freq = t.get_termfreq();
+      }
+    }
+    if (!best.empty()) out.push_back(best);
+  }
+  return out;
 }
 
 }  // namespace sagasu

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "sagasu/substring.h"
+#include "sagasu/unicode.h"
+
 namespace sagasu {
 namespace {
 
@@ -73,26 +76,47 @@ std::vector<Sentence> split_sentences(std::string_view text) {
 }  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(std::string_view text) const {
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
-  if (m_terms.empty()) return spans;
-  std::vector<Token> tokens = m_analyzer.analyze(text);
-  for (const Token& t : tokens) {
-    const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0
-                                               : m_terms.stems.count(t.text) > 0;
-    if (!hit) continue;
-    if (!spans.empty() && spans.back().second >= t.byte_begin) {
-      spans.back().second = std::max<std::size_t>(spans.back().second, t.byte_end);
-      continue;
+  std::vector<std::pair<std::size_t, std::size_t>> raw;
+  if (m_terms.empty()) return raw;
+  if (!m_terms.words.empty() || !m_terms.stems.empty())
+    for (const Token& t : m_analyzer.analyze(text)) {
+      const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
+      if (hit) raw.emplace_back(t.byte_begin, t.byte_end);
     }
-    // Adjacent matched words (nothing or spaces between) are one span.
+  if (!m_terms.substrings.empty()) {
+    const FoldedText folded = fold_text(text, true);
+    for (const auto& needle : m_terms.substrings)
+      for (std::size_t p = folded.text.find(needle); !needle.empty() && p != std::string::npos;
+           p = folded.text.find(needle, p + needle.size()))
+      {
+        auto span = folded.to_original(p, p + needle.size());
+        // Folding dropped the query's trailing long vowels: a match of サーバ
+        // in サーバー is the whole word.
+        while (span.second < text.size()) {
+          std::size_t next = span.second;
+          if (!unicode::is_long_vowel_mark(unicode::next_code_point(text, next))) break;
+          span.second = next;
+        }
+        raw.push_back(span);
+      }
+  }
+  for (const auto& needle : m_terms.literals)
+    for (std::size_t p = text.find(needle); !needle.empty() && p != std::string_view::npos;
+         p = text.find(needle, p + needle.size()))
+      raw.emplace_back(p, p + needle.size());
+  std::sort(raw.begin(), raw.end());
+  // Overlapping and adjacent matches (nothing or spaces between) are one span.
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  for (const auto& r : raw) {
     if (!spans.empty()) {
-      std::string_view gap = text.substr(spans.back().second, t.byte_begin - spans.back().second);
-      if (gap.find_first_not_of(' ') == std::string_view::npos) {
-        spans.back().second = t.byte_end;
+      auto& last = spans.back();
+      if (r.first <= last.second ||
+          text.substr(last.second, r.first - last.second).find_first_not_of(' ') == std::string_view::npos) {
+        last.second = std::max(last.second, r.second);
         continue;
       }
     }
-    spans.emplace_back(t.byte_begin, t.byte_end);
+    spans.push_back(r);
   }
   return spans;
 }

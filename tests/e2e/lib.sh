@@ -78,3 +78,11 @@ finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [ "$failures" -eq 0 ]
 }
+
+# Prints "rank tier path" per hit of a searcher --json run, then the total.
+hits() {
+  "$@" | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+for h in d["hits"]: print(h["rank"], h["tier"], h["path"])
+print("total", d["total"])'
+}

@@ -10,6 +10,9 @@
 //   S<word>          title word terms, positional: title: queries, and a title
 //                    field the searcher ORs with each query word
 //   Z<stem>          English stems of Latin words, no positions
+//   XB<c1c2>         substring tier: character bigrams of the folded text
+//                    (substring.h), positional; a run's last character is
+//                    followed by END_OF_RUN
 //   XV<venue>        venue filter terms   (facet value, casefolded)
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, casefolded)
@@ -28,8 +31,9 @@
 //   value YEAR_SORT      sortable_serialise(newest year), for --sort year
 //   value SIGNATURE      xxh64 of everything the document was built from; an
 //                        unchanged signature means the stored document is current
+//   value META           JSON object, fields named by the META_* constants
 //
-//   document data        JSON object, fields named by the DATA_* constants.
+//   document data        the note's plain text (snippets, substring checks)
 //
 // Index metadata keys are the META_* constants.
 #pragma once
@@ -50,6 +54,7 @@ struct Prefix {
 inline constexpr Prefix UNIQUE_ID{"id", "Q"};
 inline constexpr Prefix TITLE{"title", "S"};
 inline constexpr Prefix STEM{"stem", "Z"};
+inline constexpr Prefix BIGRAM{"substring", "XB"};
 inline constexpr Prefix VENUE{"venue", "XV"};
 inline constexpr Prefix YEAR{"year", "XY"};
 inline constexpr Prefix PERSON{"person", "XP"};
@@ -60,8 +65,8 @@ inline constexpr Prefix LINK{"links", "XL"};
 inline constexpr Prefix CITE{"cites", "XC"};
 
 /// Every prefix, for the uniqueness test and for field look-up.
-inline constexpr std::array<Prefix, 11> ALL_PREFIXES{
-    UNIQUE_ID, TITLE, STEM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE};
+inline constexpr std::array<Prefix, 12> ALL_PREFIXES{
+    UNIQUE_ID, TITLE, STEM, BIGRAM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE};
 
 /// Value slots.
 enum Slot : unsigned {
@@ -73,6 +78,7 @@ enum Slot : unsigned {
   SLOT_TITLE = 5,
   SLOT_YEAR_SORT = 6,
   SLOT_SIGNATURE = 7,
+  SLOT_META = 8,
 };
 
 /// A facet: its filter prefix and the slot holding its packed display values.
@@ -92,9 +98,9 @@ inline constexpr std::array<Facet, 5> FACETS{{
 }};
 
 /// Every slot, for the uniqueness test.
-inline constexpr std::array<unsigned, 8> ALL_SLOTS{SLOT_VENUES, SLOT_YEARS,     SLOT_PERSONS,
+inline constexpr std::array<unsigned, 9> ALL_SLOTS{SLOT_VENUES, SLOT_YEARS,     SLOT_PERSONS,
                                                    SLOT_ORGS,   SLOT_KIND,      SLOT_TITLE,
-                                                   SLOT_YEAR_SORT, SLOT_SIGNATURE};
+                                                   SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META};
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
 inline constexpr unsigned TITLE_WDF = 3;
@@ -103,17 +109,17 @@ inline constexpr unsigned TITLE_BODY_GAP = 100;
 /// Longest term Xapian accepts is 245 bytes; longer words are not indexed.
 inline constexpr std::size_t MAX_TERM_BYTES = 240;
 
-/// Stored document data (JSON) field names.
-inline constexpr std::string_view DATA_PATH = "path";
-inline constexpr std::string_view DATA_TITLE = "title";
-inline constexpr std::string_view DATA_KIND = "kind";
-inline constexpr std::string_view DATA_TEXT = "text";
-inline constexpr std::string_view DATA_CITATIONS = "citations";  ///< [{begin,end,key}] spans in text
+/// Field names of the META value (JSON).
+inline constexpr std::string_view META_PATH = "path";
+inline constexpr std::string_view META_TITLE = "title";
+inline constexpr std::string_view META_KIND = "kind";
+inline constexpr std::string_view META_ALIASES = "aliases";
+inline constexpr std::string_view META_CITATIONS = "citations";  ///< [[begin,end,key]] spans in the text
 
 /// Index metadata keys.
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
 inline constexpr std::string_view META_VAULT = "sagasu.vault";
-inline constexpr std::string_view SCHEMA_VERSION = "1";
+inline constexpr std::string_view SCHEMA_VERSION = "2";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

@@ -12,11 +12,14 @@
 
 namespace sagasu {
 
-/// What counts as a match: normalised word terms and English stems.
+/// What counts as a match: normalised word terms, English stems, folded
+/// substrings (substring.h) and literal strings (exact mode).
 struct MatchTerms {
   std::set<std::string> words;
   std::set<std::string> stems;
-  bool empty() const { return words.empty() && stems.empty(); }
+  std::vector<std::string> substrings;
+  std::vector<std::string> literals;
+  bool empty() const { return words.empty() && stems.empty() && substrings.empty() && literals.empty(); }
 };
 
 /// A cited source's span in the stored text.

@@ -38,7 +38,7 @@ class DocumentBuilder {
 
  private:
   Analyzer& m_analyzer;
-  std::string data_json(const Note& note, const NoteFacets& facets) const;
+  std::string meta_json(const Note& note, const NoteFacets& facets) const;
 };
 
 }  // namespace sagasu

@@ -21,6 +21,24 @@ struct SearchRequest {
   std::size_t limit = 10;
   std::size_t snippets = 1;           ///< fragments per hit
   std::size_t snippet_bytes = 240;    ///< longest fragment
+  bool exact = false;                 ///< no folding: the typed text must occur as typed
+  bool explain = false;               ///< fill Hit::score_parts and SearchResult::chunks
+};
+
+/// How a hit matched the query: the weakest tier any query piece needed.
+enum class Tier { Word, Substring, Variant };
+/// "word", "substring", "variant".
+const char* to_string(Tier tier);
+
+/// One piece of the query (a word group or a quoted phrase) in every tier, for --explain.
+struct ChunkInfo {
+  std::string text;                 ///< as typed
+  bool phrase = false;
+  std::vector<std::string> words;   ///< word tier terms (adjacent in this order)
+  std::vector<std::string> stems;   ///< English stems
+  std::string substring;            ///< substring tier string (folded), empty if none
+  std::string substring_exact;      ///< the same without kana folding (tells substring from variant)
+  std::vector<std::string> bigrams; ///< the substring tier's candidate terms
 };
 
 /// A facet value and the number of hits carrying it.
@@ -41,12 +59,17 @@ struct Hit {
   double score = 0;
   std::string path, title, kind;
   std::vector<std::string> venues, years, persons, orgs;
+  Tier tier = Tier::Word;
+  std::vector<std::pair<std::string, double>> score_parts;  ///< tier → weight (explain only)
   std::vector<Fragment> fragments;
 };
 
 /// Everything a search returns.
 struct SearchResult {
-  std::string query_description;  ///< the Xapian query, for --explain style output
+  std::string query_description;  ///< the Xapian query, for --explain
+  std::vector<ChunkInfo> chunks;  ///< the query's pieces in every tier
+  std::vector<std::string> notices;      ///< what the searcher did on its own (zero-hit rescue)
+  std::vector<std::string> suggestions;  ///< "did you mean" vocabulary, when nothing matched
   std::size_t total = 0;          ///< exact number of matching notes
   std::vector<Hit> hits;
   std::vector<FacetCounts> facets;  ///< venue, year, person, org, kind
@@ -64,6 +87,8 @@ class Searcher {
   Analyzer& analyzer() { return m_analyzer; }
   /// The vault the index was built from.
   std::string vault() const;
+  /// Index words close to each of words (edit distance), for "did you mean".
+  std::vector<std::string> suggest(const std::vector<std::string>& words);
 
  private:
   std::string m_path;

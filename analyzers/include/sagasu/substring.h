@@ -1,0 +1,56 @@
+// The substring tier of the analyzer: text folded for matching and cut into
+// character bigrams (document-level terms, no positions), so that any string of one or more
+// characters that occurs in a note is found, word boundaries or not: the
+// bigrams select candidates, the folded text confirms them.
+//
+// Folding (identical at index and query time): NFKC_Casefold (width, case,
+// compatibility forms), hiragana → katakana, 々 → the character it repeats.
+// Runs are broken at white space and control characters.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace sagasu {
+
+/// Folded text, optionally with a map back to the original bytes.
+struct FoldedText {
+  std::string text;
+  /// One piece per normalisation chunk: folded [begin, next piece's begin) came from original [begin, end).
+  struct Piece {
+    std::uint32_t folded_begin, original_begin, original_end;
+  };
+  std::vector<Piece> pieces;  ///< empty unless fold_text(..., true)
+
+  /// The original byte span that folded bytes [begin, end) came from.
+  std::pair<std::size_t, std::size_t> to_original(std::size_t begin, std::size_t end) const;
+};
+
+/// Which foldings to apply.
+enum class Fold { Full, Width };  ///< Full: NFKC_Casefold + kana + 々; Width: NFKC_Casefold only
+
+/// Folds text for the substring tier; with_map records where each piece came from.
+FoldedText fold_text(std::string_view original, bool with_map = false, Fold fold = Fold::Full);
+
+/// A query string for the substring tier: folded, and without trailing
+/// long-vowel marks (so サーバー finds サーバ and サーバー). Empty if nothing is left.
+std::string fold_query(std::string_view query, Fold fold = Fold::Full);
+
+/// Calls emit(bigram) for each character of folded text: the character and
+/// the next one of its run, or the character and END_OF_RUN at a run's end.
+void for_each_bigram(std::string_view folded, const std::function<void(const std::string&)>& emit);
+
+/// The bigrams a folded query string must match at consecutive positions.
+/// A single character gives one one-character string: every bigram that
+/// starts with it matches (a wildcard).
+std::vector<std::string> query_bigrams(std::string_view folded_query);
+
+/// Marks the end of a run inside a bigram term.
+inline constexpr char END_OF_RUN = '\x7f';
+
+}  // namespace sagasu

@@ -1,0 +1,145 @@
+#include "sagasu/substring.h"
+
+#include <unicode/bytestream.h>
+#include <unicode/normalizer2.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sagasu/unicode.h"
+
+namespace sagasu {
+namespace {
+
+const icu::Normalizer2& nfkc_cf() {
+  UErrorCode status = U_ZERO_ERROR;
+  static const icu::Normalizer2* norm = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  if (U_FAILURE(status) || norm == nullptr) throw std::runtime_error("ICU: NFKC_Casefold normalizer unavailable");
+  return *norm;
+}
+
+bool breaks_run(char32_t c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c < 0x20 || c == 0x7f || c == 0x3000 ||
+         c == 0xA0 || (c >= 0x2000 && c <= 0x200B);
+}
+
+// Kana and iteration-mark folding of already NFKC-folded UTF-8, appended to out.
+void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t c = unicode::next_code_point(s, i);
+    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) c += 0x60;  // hiragana → katakana
+    else if (c == 0x3005 && unicode::is_han(prev)) c = prev;                      // 々 repeats
+    unicode::append_utf8(out, c);
+    prev = c;
+  }
+}
+
+}  // namespace
+
+std::pair<std::size_t, std::size_t> FoldedText::to_original(std::size_t begin, std::size_t end) const {
+  auto piece_of = [&](std::size_t folded) {
+    auto it = std::upper_bound(pieces.begin(), pieces.end(), folded,
+                               [](std::size_t v, const Piece& p) { return v < p.folded_begin; });
+    return it == pieces.begin() ? pieces.begin() : it - 1;
+  };
+  if (pieces.empty()) return {begin, end};
+  const auto b = piece_of(begin);
+  const auto e = piece_of(end == 0 ? 0 : end - 1);
+  return {b->original_begin, e->original_end};
+}
+
+FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
+  FoldedText out;
+  out.text.reserve(s.size());
+  const icu::Normalizer2& norm = nfkc_cf();
+  char32_t prev = 0;
+  std::string chunk_out;
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char lead = static_cast<unsigned char>(s[i]);
+    if (lead < 0x80) {  // ASCII: lower case, one byte each
+      if (with_map) out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
+                                          static_cast<std::uint32_t>(i + 1)});
+      out.text += (lead >= 'A' && lead <= 'Z') ? static_cast<char>(lead - 'A' + 'a') : static_cast<char>(lead);
+      prev = lead;
+      ++i;
+      continue;
+    }
+    // A normalisation chunk: this character and the following ones that
+    // may combine with it (ﾊ + ﾞ → バ).
+    std::size_t j = i;
+    unicode::next_code_point(s, j);
+    while (j < s.size()) {
+      std::size_t k = j;
+      const char32_t c = unicode::next_code_point(s, k);
+      if (c < 0x80 || norm.hasBoundaryBefore(static_cast<UChar32>(c))) break;
+      j = k;
+    }
+    chunk_out.clear();
+    icu::StringByteSink<std::string> sink(&chunk_out);
+    UErrorCode status = U_ZERO_ERROR;
+    norm.normalizeUTF8(0, icu::StringPiece(s.data() + i, static_cast<int32_t>(j - i)), sink, nullptr, status);
+    if (U_FAILURE(status)) chunk_out.assign(s.substr(i, j - i));
+    if (with_map) out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
+                                        static_cast<std::uint32_t>(j)});
+    if (fold == Fold::Full) {
+      fold_kana(chunk_out, out.text, prev);
+    } else {
+      out.text += chunk_out;
+    }
+    i = j;
+  }
+  return out;
+}
+
+std::string fold_query(std::string_view query, Fold fold) {
+  std::string q = fold_text(query, false, fold).text;
+  // Trailing long-vowel marks go: the shorter string matches both spellings.
+  static const std::string mark = "\xE3\x83\xBC";  // ー
+  while (q.size() > 3 && q.compare(q.size() - 3, 3, mark) == 0 && unicode::length(q) > 2) q.resize(q.size() - 3);
+  return q;
+}
+
+void for_each_bigram(std::string_view folded, const std::function<void(const std::string&)>& emit) {
+  std::string term;
+  std::size_t i = 0;
+  // Current character's bytes.
+  std::size_t cur_b = 0, cur_e = 0;
+  bool have = false;
+  while (true) {
+    std::size_t next_b = i;
+    char32_t c = 0;
+    const bool more = i < folded.size();
+    if (more) c = unicode::next_code_point(folded, i);
+    const bool brk = !more || breaks_run(c);
+    if (have) {
+      term.assign(folded.substr(cur_b, cur_e - cur_b));
+      if (brk) term += END_OF_RUN;
+      else term.append(folded.substr(next_b, i - next_b));
+      emit(term);
+    }
+    if (!more) break;
+    if (brk) {
+      have = false;
+      continue;
+    }
+    cur_b = next_b;
+    cur_e = i;
+    have = true;
+  }
+}
+
+std::vector<std::string> query_bigrams(std::string_view q) {
+  std::vector<std::string> chars;
+  for (std::size_t i = 0; i < q.size();) {
+    const std::size_t b = i;
+    const char32_t c = unicode::next_code_point(q, i);
+    if (breaks_run(c)) continue;
+    chars.emplace_back(q.substr(b, i - b));
+  }
+  if (chars.size() == 1) return chars;
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k + 1 < chars.size(); ++k) out.push_back(chars[k] + chars[k + 1]);
+  return out;
+}
+
+}  // namespace sagasu

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Japanese matching: word precision and substring recall together, variant
+# folding, tiers, compounds, phrases, exact mode, rescue and suggestions.
+# The fixture is the mini-corpus of shared/docs/anchors.md plus two notes.
+. "$(dirname "$0")/lib.sh"
+idx="$WORK/idx"
+"$INDEXER" --vault "$SAGASU_SRC/tests/e2e/fixtures/matching" --index "$idx" --quiet
+S() { "$SEARCHER" --index "$idx" --snippets 0 "$@"; }
+J() { hits "$SEARCHER" --index "$idx" --json --snippets 0 "$@"; }
+
+check kyoto-word-before-substring J 京都               # c as a word; a (東京都) only as a substring, lower
+check server-long J サーバー
+check server-short J サーバ
+check server-halfwidth J ｻｰﾊﾞ
+check server-hiragana J さーばー
+check training-fullwidth J training
+check partial-word J ラグ                         # inside ストラグラー: found, as a substring
+check partial-katakana J ストラグラ
+check decoy-bigrams J ラグラ                      # ラグ and グラ apart in decoy.md: not a hit
+check one-character J 都
+check compound-adjacent-first J 本番クラスタ       # adjacent pieces above scattered ones
+check phrase-adjacent-only J '"本番クラスタ"'
+check iteration-mark J 人人
+check groonga-912 J パニック                      # a word before a space is still found
+check mixed-latin J veScale-FSDP
+check exact-mode J --exact サーバー
+check exact-mode-width J --exact ｻｰﾊﾞｰ
+check rescue-or S 京都 存在しない
+check suggestion S trainng
+check explain S --explain --limit 2 本番クラスタ
+check snippet-substring "$SEARCHER" --index "$idx" --limit 1 東京
+check snippet-variant "$SEARCHER" --index "$idx" --limit 3 さーばー
+finish

@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+
+#include "sagasu/substring.h"
+
+using namespace sagasu;
+
+namespace {
+std::vector<std::string> bigrams(const std::string& text) {
+  std::vector<std::string> out;
+  for_each_bigram(fold_text(text).text, [&](const std::string& b) { out.push_back(b); });
+  return out;
+}
+const std::string END(1, END_OF_RUN);
+}  // namespace
+
+TEST_CASE("Substring tier, folding: width, case, kana, iteration mark", "[substring]") {
+  CHECK(fold_text("ＧＰＵ Training").text == "gpu training");
+  CHECK(fold_text("ｻｰﾊﾞｰ").text == "サーバー");
+  CHECK(fold_text("さーばー").text == "サーバー");
+  CHECK(fold_text("人々").text == "人人");
+  CHECK(fold_text("さーばー", false, Fold::Width).text == "さーばー");
+}
+
+TEST_CASE("Substring tier, query folding drops trailing long vowels", "[substring]") {
+  CHECK(fold_query("サーバー") == "サーバ");
+  CHECK(fold_query("サーバ") == "サーバ");
+  CHECK(fold_query("ｻｰﾊﾞｰ") == "サーバ");
+  CHECK(fold_query("さーばー") == "サーバ");
+  CHECK(fold_query("コンピューター") == "コンピュータ");
+  CHECK(fold_query("ＦＳＤＰ") == "fsdp");
+  CHECK(fold_query("ー") == "ー");
+}
+
+TEST_CASE("Substring tier, bigrams cover every character and break at white space", "[substring]") {
+  CHECK(bigrams("京都 ab") == std::vector<std::string>{"京都", "都" + END, "ab", "b" + END});
+  CHECK(bigrams("東京都") == std::vector<std::string>{"東京", "京都", "都" + END});
+  CHECK(bigrams("") == std::vector<std::string>{});
+  CHECK(bigrams("a\n\nb") == std::vector<std::string>{"a" + END, "b" + END});
+}
+
+TEST_CASE("Substring tier, query bigrams", "[substring]") {
+  CHECK(query_bigrams("ストラグラ") == std::vector<std::string>{"スト", "トラ", "ラグ", "グラ"});
+  CHECK(query_bigrams("京都") == std::vector<std::string>{"京都"});
+  CHECK(query_bigrams("都") == std::vector<std::string>{"都"});
+}
+
+TEST_CASE("Substring tier, folded spans map back to the original bytes", "[substring]") {
+  const std::string text = "本社は東京都、ｻｰﾊﾞｰ室とＧＰＵ。";
+  const FoldedText f = fold_text(text, true);
+  auto original = [&](const std::string& needle) {
+    const auto p = f.text.find(needle);
+    REQUIRE(p != std::string::npos);
+    const auto [b, e] = f.to_original(p, p + needle.size());
+    return text.substr(b, e - b);
+  };
+  CHECK(original("京都") == "京都");
+  CHECK(original("サーバー") == "ｻｰﾊﾞｰ");
+  CHECK(original("gpu") == "ＧＰＵ");
+}
