@@ -210,6 +210,23 @@ IndexReport run_index(const IndexOptions& opts) {
     if (!seen.count(*t)) gone.push_back(*t);
   for (const auto& t : gone) db.delete_document(t);
   report.deleted = gone.size();
+  // Synonyms from the vault itself: a page's title and its aliases name one
+  // thing (ByteDance = バイトダンス, チェックポイント = checkpoint). The table
+  // is rebuilt whole each run, so it always matches the notes.
+  std::vector<std::string> old_keys;
+  for (auto k = db.synonym_keys_begin(); k != db.synonym_keys_end(); ++k) old_keys.push_back(*k);
+  for (const auto& k : old_keys) db.clear_synonyms(k);
+  for (const auto& n : notes) {
+    if (n->aliases.empty()) continue;
+    std::vector<std::string> group{analyzer.key(display_title(*n))};
+    if (!n->source && n->title != display_title(*n)) group.push_back(analyzer.key(n->title));
+    for (const auto& a : n->aliases) group.push_back(analyzer.key(a));
+    for (const auto& from : group)
+      for (const auto& to : group)
+        if (!from.empty() && !to.empty() && from != to && from.size() <= schema::MAX_TERM_BYTES &&
+            to.size() <= schema::MAX_TERM_BYTES)
+          db.add_synonym(from, to);
+  }
   db.set_metadata(std::string(schema::META_VAULT), root.string());
   db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
   db.commit();

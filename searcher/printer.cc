@@ -43,6 +43,7 @@ nlohmann::json explain_json(const SearchResult& res) {
                       {"phrase", c.phrase},
                       {"words", c.words},
                       {"stems", c.stems},
+                      {"synonyms", c.synonyms},
                       {"substring", c.substring},
                       {"bigrams", c.bigrams}});
   return {{"chunks", chunks}, {"xapian_query", res.query_description}};
@@ -60,6 +61,7 @@ void print_explain(std::string& out, const SearchResult& res) {
     out += fmt::format("    word tier:      {}{}\n", join(c.words, " + "),
                        c.words.size() > 1 ? (c.phrase ? "  (adjacent)" : "  (adjacent; scattered ranks lower)") : "");
     if (!stems.empty()) out += fmt::format("    stems:          {}\n", stems);
+    if (!c.synonyms.empty()) out += fmt::format("    other names:    {}\n", join(c.synonyms, " / "));
     if (!c.substring.empty())
       out += fmt::format("    substring tier: {}  (bigrams {})\n", c.substring, join(c.bigrams, " "));
   }

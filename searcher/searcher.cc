@@ -32,6 +32,7 @@ namespace {
 // compound, which outranks a substring-only hit, other things equal.
 constexpr double SCATTERED_WEIGHT = 0.5;
 constexpr double SUBSTRING_WEIGHT = 0.5;  // shared by the chunk's bigrams
+constexpr double SYNONYM_WEIGHT = 0.8;    // another name of the same page
 
 // year:2025, year:2024..2026, year:2024.., year:..2025 → [lo, hi]
 std::pair<int, int> parse_year_range(const std::string& v, std::size_t column) {
@@ -57,14 +58,17 @@ std::pair<int, int> parse_year_range(const std::string& v, std::size_t column) {
 struct Chunk {
   ChunkInfo info;
   Xapian::Query word, scattered, substring;
+  Xapian::Query synonyms;  // the other names of a page this text names (its title, its aliases)
   // The chunk matches as words when a note has every term of one alternative.
   std::vector<std::vector<std::string>> alternatives;
   bool verify = false;  // substring candidates (3+ characters) need the text to confirm them
+  bool title_field = false;  // title: text
 
   Xapian::Query all_tiers() const {
     std::vector<Xapian::Query> q;
     if (!word.empty()) q.push_back(word);
     if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
+    if (!synonyms.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, synonyms, SYNONYM_WEIGHT);
     if (!substring.empty()) q.push_back(substring);
     return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
   }
@@ -242,6 +246,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
   // A piece of text in every tier. prefix is empty for free text, S for title:.
   auto make_chunk = [&](const std::string& text, bool phrase, const std::string& prefix) {
     Chunk c;
+    c.title_field = !prefix.empty();
     c.info.text = text;
     c.info.phrase = phrase;
     for (const Token& t : m_analyzer.analyze(text)) {
@@ -285,6 +290,37 @@ SearchResult Searcher::search(const SearchRequest& req) {
         c.scattered = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
         c.alternatives.push_back(all);
       }
+    }
+    // Other names of the page this text names, from the vault's aliases.
+    if (prefix.empty() && !req.exact && !words.empty()) {
+      std::string key;
+      for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
+      std::vector<Xapian::Query> alts;
+      for (auto syn = m_db.synonyms_begin(key); syn != m_db.synonyms_end(key); ++syn) {
+        std::vector<std::string> sw;
+        std::string cur;
+        for (char ch : *syn + " ") {
+          if (ch == ' ') {
+            if (!cur.empty()) sw.push_back(cur);
+            cur.clear();
+          } else {
+            cur += ch;
+          }
+        }
+        if (sw.empty()) continue;
+        c.info.synonyms.push_back(*syn);
+        c.alternatives.push_back(sw);
+        for (const auto& w : sw) match.words.insert(w);
+        if (sw.size() == 1) {
+          alts.emplace_back(Xapian::Query::OP_OR, Xapian::Query(sw[0]), Xapian::Query(title_prefix + sw[0]));
+        } else {
+          std::vector<Xapian::Query> terms;
+          for (const auto& w : sw) terms.emplace_back(w);
+          alts.emplace_back(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
+                            static_cast<Xapian::termcount>(terms.size()));
+        }
+      }
+      if (!alts.empty()) c.synonyms = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
     }
     // The substring tier: free text without white space inside.
     if (prefix.empty() && !req.exact) {
@@ -368,6 +404,21 @@ SearchResult Searcher::search(const SearchRequest& req) {
         else filters[p.field].push_back(any);
         break;
       }
+    }
+  }
+  // Several words that together name a page ("silent data corruption"):
+  // one piece, so the page's other names (SDC) count too.
+  if (chunks.size() > 1 && std::all_of(chunks.begin(), chunks.end(), [](const Chunk& c) {
+        return !c.info.phrase && !c.title_field;  // all free text
+      })) {
+    std::string all_text, key;
+    for (const auto& c : chunks) {
+      all_text += (all_text.empty() ? "" : " ") + c.info.text;
+      for (const auto& w : c.info.words) key += (key.empty() ? "" : " ") + w;
+    }
+    if (!req.exact && m_db.synonyms_begin(key) != m_db.synonyms_end(key)) {
+      chunks.clear();
+      chunks.push_back(make_chunk(all_text, false, ""));
     }
   }
   if (chunks.empty() && filters.empty() && must_not.empty())
@@ -467,7 +518,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
     // note has not as words.
     MatchTerms hit_terms{match.words, match.stems, {}, match.literals};
     for (const Chunk& c : chunks) {
-      if (matches(c.word) || matches(c.scattered)) continue;
+      if (matches(c.word) || matches(c.scattered) || matches(c.synonyms)) continue;
       if (!c.info.substring.empty()) hit_terms.substrings.push_back(c.info.substring);
       if (!text) text = DocText::of(doc);
       if (!c.info.substring_exact.empty() && contains_folded(*text, c.info.substring_exact, Fold::Width))
@@ -507,6 +558,9 @@ SearchResult Searcher::search(const SearchRequest& req) {
     result.hits.push_back(std::move(hit));
   }
 
+  // Widening is visible: say when the best hit is not a whole-word hit.
+  if (req.offset == 0 && !result.hits.empty() && result.hits.front().tier != Tier::Word)
+    result.notices.push_back(fmt::format("no whole-word match; showing {} matches", to_string(result.hits.front().tier)));
   if (result.total == 0) result.suggestions = suggest(chunks.empty() ? std::vector<std::string>{} : [&] {
     std::vector<std::string> words;
     for (const auto& c : chunks)

@@ -81,4 +81,10 @@ std::vector<std::string> Analyzer::words(std::string_view text) {
   return out;
 }
 
+std::string Analyzer::key(std::string_view text) {
+  std::string out;
+  for (const auto& w : words(text)) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
 }  // namespace sagasu

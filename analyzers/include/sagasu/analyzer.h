@@ -37,6 +37,8 @@ class Analyzer {
 
   /// Only the Word tokens' texts (for terms of a short value such as a query word).
   std::vector<std::string> words(std::string_view text);
+  /// The words joined by single spaces: the key of a name in the synonym table.
+  std::string key(std::string_view text);
 
   /// The filters after segmentation, in order.
   const std::vector<std::unique_ptr<TokenFilter>>& filters() const { return m_filters; }

@@ -35,6 +35,9 @@
 //
 //   document data        the note's plain text (snippets, substring checks)
 //
+// Synonym table: Analyzer::key(name) → Analyzer::key(other name), for every
+// pair of names (title, aliases) of one page.
+//
 // Index metadata keys are the META_* constants.
 #pragma once
 

@@ -36,6 +36,7 @@ struct ChunkInfo {
   bool phrase = false;
   std::vector<std::string> words;   ///< word tier terms (adjacent in this order)
   std::vector<std::string> stems;   ///< English stems
+  std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
   std::string substring;            ///< substring tier string (folded), empty if none
   std::string substring_exact;      ///< the same without kana folding (tells substring from variant)
   std::vector<std::string> bigrams; ///< the substring tier's candidate terms

@@ -1,0 +1,233 @@
+// sagasu-eval: runs the judged dev queries and the literal-substring check
+// against an index through the searcher library, prints per-query and
+// overall recall@10, nDCG@10 and MRR, and fails below the given thresholds.
+#include <fmt/format.h>
+#include <xapian.h>
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "sagasu/error.h"
+#include "sagasu/schema.h"
+#include "sagasu/searcher.h"
+#include "sagasu/substring.h"
+#include "sagasu/unicode.h"
+
+namespace po = boost::program_options;
+using namespace sagasu;
+
+namespace {
+
+struct Judged {
+  std::string id, category, query, filters;
+  std::map<std::string, int> relevant;  // path → grade
+};
+
+std::vector<std::string> split(const std::string& s, const std::string& sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto p = s.find(sep, start);
+    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
+    if (p == std::string::npos) break;
+    start = p + sep.size();
+  }
+  return out;
+}
+
+std::vector<Judged> read_queries(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("{}: cannot read", path));
+  std::vector<Judged> out;
+  std::string line;
+  std::size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line_no == 1 || line.empty()) continue;  // header
+    const auto f = split(line, "\t");
+    if (f.size() != 5) throw Error(fmt::format("{}:{}: expected 5 tab-separated fields", path, line_no));
+    Judged j{f[0], f[1], f[2], f[3], {}};
+    for (const auto& entry : split(f[4], " | ")) {
+      const auto colon = entry.find(':');
+      if (colon == std::string::npos) throw Error(fmt::format("{}:{}: bad relevant entry '{}'", path, line_no, entry));
+      j.relevant[entry.substr(colon + 1)] = std::stoi(entry.substr(0, colon));
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+struct Scores {
+  double recall = 0, ndcg = 0, mrr = 0;
+};
+
+Scores score(const Judged& j, const std::vector<std::string>& ranked) {
+  Scores s;
+  std::size_t found = 0;
+  double dcg = 0;
+  for (std::size_t i = 0; i < ranked.size() && i < 10; ++i) {
+    auto it = j.relevant.find(ranked[i]);
+    if (it == j.relevant.end()) continue;
+    ++found;
+    dcg += (std::pow(2.0, it->second) - 1) / std::log2(static_cast<double>(i) + 2);
+    if (s.mrr == 0) s.mrr = 1.0 / static_cast<double>(i + 1);
+  }
+  std::vector<int> grades;
+  for (const auto& [p, g] : j.relevant) grades.push_back(g);
+  std::sort(grades.rbegin(), grades.rend());
+  double idcg = 0;
+  for (std::size_t i = 0; i < grades.size() && i < 10; ++i)
+    idcg += (std::pow(2.0, grades[i]) - 1) / std::log2(static_cast<double>(i) + 2);
+  s.recall = j.relevant.empty() ? 1 : static_cast<double>(found) / static_cast<double>(std::min<std::size_t>(10, j.relevant.size()));
+  s.ndcg = idcg > 0 ? dcg / idcg : 1;
+  return s;
+}
+
+// Substrings drawn from the notes' stored text: every note whose folded text
+// holds the drawn string must be returned.
+std::pair<std::size_t, std::size_t> substring_check(const std::string& index, Searcher& searcher, std::size_t count,
+                                                    bool verbose) {
+  Xapian::Database db(index);
+  struct NoteText {
+    std::string path, folded;
+  };
+  std::vector<NoteText> notes;
+  std::vector<std::string> raw;
+  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
+    const Xapian::Document doc = db.get_document(*it);
+    const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META));
+    std::string all = meta.value("title", "") + "\n";
+    for (const auto& a : meta.value("aliases", nlohmann::json::array())) all += a.get<std::string>() + "\n";
+    all += doc.get_data();
+    notes.push_back({meta.value("path", ""), fold_text(all).text});
+    raw.push_back(doc.get_data());
+  }
+  std::mt19937 rng(20261130);
+  std::size_t checked = 0, failed = 0, attempts = 0;
+  while (checked < count && attempts++ < count * 50 && !notes.empty()) {
+    const std::string& text = raw[rng() % raw.size()];
+    if (text.empty()) continue;
+    // A start on a character boundary, 1–8 characters long.
+    std::size_t start = rng() % text.size();
+    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+    const std::size_t chars = 1 + rng() % 8;
+    std::size_t end = start;
+    for (std::size_t k = 0; k < chars && end < text.size(); ++k) unicode::next_code_point(text, end);
+    const std::string needle = text.substr(start, end - start);
+    // Text a user would type as one query word: no spaces, no query syntax.
+    if (needle.find_first_of(" \t\n\"") != std::string::npos || needle[0] == '-' ||
+        needle.find(':') != std::string::npos || needle.find("\xC2\xA0") != std::string::npos)
+      continue;
+    const std::string folded = fold_text(needle).text;
+    if (folded.empty() || fold_query(needle).empty()) continue;
+    std::set<std::string> truth;
+    for (const auto& n : notes)
+      if (n.folded.find(folded) != std::string::npos) truth.insert(n.path);
+    SearchRequest req;
+    req.query = needle;
+    req.limit = notes.size();
+    req.snippets = 0;
+    std::set<std::string> got;
+    try {
+      for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+    } catch (const UsageError&) {
+      continue;  // not a query a user could type as is
+    }
+    ++checked;
+    std::vector<std::string> missing;
+    for (const auto& p : truth)
+      if (!got.count(p)) missing.push_back(p);
+    if (!missing.empty()) {
+      ++failed;
+      fmt::print("substring MISS '{}': {} of {} notes missing, e.g. {}\n", needle, missing.size(), truth.size(), missing[0]);
+    } else if (verbose) {
+      fmt::print("substring ok   '{}' ({} notes)\n", needle, truth.size());
+    }
+  }
+  return {checked, failed};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string index, queries;
+  double min_ndcg = 0, min_recall = 0, min_mrr = 0;
+  std::size_t substrings = 300;
+  bool verbose = false;
+  po::options_description d("Usage: sagasu-eval --index DIR --queries FILE [thresholds]\n\nOptions");
+  d.add_options()("index", po::value(&index)->required(), "index of data/vault")(
+      "queries", po::value(&queries)->required(), "judged queries (data/queries.tsv)")(
+      "min-ndcg", po::value(&min_ndcg), "fail when overall nDCG@10 is lower")(
+      "min-recall", po::value(&min_recall), "fail when overall recall@10 is lower")(
+      "min-mrr", po::value(&min_mrr), "fail when overall MRR is lower")(
+      "substrings", po::value(&substrings), "how many literal substrings to check (default 300)")(
+      "verbose", po::bool_switch(&verbose), "list every substring checked");
+  try {
+    po::variables_map vm;
+    po::store(po::parse_command_line(argc, argv, d), vm);
+    po::notify(vm);
+    Searcher searcher(index);
+    const auto judged = read_queries(queries);
+    std::map<std::string, std::vector<Scores>> by_category;
+    std::vector<Scores> all;
+    fmt::print("{:<5} {:<10} {:>6} {:>6} {:>6}  {}\n", "id", "category", "R@10", "nDCG", "MRR", "query");
+    for (const auto& j : judged) {
+      SearchRequest req;
+      req.query = j.query + (j.filters.empty() ? "" : " " + j.filters);
+      req.limit = 10;
+      req.snippets = 0;
+      std::vector<std::string> ranked;
+      for (const auto& h : searcher.search(req).hits) ranked.push_back(h.path);
+      const Scores s = score(j, ranked);
+      all.push_back(s);
+      by_category[j.category].push_back(s);
+      fmt::print("{:<5} {:<10} {:>6.3f} {:>6.3f} {:>6.3f}  {}{}\n", j.id, j.category, s.recall, s.ndcg, s.mrr, j.query,
+                 j.filters.empty() ? "" : " [" + j.filters + "]");
+    }
+    auto mean = [](const std::vector<Scores>& v) {
+      Scores m;
+      for (const auto& s : v) {
+        m.recall += s.recall / static_cast<double>(v.size());
+        m.ndcg += s.ndcg / static_cast<double>(v.size());
+        m.mrr += s.mrr / static_cast<double>(v.size());
+      }
+      return m;
+    };
+    fmt::print("\n{:<16} {:>3} {:>6} {:>6} {:>6}\n", "category", "n", "R@10", "nDCG", "MRR");
+    for (const auto& [cat, v] : by_category) {
+      const Scores m = mean(v);
+      fmt::print("{:<16} {:>3} {:>6.3f} {:>6.3f} {:>6.3f}\n", cat, v.size(), m.recall, m.ndcg, m.mrr);
+    }
+    const Scores overall = mean(all);
+    fmt::print("{:<16} {:>3} {:>6.3f} {:>6.3f} {:>6.3f}\n\n", "overall", all.size(), overall.recall, overall.ndcg,
+               overall.mrr);
+    const auto [checked, failed] = substring_check(index, searcher, substrings, verbose);
+    const double substring_recall = checked ? 1.0 - static_cast<double>(failed) / static_cast<double>(checked) : 0;
+    fmt::print("literal substrings: {} checked, {} with a missed note: recall {:.3f}\n", checked, failed, substring_recall);
+
+    int failures = 0;
+    auto gate = [&](const char* what, double got, double min) {
+      const bool ok = got + 1e-9 >= min;
+      fmt::print("{} {}: {:.3f} (threshold {:.3f})\n", ok ? "ok  " : "FAIL", what, got, min);
+      if (!ok) ++failures;
+    };
+    gate("nDCG@10", overall.ndcg, min_ndcg);
+    gate("recall@10", overall.recall, min_recall);
+    gate("MRR", overall.mrr, min_mrr);
+    gate("literal-substring recall", substring_recall, 1.0);
+    fmt::print("{} passed, {} failed\n", 4 - failures, failures);
+    return failures ? 1 : 0;
+  } catch (const po::error& e) {
+    fmt::print(stderr, "sagasu-eval: {}\n", e.what());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sagasu-eval: {}\n", e.what());
+  }
+  return 2;
+}
