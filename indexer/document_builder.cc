@@ -102,11 +102,12 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   doc.add_boolean_term(id);
 
   // Title words: a higher wdf, and S terms that the searcher ORs in as a
-  // separate title field. Aliases: the higher wdf only.
+  // separate title field. Aliases are other names: words like the body's
+  // (the searcher expands a name to the others through the synonym table).
   enum class Field { Title, Alias, Body };
   auto add_words = [&](std::string_view text, Xapian::termpos first, Field field) -> Xapian::termpos {
     Xapian::termpos last = first;
-    const Xapian::termcount wdf = field == Field::Body ? 1 : schema::TITLE_WDF;
+    const Xapian::termcount wdf = field == Field::Title ? schema::TITLE_WDF : 1;
     for (const Token& t : m_analyzer.analyze(text, first)) {
       if (t.text.size() + 2 > schema::MAX_TERM_BYTES) continue;
       last = t.position;
@@ -131,7 +132,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   std::string bigram_term;
   auto add_bigram = [&](const std::string& bigram) {
     bigram_term.assign(bigram_prefix).append(bigram);
-    doc.add_term(bigram_term, 0);
+    doc.add_term(bigram_term);
   };
   for_each_bigram(fold_text(display_title(note)).text, add_bigram);
   for (const auto& alias : note.aliases) for_each_bigram(fold_text(alias).text, add_bigram);

@@ -32,7 +32,7 @@ namespace {
 // compound, which outranks a substring-only hit, other things equal.
 constexpr double SCATTERED_WEIGHT = 0.5;
 constexpr double SUBSTRING_WEIGHT = 0.5;  // shared by the chunk's bigrams
-constexpr double SYNONYM_WEIGHT = 0.8;    // another name of the same page
+constexpr double SYNONYM_WEIGHT = 0.5;    // another name of the same page (vault aliases)
 
 // year:2025, year:2024..2026, year:2024.., year:..2025 → [lo, hi]
 std::pair<int, int> parse_year_range(const std::string& v, std::size_t column) {
@@ -67,8 +67,9 @@ struct Chunk {
   Xapian::Query all_tiers() const {
     std::vector<Xapian::Query> q;
     if (!word.empty()) q.push_back(word);
-    if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
+    // Another name of the page counts, less than the words typed.
     if (!synonyms.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, synonyms, SYNONYM_WEIGHT);
+    if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
     if (!substring.empty()) q.push_back(substring);
     return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
   }
@@ -543,6 +544,9 @@ SearchResult Searcher::search(const SearchRequest& req) {
         return m.empty() ? 0.0 : m.begin().get_weight();
       };
       hit.score_parts.emplace_back("word", weight_of([](const Chunk& c) { return c.word; }));
+      hit.score_parts.emplace_back("other names", weight_of([](const Chunk& c) {
+        return c.synonyms.empty() ? c.synonyms : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.synonyms, SYNONYM_WEIGHT);
+      }));
       hit.score_parts.emplace_back("scattered", weight_of([](const Chunk& c) {
         return c.scattered.empty() ? c.scattered : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.scattered, SCATTERED_WEIGHT);
       }));
