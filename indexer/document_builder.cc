@@ -49,6 +49,7 @@ NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver) {
   if (f.kind == NoteKind::Organization) add_unique(f.orgs, self);
   for (const auto& link : note.links)
     if (!link.embed) mention(link.target);
+  for (const auto& a : note.authors) mention(a);
   // Plain names count only in lists whose label says what they are.
   for (const auto& rel : note.relations)
     for (const auto& item : rel.items)
@@ -86,7 +87,7 @@ std::string DocumentBuilder::signature(const Note& note, const NoteFacets& facet
   feed(meta_json(note, facets));
   feed(note.text);
   for (const auto* list : {&facets.venues, &facets.years, &facets.persons, &facets.orgs, &facets.links,
-                           &note.aliases, &note.tags}) {
+                           &note.aliases, &note.tags, &note.authors}) {
     for (const auto& v : *list) feed(v);
     feed("|");
   }

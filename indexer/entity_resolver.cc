@@ -60,6 +60,7 @@ void EntityResolver::add_note(const Note& note) {
   m_by_key[key] = note.title;
   if (auto k = note.declared_kind()) m_declared[note.title] = *k;
   m_pending.push_back(&note);
+  for (const auto& a : note.authors) m_label_mentions.emplace_back(a, NoteKind::Person);
   // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察.
   // In a flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {

@@ -227,6 +227,13 @@ IndexReport run_index(const IndexOptions& opts) {
             to.size() <= schema::MAX_TERM_BYTES)
           db.add_synonym(from, to);
   }
+  // Entity filters by alias: the folded alias's filter term → the page's.
+  for (const auto& n : notes)
+    for (const auto& a : n->aliases)
+      for (const auto* prefix : {&schema::PERSON, &schema::ORG, &schema::LINK}) {
+        const std::string from = schema::filter_term(*prefix, a), to = schema::filter_term(*prefix, n->title);
+        if (from != to && from.size() > prefix->prefix.size()) db.add_synonym(from, to);
+      }
   db.set_metadata(std::string(schema::META_VAULT), root.string());
   db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
   db.commit();

@@ -396,7 +396,10 @@ SearchResult Searcher::search(const SearchRequest& req) {
           std::string value = p.value;
           if (p.field == "cites" && !value.empty() && value.front() == '@') value.erase(0, 1);
           if (p.field == "venue") value = normalize_venue(value);
-          alts.emplace_back(schema::filter_term(prefixes.at(p.field), value));
+          const std::string term = schema::filter_term(prefixes.at(p.field), value);
+          alts.emplace_back(term);
+          // An alias names the page: org:バイトダンス = org:ByteDance.
+          for (auto syn = m_db.synonyms_begin(term); syn != m_db.synonyms_end(term); ++syn) alts.emplace_back(*syn);
         }
         // A value no note has matches nothing, but must still filter.
         Xapian::Query any = alts.empty() ? Xapian::Query::MatchNothing
@@ -565,43 +568,70 @@ SearchResult Searcher::search(const SearchRequest& req) {
   // Widening is visible: say when the best hit is not a whole-word hit.
   if (req.offset == 0 && !result.hits.empty() && result.hits.front().tier != Tier::Word)
     result.notices.push_back(fmt::format("no whole-word match; showing {} matches", to_string(result.hits.front().tier)));
-  if (result.total == 0) result.suggestions = suggest(chunks.empty() ? std::vector<std::string>{} : [&] {
-    std::vector<std::string> words;
-    for (const auto& c : chunks)
-      for (const auto& w : c.info.words) words.push_back(w);
-    return words;
-  }());
+  if (result.total == 0 && !req.exact) {
+    // Did you mean: the closest index words; with them the query is run
+    // again (once), and the user is told.
+    SearchRequest corrected = req;
+    corrected.query.clear();
+    bool changed = false;
+    for (const auto& p : parts) {
+      std::string piece = p.value;
+      if (p.type == QueryPart::Type::Text && !p.negated) {
+        const auto words = m_analyzer.words(p.value);
+        const auto fixes = suggest(words);
+        if (words.size() == 1 && !fixes[0].empty()) {
+          piece = fixes[0];
+          changed = true;
+        }
+        for (const auto& f : fixes)
+          if (!f.empty()) result.suggestions.push_back(f);
+      }
+      if (p.type == QueryPart::Type::Filter || p.type == QueryPart::Type::TitleText) piece = p.field + ":\"" + p.value + "\"";
+      else if (p.type == QueryPart::Type::Phrase) piece = "\"" + piece + "\"";
+      if (p.negated) piece = "-" + piece;
+      corrected.query += (corrected.query.empty() ? "" : " ") + piece;
+    }
+    if (changed && m_corrections++ == 0) {
+      SearchResult again = search(corrected);
+      m_corrections = 0;
+      if (again.total > 0) {
+        again.notices.insert(again.notices.begin(),
+                             fmt::format("no hits for '{}'; showing hits for '{}'", req.query, corrected.query));
+        again.suggestions = result.suggestions;
+        return again;
+      }
+    }
+    m_corrections = 0;
+  }
   return result;
 }
 
 std::vector<std::string> Searcher::suggest(const std::vector<std::string>& words) {
   // Close vocabulary by edit distance: index words that share the first
-  // character and differ by one edit (two for longer words).
+  // character and differ by one edit (two for longer words); the most
+  // frequent of the closest wins.
   std::vector<std::string> out;
   for (const auto& w : words) {
-    if (w.empty()) continue;
+    out.emplace_back();
+    if (w.empty() || m_db.term_exists(w)) continue;  // a known word: nothing to correct
     const std::u32string target = to_u32(w);
     std::size_t first_len = 0;
     unicode::next_code_point(w, first_len);
     const std::string first = w.substr(0, first_len);
     const std::size_t max_d = target.size() <= 4 ? 1 : 2;
-    std::string best;
     std::size_t best_d = max_d + 1;
     Xapian::doccount best_freq = 0;
-    if (m_db.term_exists(w)) continue;  // a known word: nothing to correct
     for (auto t = m_db.allterms_begin(first); t != m_db.allterms_end(first); ++t) {
       const std::string term = *t;
-      if (term == w) continue;
       const std::u32string cand = to_u32(term);
       if (cand.size() + max_d < target.size() || cand.size() > target.size() + max_d) continue;
       const std::size_t d = edit_distance(target, cand);
       if (d < best_d || (d == best_d && t.get_termfreq() > best_freq)) {
-        best = term;
+        out.back() = term;
         best_d = d;
         best_freq = t.get_termfreq();
       }
     }
-    if (!best.empty()) out.push_back(best);
   }
   return out;
 }

@@ -386,8 +386,15 @@ void read_front_matter(const YAML::Node& fm, Note& note) {
   note.entity_type = scalar("entity_type");
   note.fm_title = scalar("title");
   note.aliases = list("aliases");
-  for (const char* key : {"alias"})
-    for (auto& a : list(key)) note.aliases.push_back(std::move(a));
+  for (auto& a : list("alias")) note.aliases.push_back(std::move(a));
+  // Authors are names with spaces: a plain string is one author.
+  for (const char* key : {"author", "authors"}) {
+    const YAML::Node n = fm[key];
+    if (n && n.IsScalar()) note.authors.push_back(n.as<std::string>());
+    else if (n && n.IsSequence())
+      for (const auto& item : n)
+        if (item.IsScalar()) note.authors.push_back(item.as<std::string>());
+  }
   for (auto& t : list("tags")) {
     if (!t.empty() && t.front() == '#') t.erase(0, 1);
     if (!t.empty()) note.tags.push_back(std::move(t));

@@ -29,6 +29,7 @@ void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
     char32_t c = unicode::next_code_point(s, i);
     if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) c += 0x60;  // hiragana → katakana
     else if (c == 0x3005 && unicode::is_han(prev)) c = prev;                      // 々 repeats
+    c = unicode::full_size_kana(c);                                                // ァ → ア, ッ → ツ
     unicode::append_utf8(out, c);
     prev = c;
   }

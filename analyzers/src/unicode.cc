@@ -88,4 +88,17 @@ bool is_han(char32_t c) {
 bool is_latin_alpha(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_long_vowel_mark(char32_t c) { return c == 0x30FC || c == 0xFF70; }
 
+char32_t full_size_kana(char32_t c) {
+  switch (c) {
+    case 0x30A1: case 0x30A3: case 0x30A5: case 0x30A7: case 0x30A9:  // ァィゥェォ
+    case 0x30C3:                                                       // ッ
+    case 0x30E3: case 0x30E5: case 0x30E7:                             // ャュョ
+    case 0x30EE:                                                       // ヮ
+      return c + 1;
+    case 0x30F5: return 0x30AB;  // ヵ → カ
+    case 0x30F6: return 0x30B1;  // ヶ → ケ
+    default: return c;
+  }
+}
+
 }  // namespace sagasu::unicode

@@ -69,6 +69,7 @@ struct Note {
   std::string entity_type;  ///< front matter `entity_type`
   std::vector<std::string> aliases;
   std::vector<std::string> tags;  ///< front matter tags and #hashtags, without '#'
+  std::vector<std::string> authors;  ///< front matter `author` / `authors` (people)
   std::optional<Citation> source;  ///< set when the file name is a citation key
   std::string text;  ///< plain text: markup removed, link display text kept, one line per block
   std::vector<Link> links;

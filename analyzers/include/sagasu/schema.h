@@ -36,7 +36,8 @@
 //   document data        the note's plain text (snippets, substring checks)
 //
 // Synonym table: Analyzer::key(name) → Analyzer::key(other name), for every
-// pair of names (title, aliases) of one page.
+// pair of names (title, aliases) of one page; and for entity filters,
+// filter_term(XP/XO/XL, alias) → filter_term(same prefix, page title).
 //
 // Index metadata keys are the META_* constants.
 #pragma once

@@ -25,6 +25,8 @@ bool is_hiragana(char32_t c);
 bool is_han(char32_t c);       ///< CJK ideographs and 々
 bool is_latin_alpha(char32_t c);  ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
+/// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
+char32_t full_size_kana(char32_t c);
 
 /// True when every code point of s satisfies pred.
 template <class Pred>

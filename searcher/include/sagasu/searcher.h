@@ -88,13 +88,15 @@ class Searcher {
   Analyzer& analyzer() { return m_analyzer; }
   /// The vault the index was built from.
   std::string vault() const;
-  /// Index words close to each of words (edit distance), for "did you mean".
+  /// For each word, the closest index word by edit distance ("did you mean"),
+  /// or an empty string when the word is known or nothing is close.
   std::vector<std::string> suggest(const std::vector<std::string>& words);
 
  private:
   std::string m_path;
   Xapian::Database m_db;
   Analyzer m_analyzer;
+  int m_corrections = 0;  // guards the one corrected re-run
 };
 
 }  // namespace sagasu
