@@ -26,6 +26,7 @@ struct Args {
   IndexOptions opts;
   std::string index;
   std::string extensions = "md";
+  std::string report;
   bool verbose = false;
   bool quiet = false;
   bool help = false;
@@ -43,6 +44,8 @@ po::options_description options(Args& a) {
        "comma-separated file name endings to index, '*' for every file (default: md)")
       ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("BYTES"),
        "skip files larger than this (default: 8388608)")
+      ("report", po::value(&a.report)->value_name("entities"),
+       "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and ambiguous ones first")
       ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")
       ("quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -62,6 +65,25 @@ std::vector<std::string> split_list(const std::string& s) {
     }
   }
   return out;
+}
+
+std::string join_notes(const std::set<std::string>& notes) {
+  std::string out;
+  for (const auto& n : notes) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The entity report: what needs the user's attention first.
+void print_entity_report(const IndexReport& r) {
+  std::string out = fmt::format("unresolved entities ({}): nothing tells their kind; add a page, a list label "
+                                "or a line in .sagasu/entities.tsv\n", r.unresolved.size());
+  for (const auto& u : r.unresolved) out += fmt::format("  {}\t{} notes: {}\n", u.name, u.notes.size(), join_notes(u.notes));
+  out += fmt::format("ambiguous aliases ({}): one alias, several pages\n", r.ambiguous.size());
+  for (const auto& [alias, pages] : r.ambiguous) out += fmt::format("  {}\t{}\n", alias, join_notes(pages));
+  out += fmt::format("entities ({}): name, kind, evidence, notes linking to it\n", r.entities.size());
+  for (const auto& e : r.entities)
+    out += fmt::format("  {}\t{}\t{}\t{}\n", e.name, e.kind.value_or("?"), e.evidence, e.notes.size());
+  std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
 int run_checked(int argc, char** argv) {
@@ -84,7 +106,9 @@ int run_checked(int argc, char** argv) {
   a.opts.extensions = split_list(a.extensions);
   if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
 
+  if (!a.report.empty() && a.report != "entities") throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
   const IndexReport r = run_index(a.opts);
+  if (a.report == "entities") print_entity_report(r);
   if (!a.quiet) {
     for (const auto& s : r.skipped) fmt::print(stderr, "indexer: {}: skipped: {}\n", s.path, s.reason);
     if (a.verbose) {

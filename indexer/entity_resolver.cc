@@ -60,6 +60,13 @@ void EntityResolver::add_note(const Note& note) {
   m_by_key[key] = note.title;
   if (auto k = note.declared_kind()) m_declared[note.title] = *k;
   m_pending.push_back(&note);
+  auto saw = [&](const std::string& name) {
+    if (!name.empty() && name.front() != '@') m_first_spelling.emplace(fold_name(name), name);
+  };
+  for (const auto& l : note.links) saw(l.target);
+  for (const auto& r : note.relations)
+    for (const auto& i : r.items) saw(i.name);
+  for (const auto& a : note.authors) saw(a);
   for (const auto& a : note.authors) m_label_mentions.emplace_back(a, NoteKind::Person);
   // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察.
   // In a flattened note the heading runs on into its paragraph: compare the first word.
@@ -103,8 +110,12 @@ std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
 }
 
 std::string EntityResolver::canonical(std::string_view name) const {
-  auto it = m_by_key.find(fold_name(name));
+  const std::string key = fold_name(name);
+  auto it = m_by_key.find(key);
   if (it != m_by_key.end()) return it->second;
+  // No page: case and width variants of one name are one value, spelled as first seen.
+  auto seen = m_first_spelling.find(key);
+  if (seen != m_first_spelling.end()) return seen->second;
   return std::string(name);
 }
 

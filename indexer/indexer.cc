@@ -173,16 +173,17 @@ IndexReport run_index(const IndexOptions& opts) {
   const bool fresh = db.get_doccount() == 0;
   Analyzer analyzer;
   DocumentBuilder builder(analyzer);
-  std::map<std::string, Unresolved> unresolved;
+  std::map<std::string, EntityInfo> entities;
   std::set<std::string> seen(kept_ids.begin(), kept_ids.end());
   for (const auto& n : notes) {
     const NoteFacets facets = resolve_facets(*n, resolver);
-    for (const auto& name : facets.links)
-      if (!resolver.kind(name)) {
-        auto& u = unresolved[name];
-        u.name = name;
-        u.notes.insert(n->path);
-      }
+    for (const auto& name : facets.links) {
+      auto& e = entities[name];
+      e.name = name;
+      if (const auto k = resolver.kind(name)) e.kind = std::string(to_string(*k));
+      e.evidence = std::string(to_string(resolver.evidence(name)));
+      e.notes.insert(n->path);
+    }
     const std::string id = schema::unique_id_term(n->path);
     seen.insert(id);
     if (fresh) {
@@ -238,7 +239,10 @@ IndexReport run_index(const IndexOptions& opts) {
   db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
   db.commit();
 
-  for (auto& [name, u] : unresolved) report.unresolved.push_back(std::move(u));
+  for (auto& [name, e] : entities) {
+    if (!e.kind) report.unresolved.push_back({e.name, e.notes});
+    report.entities.push_back(std::move(e));
+  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }

@@ -33,6 +33,9 @@ struct Args {
   std::string analyze;
   bool analyze_set = false;
   std::size_t facet_limit = 10;
+  std::vector<std::string> facet;
+  std::string facets;
+  std::string list;
   bool help = false;
 };
 
@@ -50,7 +53,10 @@ po::options_description options(Args& a) {
       ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10)")
       ("offset", po::value(&a.req.offset)->value_name("N"), "skip the first N hits")
       ("snippets", po::value(&a.req.snippets)->value_name("N"), "snippet fragments per hit (default: 1, 0 for none)")
-      ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10)")
+      ("facet", po::value(&a.facet)->value_name("NAME"), "count this facet (repeatable): venue, year, person, org, kind")
+      ("facets", po::value(&a.facets)->value_name("LIST"), "facets to count: all (default), none, or a comma-separated list")
+      ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10, 0: all)")
+      ("list", po::value(&a.list)->value_name("FACET"), "print every value of FACET in the index with its note count")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
       ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
@@ -127,10 +133,31 @@ int run_checked(int argc, char** argv) {
   }
   for (; next_positional < positional.size(); ++next_positional)
     a.req.query += (a.req.query.empty() ? "" : " ") + positional[next_positional];
-  if (a.req.query.empty() && a.req.filters.empty()) throw UsageError("no query given");
+  if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
+    throw UsageError("no query given (try 'searcher --help')");
   const std::string index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
                                                std::getenv("HOME"));
+  // Which facets to count: only what is shown costs time.
+  if (!a.facets.empty() || !a.facet.empty()) {
+    a.req.facets.clear();
+    if (a.facets == "all") a.req.facets = SearchRequest().facets;
+    else if (a.facets != "none")
+      for (std::size_t p = 0; p < a.facets.size();) {
+        const auto comma = a.facets.find(',', p);
+        const std::string name = a.facets.substr(p, comma == std::string::npos ? std::string::npos : comma - p);
+        if (!name.empty()) a.req.facets.push_back(name);
+        if (comma == std::string::npos) break;
+        p = comma + 1;
+      }
+    for (const auto& f : a.facet) a.req.facets.push_back(f);
+  }
   Searcher searcher(index);
+  if (!a.list.empty()) {
+    const FacetCounts counts = searcher.list(a.list);
+    print_list(out, counts, a.json);
+    write_out(out);
+    return counts.values.empty() ? EXIT_NO_HITS : EXIT_HITS;
+  }
   const SearchResult res = searcher.search(a.req);
   for (const auto& n : res.notices) fmt::print(stderr, "searcher: {}\n", n);
   if (!res.suggestions.empty()) {

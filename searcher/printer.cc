@@ -104,14 +104,21 @@ void print_text(std::string& out, const SearchRequest& req, const SearchResult& 
     std::string line;
     std::size_t shown = 0;
     for (const auto& v : f.values) {
-      if (shown++ == style.facet_limit) {
+      if (style.facet_limit > 0 && shown++ == style.facet_limit) {
         line += fmt::format("  … {} more", f.values.size() - style.facet_limit);
         break;
       }
-      line += fmt::format("{}{} ({})", line.empty() ? "" : "  ", v.value, v.count);
+      // A selected value is marked; a filtered facet shows the other values' counts too.
+      line += fmt::format("{}{}{}{} ({}){}", line.empty() ? "" : "  ", v.selected ? bold : "", v.value,
+                          v.selected ? "*" : "", v.count, v.selected ? reset : "");
     }
     out += fmt::format("{}{:<7}{} {}\n", dim, f.name + ":", reset, line);
   }
+  for (const auto& f : res.facets)
+    if (f.sideways) {
+      out += fmt::format("{}(* = filter; counts of a filtered facet are without its own filter){}\n", dim, reset);
+      break;
+    }
 }
 
 void print_json(std::string& out, const SearchRequest& req, const SearchResult& res) {
@@ -155,17 +162,35 @@ void print_json(std::string& out, const SearchRequest& req, const SearchResult& 
   }
   j["hits"] = std::move(hits);
   nlohmann::json facets = nlohmann::json::object();
+  auto sideways = nlohmann::json::array();
   for (const auto& f : res.facets) {
     auto values = nlohmann::json::array();
-    for (const auto& v : f.values) values.push_back({{"value", v.value}, {"count", v.count}});
+    for (const auto& v : f.values) {
+      nlohmann::json jv{{"value", v.value}, {"count", v.count}};
+      if (v.selected) jv["selected"] = true;
+      values.push_back(std::move(jv));
+    }
     facets[f.name] = std::move(values);
+    if (f.sideways) sideways.push_back(f.name);
   }
   j["facets"] = std::move(facets);
+  j["facets_sideways"] = std::move(sideways);
   j["notices"] = res.notices;
   j["suggestions"] = res.suggestions;
   if (req.explain) j["explain"] = explain_json(res);
   out += j.dump();
   out += '\n';
+}
+
+void print_list(std::string& out, const FacetCounts& facet, bool json) {
+  if (json) {
+    auto values = nlohmann::json::array();
+    for (const auto& v : facet.values) values.push_back({{"value", v.value}, {"count", v.count}});
+    out += nlohmann::json{{"version", JSON_VERSION}, {"facet", facet.name}, {"values", values}}.dump();
+    out += '\n';
+    return;
+  }
+  for (const auto& v : facet.values) out += fmt::format("{}\t{}\n", v.value, v.count);
 }
 
 void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens) {

@@ -13,7 +13,7 @@ namespace sagasu {
 /// How text output looks.
 struct TextStyle {
   bool color = false;         ///< ANSI colours (a TTY); else plain markers
-  std::size_t facet_limit = 10;  ///< values shown per facet
+  std::size_t facet_limit = 10;  ///< values shown per facet (0: all)
 };
 
 /// Results for people: rank, title, path, kind, years/venues, snippet, facets.
@@ -22,6 +22,8 @@ void print_text(std::string& out, const SearchRequest& req, const SearchResult& 
 void print_explain(std::string& out, const SearchResult& res);
 /// The documented JSON object (README "JSON output"), one line.
 void print_json(std::string& out, const SearchRequest& req, const SearchResult& res);
+/// Every value of a facet with its note count: "value<TAB>count" lines, or one JSON object.
+void print_list(std::string& out, const FacetCounts& facet, bool json);
 /// The token dump: "position bytes kind token" per line.
 void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens);
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "sagasu/error.h"
 #include "sagasu/note.h"
@@ -354,6 +355,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
   std::vector<Chunk> chunks;
   std::vector<Xapian::Query> must_not;
   std::map<std::string, std::vector<Xapian::Query>> filters;  // field → OR-ed values
+  std::map<std::string, std::set<std::string>> selected_terms;  // field → its filter terms
   for (const auto& p : parts) {
     switch (p.type) {
       case QueryPart::Type::Text:
@@ -389,18 +391,40 @@ SearchResult Searcher::search(const SearchRequest& req) {
             throw UsageError(fmt::format("query: kind:{}: expected source, person, organization, product, "
                                          "concept or other at column {}", p.value, p.column));
           alts.emplace_back(schema::filter_term(schema::KIND, to_string(*kind)));
+        } else if (p.field == "cites") {
+          // cites:KEY, cites:2026__OSDI__* (a key prefix), or cites:"SDCs in the Wild" (a title)
+          std::string value = p.value;
+          if (!value.empty() && value.front() == '@') value.erase(0, 1);
+          const std::string px(schema::CITE.prefix);
+          if (!value.empty() && value.back() == '*') {
+            value.pop_back();
+            const std::string stem = schema::filter_term(schema::CITE, value);
+            for (auto t = m_db.allterms_begin(stem); t != m_db.allterms_end(stem); ++t) alts.emplace_back(*t);
+          } else if (parse_citation(value)) {  // a whole key, or its start
+            const std::string stem = schema::filter_term(schema::CITE, value);
+            for (auto t = m_db.allterms_begin(stem); t != m_db.allterms_end(stem); ++t) alts.emplace_back(*t);
+          } else {
+            const std::string title = schema::filter_term(schema::CITE, value).substr(px.size());
+            for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) {
+              const std::string key = (*t).substr(px.size());
+              const auto sep = key.find("__", 6);
+              if (sep != std::string::npos && key.find(title, sep + 2) != std::string::npos) alts.emplace_back(*t);
+            }
+          }
         } else {
           static const std::map<std::string, schema::Prefix> prefixes{
               {"venue", schema::VENUE}, {"person", schema::PERSON}, {"org", schema::ORG},
-              {"tag", schema::TAG},     {"links", schema::LINK},    {"cites", schema::CITE}};
+              {"tag", schema::TAG},     {"links", schema::LINK}};
           std::string value = p.value;
-          if (p.field == "cites" && !value.empty() && value.front() == '@') value.erase(0, 1);
           if (p.field == "venue") value = normalize_venue(value);
           const std::string term = schema::filter_term(prefixes.at(p.field), value);
           alts.emplace_back(term);
           // An alias names the page: org:バイトダンス = org:ByteDance.
           for (auto syn = m_db.synonyms_begin(term); syn != m_db.synonyms_end(term); ++syn) alts.emplace_back(*syn);
         }
+        for (const auto& q : alts)
+          if (q.get_type() == Xapian::Query::LEAF_TERM)
+            for (auto t = q.get_terms_begin(); t != q.get_terms_end(); ++t) selected_terms[p.field].insert(*t);
         // A value no note has matches nothing, but must still filter.
         Xapian::Query any = alts.empty() ? Xapian::Query::MatchNothing
                                          : Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
@@ -425,19 +449,21 @@ SearchResult Searcher::search(const SearchRequest& req) {
       chunks.push_back(make_chunk(all_text, false, ""));
     }
   }
-  if (chunks.empty() && filters.empty() && must_not.empty())
+  if (chunks.empty() && filters.empty() && must_not.empty() && !req.match_all)
     throw UsageError(fmt::format("query: nothing to search for in '{}'", req.query));
 
-  std::vector<Xapian::Query> filter_list;
-  for (auto& [field, alts] : filters)
-    filter_list.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());  // one facet: OR
-  auto assemble = [&](Xapian::Query::op join) {
+  // The query: text pieces joined by join, each facet's filter (values OR-ed)
+  // AND-ed with the others, except the facet `without` (drill-sideways).
+  auto assemble = [&](Xapian::Query::op join, const std::string& without) {
     Xapian::Query query;
     std::vector<Xapian::Query> qs;
     for (const auto& c : chunks) qs.push_back(c.all_tiers());
     if (!qs.empty()) query = Xapian::Query(join, qs.begin(), qs.end());
     else query = Xapian::Query::MatchAll;
-    if (!filter_list.empty())  // different facets: AND
+    std::vector<Xapian::Query> filter_list;
+    for (auto& [field, alts] : filters)
+      if (field != without) filter_list.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+    if (!filter_list.empty())
       query = Xapian::Query(Xapian::Query::OP_FILTER, query,
                             Xapian::Query(Xapian::Query::OP_AND, filter_list.begin(), filter_list.end()));
     if (!must_not.empty())
@@ -451,47 +477,79 @@ SearchResult Searcher::search(const SearchRequest& req) {
   const Xapian::doccount all = m_db.get_doccount();
   Verifier verifier(m_db, chunks, req.exact);
 
+  // One match over every document (so counts are exact), counting the
+  // facets asked for with Xapian's own spy on the packed slots.
+  using Spies = std::vector<std::pair<const schema::Facet*, std::unique_ptr<Xapian::ValueCountMatchSpy>>>;
   auto run = [&](const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
-                 std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>>& spies) {
+                 const std::vector<const schema::Facet*>& facets, Spies& spies) {
     Xapian::Enquire enquire(m_db);
     enquire.set_query(query);
     enquire.set_weighting_scheme(Xapian::BM25Weight());
-    // Exact facet counts: the spies see every match (after the verifier), not a sample.
     spies.clear();
-    for (const auto& f : schema::FACETS) {
-      spies.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(f.slot));
-      enquire.add_matchspy(spies.back().get());
+    for (const auto* f : facets) {
+      spies.emplace_back(f, std::make_unique<Xapian::ValueCountMatchSpy>(f->slot));
+      enquire.add_matchspy(spies.back().second.get());
     }
     const bool verify = verifier.needed() || query.get_type() == Xapian::Query::OP_OR;
     return enquire.get_mset(first, max, all, nullptr, verify ? &verifier : nullptr);
   };
+  auto counts_of = [&](const schema::Facet& f, const Xapian::ValueCountMatchSpy& spy) {
+    std::map<std::string, std::size_t> counts;
+    for (auto v = spy.values_begin(); v != spy.values_end(); ++v)
+      for (const auto& single : schema::unpack_values(*v)) counts[single] += v.get_termfreq();
+    FacetCounts fc;
+    fc.name = std::string(f.name);
+    const auto& sel = selected_terms[fc.name];
+    for (auto& [value, n] : counts) {
+      const bool selected = sel.count(schema::filter_term(f.prefix, value)) > 0;
+      fc.values.push_back({value, n, selected});
+    }
+    std::stable_sort(fc.values.begin(), fc.values.end(),
+                     [](const FacetValue& a, const FacetValue& b) { return a.count > b.count; });
+    return fc;
+  };
 
-  std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies;
-  Xapian::Query query = assemble(Xapian::Query::OP_AND);
-  Xapian::MSet mset = run(query, static_cast<Xapian::doccount>(req.offset), static_cast<Xapian::doccount>(req.limit), spies);
+  std::vector<const schema::Facet*> wanted;
+  for (const auto& name : req.facets) {
+    const schema::Facet* f = schema::find_facet(name);
+    if (!f) throw UsageError(fmt::format("--facet {}: expected venue, year, person, org or kind", name));
+    if (std::find(wanted.begin(), wanted.end(), f) == wanted.end()) wanted.push_back(f);
+  }
+  // Facets the query filters on are counted sideways (below); the rest in the main match.
+  std::vector<const schema::Facet*> in_main;
+  for (const auto* f : wanted)
+    if (!filters.count(std::string(f->name))) in_main.push_back(f);
+
+  Spies spies;
+  Xapian::Query::op join = Xapian::Query::OP_AND;
+  Xapian::Query query = assemble(join, "");
+  const auto first = static_cast<Xapian::doccount>(req.offset);
+  const auto max = static_cast<Xapian::doccount>(req.limit);
+  Xapian::MSet mset = run(query, first, max, in_main, spies);
   // Zero-hit rescue: no note has every piece, so show notes with any piece.
   if (mset.get_matches_estimated() == 0 && chunks.size() > 1) {
-    query = assemble(Xapian::Query::OP_OR);
+    join = Xapian::Query::OP_OR;
+    query = assemble(join, "");
     verifier.set_any(true);
-    mset = run(query, static_cast<Xapian::doccount>(req.offset), static_cast<Xapian::doccount>(req.limit), spies);
+    mset = run(query, first, max, in_main, spies);
     if (mset.get_matches_estimated() > 0)
       result.notices.push_back("no note matches every word; showing notes that match any of them");
   }
   result.query_description = query.get_description();
   result.total = mset.get_matches_estimated();  // exact: check_at_least covers every document
 
-  for (std::size_t i = 0; i < schema::FACETS.size(); ++i) {
-    const auto& f = schema::FACETS[i];
-    std::map<std::string, std::size_t> counts;
-    for (auto v = spies[i]->values_begin(); v != spies[i]->values_end(); ++v)
-      for (const auto& single : schema::unpack_values(*v)) counts[single] += v.get_termfreq();
-    FacetCounts fc;
-    fc.name = std::string(f.name);
-    for (auto& [value, n] : counts) fc.values.push_back({value, n});
-    std::stable_sort(fc.values.begin(), fc.values.end(),
-                     [](const FacetValue& a, const FacetValue& b) { return a.count > b.count; });
-    result.facets.push_back(std::move(fc));
+  std::map<const schema::Facet*, FacetCounts> counted;
+  for (const auto& [f, spy] : spies) counted[f] = counts_of(*f, *spy);
+  // Drill-sideways (as Lucene's DrillSideways): a filtered facet is counted
+  // without its own filter, so the other values show what widening gives.
+  for (const auto* f : wanted) {
+    if (counted.count(f)) continue;
+    Spies side;
+    run(assemble(join, std::string(f->name)), 0, 0, {f}, side);
+    counted[f] = counts_of(*f, *side.front().second);
+    counted[f].sideways = true;
   }
+  for (const auto* f : wanted) result.facets.push_back(std::move(counted[f]));
 
   std::size_t rank = req.offset;
   for (auto it = mset.begin(); it != mset.end(); ++it) {
@@ -604,6 +662,18 @@ SearchResult Searcher::search(const SearchRequest& req) {
     m_corrections = 0;
   }
   return result;
+}
+
+FacetCounts Searcher::list(const std::string& facet) {
+  if (!schema::find_facet(facet))
+    throw UsageError(fmt::format("--list {}: expected venue, year, person, org or kind", facet));
+  SearchRequest req;
+  req.facets = {facet};
+  req.limit = 0;
+  req.snippets = 0;
+  req.match_all = true;
+  SearchResult r = search(req);
+  return r.facets.empty() ? FacetCounts{facet, {}, false} : r.facets.front();
 }
 
 std::vector<std::string> Searcher::suggest(const std::vector<std::string>& words) {

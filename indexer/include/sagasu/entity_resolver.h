@@ -49,6 +49,7 @@ class EntityResolver {
     KindEvidence evidence = KindEvidence::None;
   };
   std::map<std::string, std::string> m_by_key;  // folded title/alias → page title
+  std::map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, NoteKind> m_declared;      // page title → declared kind
   std::map<std::string, NoteKind> m_structure;     // page title → kind its layout implies

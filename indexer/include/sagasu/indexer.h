@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,12 +32,21 @@ struct Unresolved {
   std::set<std::string> notes;  ///< vault-relative paths mentioning it
 };
 
+/// A page or name that notes link to, and what it was resolved as.
+struct EntityInfo {
+  std::string name;               ///< canonical name
+  std::optional<std::string> kind;  ///< "person", "organization", …; nullopt if unresolved
+  std::string evidence;           ///< how the kind was decided ("own page", "list label", …)
+  std::set<std::string> notes;    ///< vault-relative paths linking to it
+};
+
 /// What a run did.
 struct IndexReport {
   std::size_t added = 0, updated = 0, unchanged = 0, deleted = 0;
   std::vector<Skipped> skipped;
   std::vector<Skipped> warnings;  ///< indexed, but with a recoverable problem (e.g. broken front matter)
   std::vector<Unresolved> unresolved;
+  std::vector<EntityInfo> entities;  ///< every linked name, by name
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
   double seconds = 0;
   std::size_t notes() const { return added + updated + unchanged; }

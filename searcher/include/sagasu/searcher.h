@@ -21,8 +21,10 @@ struct SearchRequest {
   std::size_t limit = 10;
   std::size_t snippets = 1;           ///< fragments per hit
   std::size_t snippet_bytes = 240;    ///< longest fragment
+  std::vector<std::string> facets{"venue", "year", "person", "org", "kind"};  ///< facets to count
   bool exact = false;                 ///< no folding: the typed text must occur as typed
   bool explain = false;               ///< fill Hit::score_parts and SearchResult::chunks
+  bool match_all = false;             ///< an empty query matches every note (instead of being an error)
 };
 
 /// How a hit matched the query: the weakest tier any query piece needed.
@@ -46,12 +48,14 @@ struct ChunkInfo {
 struct FacetValue {
   std::string value;
   std::size_t count = 0;
+  bool selected = false;  ///< a filter of the query names this value
 };
 
 /// The counts of one facet over the whole hit set.
 struct FacetCounts {
   std::string name;
   std::vector<FacetValue> values;  ///< by count, then value
+  bool sideways = false;  ///< the query filters this facet: counted without that filter (drill-sideways)
 };
 
 /// One result.
@@ -84,6 +88,8 @@ class Searcher {
 
   /// Runs a request; throws UsageError for a malformed query.
   SearchResult search(const SearchRequest& request);
+  /// Every value of a facet in the index with its note count (by count, then value).
+  FacetCounts list(const std::string& facet);
   /// The analyzer, for token dumps.
   Analyzer& analyzer() { return m_analyzer; }
   /// The vault the index was built from.

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Facets researchers trust: drill-sideways counts, facet selection, listing,
+# alias-aware entity filters, link and citation queries, the entity report.
+. "$(dirname "$0")/lib.sh"
+idx="$WORK/idx"
+S() { "$SEARCHER" --index "$idx" --snippets 0 "$@"; }
+check entity-report "$INDEXER" --vault "$VAULT" --index "$idx" --quiet --report entities
+
+check sideways-text S --limit 0 venue:OSDI year:2025..2026
+check sideways-json S --json --limit 0 --facets venue,year venue:OSDI year:2025..2026
+check facet-select S --limit 0 --facet venue --facet-limit 20 GPU
+check facets-none S --limit 3 --facets none GPU
+check facets-all-unlimited S --limit 0 --facets all --facet-limit 0 ストラグラー
+check list-person S --list person
+check list-venue-json S --list venue --json
+check list-bad-facet S --list planet
+check org-alias S --limit 0 --facet org org:バイトダンス
+check org-alias-same S --limit 0 --facet org org:ByteDance
+check person-case-width S --limit 0 --facet person 'person:"ｘｉｎ liu"'
+check links S --limit 3 --facets none links:ByteDance
+check cites-prefix S --limit 20 --facets none 'cites:2026__OSDI__*'
+check cites-title S --limit 20 --facets none 'cites:"SDCs in the Wild"'
+check cites-key S --limit 0 --facets none 'cites:"@2025__arXiv__DAPO - An Open-Source LLM Reinforcement Learning System at Scale"'
+check cites-key-prefix S --limit 0 --facets none 'cites:@2025__arXiv__DAPO'
+
+# Drill-sideways by the numbers: the venue counts with venue:OSDI applied are
+# the counts of the same query without it; the year counts are those within OSDI.
+side=$(S --json --limit 0 --facets venue,year venue:OSDI year:2025..2026)
+plain=$(S --json --limit 0 --facets venue year:2025..2026)
+osdi=$(S --json --limit 0 --facets year venue:OSDI)
+counts() {  # counts JSON FACET → "value=count ..." without selection marks
+  python3 -c 'import json,sys
+print(" ".join("%s=%d" % (v["value"], v["count"]) for v in json.loads(sys.argv[1])["facets"][sys.argv[2]]))' "$1" "$2"
+}
+expect "the venue facet is not empty" test -n "$(counts "$plain" venue)"
+expect "venue facet under venue:OSDI = venue facet without it" test "$(counts "$side" venue)" = "$(counts "$plain" venue)"
+expect "year facet under year:2025..2026 = year facet within OSDI" test "$(counts "$side" year)" = "$(counts "$osdi" year)"
+finish
