@@ -151,6 +151,10 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   for (const auto& v : note.tags) filter(schema::TAG, v);
   for (const auto& c : note.citations) filter(schema::CITE, c.key);
   if (note.source) filter(schema::CITE, note.source->key);
+  // path: the note's path and every folder above it.
+  filter(schema::PATH, note.path);
+  for (auto slash = note.path.find('/'); slash != std::string::npos; slash = note.path.find('/', slash + 1))
+    filter(schema::PATH, note.path.substr(0, slash));
   const std::string kind(to_string(facets.kind));
   filter(schema::KIND, kind);
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "printer.h"
@@ -29,6 +30,11 @@ struct Args {
   std::string index;
   SearchRequest req;
   bool json = false;
+  bool jsonl = false;
+  bool paths = false;
+  bool null = false;
+  bool vimgrep = false;
+  std::string sort = "relevance";
   std::string color = "auto";
   std::string analyze;
   bool analyze_set = false;
@@ -50,7 +56,7 @@ po::options_description options(Args& a) {
       ("index,i", po::value(&a.index)->value_name("DIR"),
        "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
       ("filter,f", po::value(&a.req.filters)->value_name("FIELD:VALUE"), "add a facet filter (repeatable)")
-      ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10)")
+      ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10; all with --paths, --vimgrep, --jsonl)")
       ("offset", po::value(&a.req.offset)->value_name("N"), "skip the first N hits")
       ("snippets", po::value(&a.req.snippets)->value_name("N"), "snippet fragments per hit (default: 1, 0 for none)")
       ("facet", po::value(&a.facet)->value_name("NAME"), "count this facet (repeatable): venue, year, person, org, kind")
@@ -58,6 +64,11 @@ po::options_description options(Args& a) {
       ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10, 0: all)")
       ("list", po::value(&a.list)->value_name("FACET"), "print every value of FACET in the index with its note count")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
+      ("jsonl", po::bool_switch(&a.jsonl), "print JSON Lines: one object per hit, then a summary object")
+      ("paths", po::bool_switch(&a.paths), "print only the hits' paths, one per line (blanks escaped for xargs)")
+      ("null,0", po::bool_switch(&a.null), "with --paths: end each path with NUL, unescaped (xargs -0)")
+      ("vimgrep", po::bool_switch(&a.vimgrep), "print path:line:column:text for every match (editors, fzf)")
+      ("sort", po::value(&a.sort)->value_name("ORDER"), "relevance (default), year (newest first) or title")
       ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
@@ -109,6 +120,17 @@ int run_checked(int argc, char** argv) {
     s << desc << "\nExit status: 0 hits found, 1 no hits, 2 error.\n";
     write_out(s.str());
     return EXIT_HITS;
+  }
+  if (a.sort == "year") a.req.sort = SearchRequest::Sort::Year;
+  else if (a.sort == "title") a.req.sort = SearchRequest::Sort::Title;
+  else if (a.sort != "relevance") throw UsageError(fmt::format("--sort {}: expected relevance, year or title", a.sort));
+  if (static_cast<int>(a.json) + a.jsonl + a.paths + a.vimgrep > 1)
+    throw UsageError("choose one of --json, --jsonl, --paths, --vimgrep");
+  // Output for pipes lists every hit unless --limit says otherwise.
+  if ((a.paths || a.vimgrep || a.jsonl) && !vm.count("limit")) a.req.limit = std::numeric_limits<std::size_t>::max() / 2;
+  if (a.paths || a.vimgrep) {
+    a.req.snippets = 0;  // not shown: not computed
+    if (!vm.count("facets") && !vm.count("facet")) a.facets = "none";
   }
   if (a.color != "auto" && a.color != "always" && a.color != "never")
     throw UsageError(fmt::format("--color {}: expected auto, always or never", a.color));
@@ -167,6 +189,12 @@ int run_checked(int argc, char** argv) {
   }
   if (a.json) {
     print_json(out, a.req, res);
+  } else if (a.jsonl) {
+    print_jsonl(out, a.req, res);
+  } else if (a.paths) {
+    print_paths(out, res, a.null);
+  } else if (a.vimgrep) {
+    print_vimgrep(out, searcher.analyzer(), res);
   } else {
     if (a.req.explain) print_explain(out, res);
     print_text(out, a.req, res, {color, a.facet_limit});

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace sagasu {
@@ -34,6 +36,55 @@ std::string highlight(const Fragment& f, bool color) {
   }
   out.append(f.text, at, std::string::npos);
   return out;
+}
+
+nlohmann::json hit_json(const Hit& h) {
+  nlohmann::json jh;
+  jh["rank"] = h.rank;
+  jh["score"] = std::round(h.score * 1e4) / 1e4;
+  jh["path"] = h.path;
+  jh["file"] = h.file;
+  jh["title"] = h.title;
+  jh["kind"] = h.kind;
+  jh["tier"] = to_string(h.tier);
+  if (!h.score_parts.empty()) {
+    nlohmann::json parts = nlohmann::json::object();
+    for (const auto& [name, w] : h.score_parts) parts[name] = std::round(w * 1e4) / 1e4;
+    jh["score_parts"] = std::move(parts);
+  }
+  jh["venues"] = h.venues;
+  jh["years"] = h.years;
+  jh["persons"] = h.persons;
+  jh["orgs"] = h.orgs;
+  auto frags = nlohmann::json::array();
+  for (const Fragment& f : h.fragments) {
+    auto hl = nlohmann::json::array();
+    for (const auto& [b, e] : f.highlights) hl.push_back({b, e});
+    frags.push_back({{"text", f.text},
+                     {"highlights", hl},
+                     {"cut_before", f.cut_before},
+                     {"cut_after", f.cut_after},
+                     {"sources", f.sources}});
+  }
+  jh["snippets"] = std::move(frags);
+  return jh;
+}
+
+void add_facets_json(nlohmann::json& j, const SearchResult& res) {
+  nlohmann::json facets = nlohmann::json::object();
+  auto sideways = nlohmann::json::array();
+  for (const auto& f : res.facets) {
+    auto values = nlohmann::json::array();
+    for (const auto& v : f.values) {
+      nlohmann::json jv{{"value", v.value}, {"count", v.count}};
+      if (v.selected) jv["selected"] = true;
+      values.push_back(std::move(jv));
+    }
+    facets[f.name] = std::move(values);
+    if (f.sideways) sideways.push_back(f.name);
+  }
+  j["facets"] = std::move(facets);
+  j["facets_sideways"] = std::move(sideways);
 }
 
 nlohmann::json explain_json(const SearchResult& res) {
@@ -130,56 +181,71 @@ void print_json(std::string& out, const SearchRequest& req, const SearchResult& 
   j["offset"] = req.offset;
   j["limit"] = req.limit;
   auto hits = nlohmann::json::array();
-  for (const Hit& h : res.hits) {
-    nlohmann::json jh;
-    jh["rank"] = h.rank;
-    jh["score"] = std::round(h.score * 1e4) / 1e4;
-    jh["path"] = h.path;
-    jh["title"] = h.title;
-    jh["kind"] = h.kind;
-    jh["tier"] = to_string(h.tier);
-    if (!h.score_parts.empty()) {
-      nlohmann::json parts = nlohmann::json::object();
-      for (const auto& [name, w] : h.score_parts) parts[name] = std::round(w * 1e4) / 1e4;
-      jh["score_parts"] = std::move(parts);
-    }
-    jh["venues"] = h.venues;
-    jh["years"] = h.years;
-    jh["persons"] = h.persons;
-    jh["orgs"] = h.orgs;
-    auto frags = nlohmann::json::array();
-    for (const Fragment& f : h.fragments) {
-      auto hl = nlohmann::json::array();
-      for (const auto& [b, e] : f.highlights) hl.push_back({b, e});
-      frags.push_back({{"text", f.text},
-                       {"highlights", hl},
-                       {"cut_before", f.cut_before},
-                       {"cut_after", f.cut_after},
-                       {"sources", f.sources}});
-    }
-    jh["snippets"] = std::move(frags);
-    hits.push_back(std::move(jh));
-  }
+  for (const Hit& h : res.hits) hits.push_back(hit_json(h));
   j["hits"] = std::move(hits);
-  nlohmann::json facets = nlohmann::json::object();
-  auto sideways = nlohmann::json::array();
-  for (const auto& f : res.facets) {
-    auto values = nlohmann::json::array();
-    for (const auto& v : f.values) {
-      nlohmann::json jv{{"value", v.value}, {"count", v.count}};
-      if (v.selected) jv["selected"] = true;
-      values.push_back(std::move(jv));
-    }
-    facets[f.name] = std::move(values);
-    if (f.sideways) sideways.push_back(f.name);
-  }
-  j["facets"] = std::move(facets);
-  j["facets_sideways"] = std::move(sideways);
+  add_facets_json(j, res);
   j["notices"] = res.notices;
   j["suggestions"] = res.suggestions;
   if (req.explain) j["explain"] = explain_json(res);
   out += j.dump();
   out += '\n';
+}
+
+void print_jsonl(std::string& out, const SearchRequest& req, const SearchResult& res) {
+  for (const Hit& h : res.hits) {
+    nlohmann::json jh = hit_json(h);
+    jh["type"] = "hit";
+    jh["version"] = JSON_VERSION;
+    out += jh.dump();
+    out += '\n';
+  }
+  nlohmann::json summary{{"type", "summary"}, {"version", JSON_VERSION}, {"query", req.query},
+                         {"filters", req.filters}, {"total", res.total}, {"offset", req.offset},
+                         {"limit", req.limit}, {"notices", res.notices}, {"suggestions", res.suggestions}};
+  add_facets_json(summary, res);
+  out += summary.dump();
+  out += '\n';
+}
+
+std::string shown_path(const Hit& h, const std::filesystem::path& cwd) {
+  if (h.file.empty()) return h.path;
+  const std::string rel = std::filesystem::path(h.file).lexically_relative(cwd).generic_string();
+  return rel.empty() ? h.file : rel;
+}
+
+void print_paths(std::string& out, const SearchResult& res, bool null_separated) {
+  std::error_code ec;
+  const auto cwd = std::filesystem::current_path(ec);
+  for (const Hit& h : res.hits) {
+    const std::string p = shown_path(h, cwd);
+    if (null_separated) {
+      out += p;
+      out += '\0';
+      continue;
+    }
+    // xargs splits at blanks and reads quotes: escape them so `| xargs cmd` gets whole paths.
+    for (char c : p) {
+      if (c == ' ' || c == '\t' || c == '\'' || c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '\n';
+  }
+}
+
+void print_vimgrep(std::string& out, Analyzer& analyzer, const SearchResult& res) {
+  std::error_code ec;
+  const auto cwd = std::filesystem::current_path(ec);
+  for (const Hit& h : res.hits) {
+    std::ifstream in(h.file, std::ios::binary);
+    if (!in) continue;  // the note moved since indexing: nothing to point at
+    const std::string p = shown_path(h, cwd);
+    const SnippetGenerator matcher(analyzer, h.terms);
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+      for (const auto& [b, e] : matcher.match_spans(line))
+        out += fmt::format("{}:{}:{}:{}\n", p, n, b + 1, line);
+    }
+  }
 }
 
 void print_list(std::string& out, const FacetCounts& facet, bool json) {

@@ -6,12 +6,12 @@
 #include <array>
 
 #include "sagasu/error.h"
-#include "sagasu/schema.h"
 
 namespace sagasu {
 
 bool is_filter_field(const std::string& field) {
-  static const std::array<const char*, 8> fields{"venue", "year", "person", "org", "kind", "tag", "links", "cites"};
+  static const std::array<const char*, 9> fields{"venue", "year", "person", "org", "kind",
+                                                 "tag",   "links", "cites", "path"};
   return std::any_of(fields.begin(), fields.end(), [&](const char* f) { return field == f; });
 }
 
@@ -27,57 +27,197 @@ std::size_t column_of(const std::string& s, std::size_t i) {
   return col;
 }
 
-}  // namespace
+// A token of the query language.
+struct Lexeme {
+  enum class Kind { Open, Close, Or, And, Not, Leaf, End } kind;
+  QueryPart part;
+  std::size_t at = 0;  // byte offset
+};
 
-std::vector<QueryPart> parse_query(const std::string& q) {
-  std::vector<QueryPart> parts;
-  std::size_t i = 0;
-  while (i < q.size()) {
-    if (is_space(q[i])) {
-      ++i;
-      continue;
+class Lexer {
+ public:
+  explicit Lexer(const std::string& q) : m_q(q) {}
+
+  Lexeme next() {
+    while (m_i < m_q.size() && is_space(m_q[m_i])) ++m_i;
+    Lexeme lx{Lexeme::Kind::End, {}, m_i};
+    if (m_i >= m_q.size()) return lx;
+    const char c = m_q[m_i];
+    if (c == '(') {
+      ++m_i;
+      lx.kind = Lexeme::Kind::Open;
+      return lx;
     }
-    const std::size_t start = i;
-    QueryPart part;
-    part.column = column_of(q, start);
-    if (q[i] == '-' && i + 1 < q.size() && !is_space(q[i + 1])) {
-      part.negated = true;
-      ++i;
+    if (c == ')') {
+      ++m_i;
+      lx.kind = Lexeme::Kind::Close;
+      return lx;
     }
+    // Operators are upper-case words standing alone.
+    for (const auto& [word, kind] : {std::pair{"OR", Lexeme::Kind::Or}, std::pair{"AND", Lexeme::Kind::And},
+                                      std::pair{"NOT", Lexeme::Kind::Not}}) {
+      const std::size_t n = std::char_traits<char>::length(word);
+      if (m_q.compare(m_i, n, word) == 0 && (m_i + n == m_q.size() || is_space(m_q[m_i + n]) || m_q[m_i + n] == '(' ||
+                                             m_q[m_i + n] == ')')) {
+        m_i += n;
+        lx.kind = kind;
+        return lx;
+      }
+    }
+    if (c == '-' && m_i + 1 < m_q.size() && !is_space(m_q[m_i + 1]) && m_q[m_i + 1] != ')') {
+      ++m_i;
+      lx.kind = Lexeme::Kind::Not;
+      return lx;
+    }
+    lx.kind = Lexeme::Kind::Leaf;
+    QueryPart& part = lx.part;
+    part.column = column_of(m_q, m_i);
     // field:value?
-    std::size_t j = i;
-    while (j < q.size() && ((q[j] >= 'a' && q[j] <= 'z') || (q[j] >= 'A' && q[j] <= 'Z'))) ++j;
-    std::string field = q.substr(i, j - i);
-    std::transform(field.begin(), field.end(), field.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
-    if (j < q.size() && q[j] == ':' && j > i && (is_filter_field(field) || field == "title")) {
+    std::size_t j = m_i;
+    while (j < m_q.size() && ((m_q[j] >= 'a' && m_q[j] <= 'z') || (m_q[j] >= 'A' && m_q[j] <= 'Z'))) ++j;
+    std::string field = m_q.substr(m_i, j - m_i);
+    std::transform(field.begin(), field.end(), field.begin(), [](char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (j < m_q.size() && m_q[j] == ':' && j > m_i && (is_filter_field(field) || field == "title")) {
       part.type = field == "title" ? QueryPart::Type::TitleText : QueryPart::Type::Filter;
       part.field = field;
-      i = j + 1;
-      if (i >= q.size() || is_space(q[i]))
-        throw UsageError(fmt::format("query: {}: needs a value at column {}", field, column_of(q, i)));
+      m_i = j + 1;
+      if (m_i >= m_q.size() || is_space(m_q[m_i]) || m_q[m_i] == ')')
+        throw UsageError(fmt::format("query: {}: needs a value at column {}", field, column_of(m_q, m_i)));
     }
-    if (q[i] == '"') {
-      const std::size_t close = q.find('"', i + 1);
+    if (m_q[m_i] == '"') {
+      const std::size_t close = m_q.find('"', m_i + 1);
       if (close == std::string::npos)
-        throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(q, i)));
-      part.value = q.substr(i + 1, close - i - 1);
+        throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(m_q, m_i)));
+      part.value = m_q.substr(m_i + 1, close - m_i - 1);
       if (part.type == QueryPart::Type::Text) part.type = QueryPart::Type::Phrase;
-      i = close + 1;
       if (part.value.find_first_not_of(" \t") == std::string::npos)
-        throw UsageError(fmt::format("query: empty quotes at column {}", column_of(q, close - 1)));
-    } else {
-      std::size_t end = i;
-      while (end < q.size() && !is_space(q[end])) {
-        if (q[end] == '"')
-          throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(q, end)));
-        ++end;
-      }
-      part.value = q.substr(i, end - i);
-      i = end;
+        throw UsageError(fmt::format("query: empty quotes at column {}", column_of(m_q, m_i)));
+      m_i = close + 1;
+      return lx;
     }
-    parts.push_back(std::move(part));
+    std::size_t end = m_i;
+    while (end < m_q.size() && !is_space(m_q[end]) && m_q[end] != '(' && m_q[end] != ')') {
+      if (m_q[end] == '"') throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(m_q, end)));
+      ++end;
+    }
+    part.value = m_q.substr(m_i, end - m_i);
+    m_i = end;
+    return lx;
   }
-  return parts;
+
+  std::size_t column(std::size_t at) const { return column_of(m_q, at); }
+
+ private:
+  const std::string& m_q;
+  std::size_t m_i = 0;
+};
+
+class Parser {
+ public:
+  explicit Parser(const std::string& q) : m_lexer(q) { advance(); }
+
+  QueryNode parse() {
+    if (m_cur.kind == Lexeme::Kind::End) return QueryNode{QueryNode::Op::And, {}, {}};
+    QueryNode n = parse_or();
+    if (m_cur.kind == Lexeme::Kind::Close)
+      throw UsageError(fmt::format("query: unbalanced parenthesis at column {}", m_lexer.column(m_cur.at)));
+    if (m_cur.kind != Lexeme::Kind::End)
+      throw UsageError(fmt::format("query: unexpected text at column {}", m_lexer.column(m_cur.at)));
+    return n;
+  }
+
+ private:
+  void advance() { m_cur = m_lexer.next(); }
+
+  static QueryNode join(QueryNode::Op op, std::vector<QueryNode> nodes) {
+    if (nodes.size() == 1) return std::move(nodes.front());
+    return QueryNode{op, std::move(nodes), {}};
+  }
+
+  QueryNode parse_or() {
+    std::vector<QueryNode> alts{parse_and()};
+    while (m_cur.kind == Lexeme::Kind::Or) {
+      const std::size_t at = m_cur.at;
+      advance();
+      if (!starts_unary())
+        throw UsageError(fmt::format("query: OR needs something after it at column {}", m_lexer.column(at)));
+      alts.push_back(parse_and());
+    }
+    return join(QueryNode::Op::Or, std::move(alts));
+  }
+
+  bool starts_unary() const {
+    return m_cur.kind == Lexeme::Kind::Leaf || m_cur.kind == Lexeme::Kind::Not || m_cur.kind == Lexeme::Kind::Open;
+  }
+
+  QueryNode parse_and() {
+    if (!starts_unary())
+      throw UsageError(fmt::format("query: expected a word at column {}", m_lexer.column(m_cur.at)));
+    std::vector<QueryNode> all{parse_unary()};
+    while (true) {
+      if (m_cur.kind == Lexeme::Kind::And) {
+        const std::size_t at = m_cur.at;
+        advance();
+        if (!starts_unary())
+          throw UsageError(fmt::format("query: AND needs something after it at column {}", m_lexer.column(at)));
+      } else if (!starts_unary()) {
+        break;
+      }
+      all.push_back(parse_unary());
+    }
+    return join(QueryNode::Op::And, std::move(all));
+  }
+
+  QueryNode parse_unary() {
+    if (m_cur.kind == Lexeme::Kind::Not) {
+      const std::size_t at = m_cur.at;
+      advance();
+      if (!starts_unary())
+        throw UsageError(fmt::format("query: NOT needs something after it at column {}", m_lexer.column(at)));
+      QueryNode inner = parse_unary();
+      return QueryNode{QueryNode::Op::Not, {std::move(inner)}, {}};
+    }
+    if (m_cur.kind == Lexeme::Kind::Open) {
+      const std::size_t at = m_cur.at;
+      advance();
+      if (m_cur.kind == Lexeme::Kind::Close)
+        throw UsageError(fmt::format("query: empty parentheses at column {}", m_lexer.column(at)));
+      QueryNode inner = parse_or();
+      if (m_cur.kind != Lexeme::Kind::Close)
+        throw UsageError(fmt::format("query: unbalanced parenthesis at column {}", m_lexer.column(at)));
+      advance();
+      return inner;
+    }
+    QueryNode leaf{QueryNode::Op::Leaf, {}, m_cur.part};
+    advance();
+    return leaf;
+  }
+
+  Lexer m_lexer;
+  Lexeme m_cur{Lexeme::Kind::End, {}, 0};
+};
+
+}  // namespace
+
+QueryNode parse_query_tree(const std::string& query) { return Parser(query).parse(); }
+
+std::vector<QueryPart> parse_query(const std::string& query) {
+  const QueryNode root = parse_query_tree(query);
+  std::vector<QueryPart> out;
+  auto leaf_of = [&](const QueryNode& n) {
+    if (n.op == QueryNode::Op::Leaf) return n.leaf;
+    if (n.op == QueryNode::Op::Not && n.children.front().op == QueryNode::Op::Leaf) {
+      QueryPart p = n.children.front().leaf;
+      p.negated = true;
+      return p;
+    }
+    throw UsageError(fmt::format("'{}': OR and parentheses are not allowed here", query));
+  };
+  if (root.op == QueryNode::Op::And)
+    for (const auto& c : root.children) out.push_back(leaf_of(c));
+  else
+    out.push_back(leaf_of(root));
+  return out;
 }
 
 }  // namespace sagasu

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -126,30 +127,33 @@ bool contains_folded(const DocText& t, const std::string& needle, Fold fold) {
          fold_text(t.title_and_aliases, false, fold).text.find(needle) != std::string::npos;
 }
 
+// The query's structure as the verifier sees it.
+struct VNode {
+  enum class Op { And, Or, Not, Chunk, Filter } op;
+  std::vector<int> children;  // And/Or
+  int chunk = -1;             // Chunk: index into the chunks
+  Xapian::Query filter;       // Filter: the boolean query (its terms)
+};
+
 // Confirms substring candidates against the note's text (the bigram terms
-// carry no positions), and in --exact mode requires the typed text itself.
-// With every piece required (AND), only pieces whose substring tier needs
-// confirming are checked: the Xapian query guarantees the others. With any
-// piece enough (the zero-hit rescue's OR), one satisfied piece is enough.
+// carry no positions), and in --exact mode requires the typed text itself:
+// the query tree is evaluated on the note, each piece satisfied by its word
+// terms or by its folded string in the text. Exclusions are Xapian's own
+// and exact, so a NOT node never rejects here.
 class Verifier : public Xapian::MatchDecider {
  public:
-  Verifier(const Xapian::Database& db, const std::vector<Chunk>& chunks, bool exact)
-      : m_probe(db), m_chunks(chunks), m_exact(exact) {}
+  Verifier(const Xapian::Database& db, const std::vector<Chunk>& chunks, const std::vector<VNode>& nodes, bool exact)
+      : m_probe(db), m_chunks(chunks), m_nodes(nodes), m_exact(exact) {}
 
+  void set_root(int root) { m_root = root; }
   bool needed() const {
-    return m_exact || std::any_of(m_chunks.begin(), m_chunks.end(), [](const Chunk& c) { return c.verify; });
+    return m_root >= 0 &&
+           (m_exact || std::any_of(m_chunks.begin(), m_chunks.end(), [](const Chunk& c) { return c.verify; }));
   }
-  void set_any(bool any) { m_any = any; }
 
   bool operator()(const Xapian::Document& doc) const override {
     Lazy lazy{doc, {}, {}, {}};
-    for (const Chunk& c : m_chunks) {
-      if (!m_any && !m_exact && !c.verify) continue;
-      const bool ok = satisfied(c, lazy);
-      if (m_any && ok) return true;
-      if (!m_any && !ok) return false;
-    }
-    return !m_any;
+    return m_root < 0 || eval(m_root, lazy);
   }
 
  private:
@@ -169,6 +173,23 @@ class Verifier : public Xapian::MatchDecider {
     }
   };
 
+  bool eval(int i, Lazy& lazy) const {
+    const VNode& n = m_nodes[static_cast<std::size_t>(i)];
+    switch (n.op) {
+      case VNode::Op::Chunk: return satisfied(m_chunks[static_cast<std::size_t>(n.chunk)], lazy);
+      case VNode::Op::Filter:
+        for (auto t = n.filter.get_terms_begin(); t != n.filter.get_terms_end(); ++t)
+          if (m_probe.has(*t, lazy.doc.get_docid())) return true;
+        return false;
+      case VNode::Op::Not: return true;
+      case VNode::Op::And:
+        return std::all_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, lazy); });
+      case VNode::Op::Or:
+        return std::any_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, lazy); });
+    }
+    return true;
+  }
+
   bool satisfied(const Chunk& c, Lazy& lazy) const {
     if (m_exact)
       return lazy.raw().body.find(c.info.text) != std::string::npos ||
@@ -180,8 +201,9 @@ class Verifier : public Xapian::MatchDecider {
 
   mutable TermProbe m_probe;
   const std::vector<Chunk>& m_chunks;
+  const std::vector<VNode>& m_nodes;
   bool m_exact;
-  bool m_any = false;
+  int m_root = -1;
 };
 
 // Edit distance in code points, for did-you-mean.
@@ -229,14 +251,17 @@ Searcher::~Searcher() = default;
 std::string Searcher::vault() const { return m_db.get_metadata(std::string(schema::META_VAULT)); }
 
 SearchResult Searcher::search(const SearchRequest& req) {
-  std::vector<QueryPart> parts = parse_query(req.query);
+  // The query tree, with --filter values AND-ed on.
+  QueryNode root = parse_query_tree(req.query);
+  std::vector<QueryNode> tops;
+  if (root.op == QueryNode::Op::And) tops = std::move(root.children);
+  else tops.push_back(std::move(root));
   for (const auto& f : req.filters) {
-    auto extra = parse_query(f);
-    for (auto& p : extra) {
+    for (auto& p : parse_query(f)) {
       if (p.type != QueryPart::Type::Filter)
         throw UsageError(fmt::format("--filter {}: expected field:value with a field of venue, year, person, "
-                                     "org, kind, tag, links, cites", f));
-      parts.push_back(std::move(p));
+                                     "org, kind, tag, path, links, cites", f));
+      tops.push_back(QueryNode{QueryNode::Op::Leaf, {}, std::move(p)});
     }
   }
 
@@ -354,112 +379,183 @@ SearchResult Searcher::search(const SearchRequest& req) {
 
   std::vector<Chunk> chunks;
   std::vector<Xapian::Query> must_not;
-  std::map<std::string, std::vector<Xapian::Query>> filters;  // field → OR-ed values
+  std::map<std::string, std::vector<Xapian::Query>> filters;  // facet field → OR-ed values
   std::map<std::string, std::set<std::string>> selected_terms;  // field → its filter terms
-  for (const auto& p : parts) {
-    switch (p.type) {
-      case QueryPart::Type::Text:
-      case QueryPart::Type::Phrase: {
-        Chunk c = make_chunk(p.value, p.type == QueryPart::Type::Phrase, "");
-        if (p.negated) {
-          // Exclusion by whole words only: a substring could exclude too much.
-          if (!c.word.empty()) must_not.push_back(c.word);
-        } else if (!c.all_tiers().empty()) {
-          chunks.push_back(std::move(c));
+
+  // A field filter as a boolean query.
+  auto filter_query = [&](const QueryPart& p) {
+    std::vector<Xapian::Query> alts;
+    if (p.field == "year") {
+      const auto [lo, hi] = parse_year_range(p.value, p.column);
+      const std::string px(schema::YEAR.prefix);
+      for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) {
+        const std::string y = (*t).substr(px.size());
+        if (y.size() == 4 && std::stoi(y) >= lo && std::stoi(y) <= hi) alts.emplace_back(*t);
+      }
+    } else if (p.field == "kind") {
+      const auto kind = parse_kind(p.value);
+      if (!kind)
+        throw UsageError(fmt::format("query: kind:{}: expected source, person, organization, product, "
+                                     "concept or other at column {}", p.value, p.column));
+      alts.emplace_back(schema::filter_term(schema::KIND, to_string(*kind)));
+    } else if (p.field == "cites" || p.field == "path") {
+      // cites:KEY, cites:2026__OSDI__* (a key prefix), or cites:"SDCs in the Wild" (a title);
+      // path:wiki/sources (a folder or path prefix), path:*.md style globs are not supported.
+      const schema::Prefix& prefix = p.field == "cites" ? schema::CITE : schema::PATH;
+      std::string value = p.value;
+      if (p.field == "cites" && !value.empty() && value.front() == '@') value.erase(0, 1);
+      const bool wildcard = !value.empty() && value.back() == '*';
+      if (wildcard) value.pop_back();
+      while (p.field == "path" && !value.empty() && value.back() == '/') value.pop_back();
+      const std::string px(prefix.prefix);
+      if (wildcard || p.field == "path" || parse_citation(value)) {
+        const std::string stem = schema::filter_term(prefix, value);
+        for (auto t = m_db.allterms_begin(stem); t != m_db.allterms_end(stem); ++t) alts.emplace_back(*t);
+      } else {
+        const std::string title = schema::filter_term(prefix, value).substr(px.size());
+        for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) {
+          const std::string key = (*t).substr(px.size());
+          const auto sep = key.find("__", 6);
+          if (sep != std::string::npos && key.find(title, sep + 2) != std::string::npos) alts.emplace_back(*t);
         }
-        break;
       }
-      case QueryPart::Type::TitleText: {
-        Chunk c = make_chunk(p.value, true, title_prefix);
-        if (c.word.empty()) break;
-        if (p.negated) must_not.push_back(c.word);
-        else chunks.push_back(std::move(c));
-        break;
-      }
-      case QueryPart::Type::Filter: {
-        std::vector<Xapian::Query> alts;
-        if (p.field == "year") {
-          const auto [lo, hi] = parse_year_range(p.value, p.column);
-          const std::string px(schema::YEAR.prefix);
-          for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) {
-            const std::string y = (*t).substr(px.size());
-            if (y.size() == 4 && std::stoi(y) >= lo && std::stoi(y) <= hi) alts.emplace_back(*t);
-          }
-        } else if (p.field == "kind") {
-          const auto kind = parse_kind(p.value);
-          if (!kind)
-            throw UsageError(fmt::format("query: kind:{}: expected source, person, organization, product, "
-                                         "concept or other at column {}", p.value, p.column));
-          alts.emplace_back(schema::filter_term(schema::KIND, to_string(*kind)));
-        } else if (p.field == "cites") {
-          // cites:KEY, cites:2026__OSDI__* (a key prefix), or cites:"SDCs in the Wild" (a title)
-          std::string value = p.value;
-          if (!value.empty() && value.front() == '@') value.erase(0, 1);
-          const std::string px(schema::CITE.prefix);
-          if (!value.empty() && value.back() == '*') {
-            value.pop_back();
-            const std::string stem = schema::filter_term(schema::CITE, value);
-            for (auto t = m_db.allterms_begin(stem); t != m_db.allterms_end(stem); ++t) alts.emplace_back(*t);
-          } else if (parse_citation(value)) {  // a whole key, or its start
-            const std::string stem = schema::filter_term(schema::CITE, value);
-            for (auto t = m_db.allterms_begin(stem); t != m_db.allterms_end(stem); ++t) alts.emplace_back(*t);
-          } else {
-            const std::string title = schema::filter_term(schema::CITE, value).substr(px.size());
-            for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) {
-              const std::string key = (*t).substr(px.size());
-              const auto sep = key.find("__", 6);
-              if (sep != std::string::npos && key.find(title, sep + 2) != std::string::npos) alts.emplace_back(*t);
-            }
-          }
-        } else {
-          static const std::map<std::string, schema::Prefix> prefixes{
-              {"venue", schema::VENUE}, {"person", schema::PERSON}, {"org", schema::ORG},
-              {"tag", schema::TAG},     {"links", schema::LINK}};
-          std::string value = p.value;
-          if (p.field == "venue") value = normalize_venue(value);
-          const std::string term = schema::filter_term(prefixes.at(p.field), value);
-          alts.emplace_back(term);
-          // An alias names the page: org:バイトダンス = org:ByteDance.
-          for (auto syn = m_db.synonyms_begin(term); syn != m_db.synonyms_end(term); ++syn) alts.emplace_back(*syn);
-        }
-        for (const auto& q : alts)
-          if (q.get_type() == Xapian::Query::LEAF_TERM)
-            for (auto t = q.get_terms_begin(); t != q.get_terms_end(); ++t) selected_terms[p.field].insert(*t);
-        // A value no note has matches nothing, but must still filter.
-        Xapian::Query any = alts.empty() ? Xapian::Query::MatchNothing
-                                         : Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
-        if (p.negated) must_not.push_back(any);
-        else filters[p.field].push_back(any);
-        break;
-      }
+    } else {
+      static const std::map<std::string, schema::Prefix> prefixes{
+          {"venue", schema::VENUE}, {"person", schema::PERSON}, {"org", schema::ORG},
+          {"tag", schema::TAG},     {"links", schema::LINK}};
+      std::string value = p.value;
+      if (p.field == "venue") value = normalize_venue(value);
+      const std::string term = schema::filter_term(prefixes.at(p.field), value);
+      alts.emplace_back(term);
+      // An alias names the page: org:バイトダンス = org:ByteDance.
+      for (auto syn = m_db.synonyms_begin(term); syn != m_db.synonyms_end(term); ++syn) alts.emplace_back(*syn);
+    }
+    for (const auto& q : alts)
+      for (auto t = q.get_terms_begin(); t != q.get_terms_end(); ++t) selected_terms[p.field].insert(*t);
+    // A value no note has matches nothing, but must still filter.
+    return alts.empty() ? Xapian::Query(Xapian::Query::MatchNothing)
+                        : Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+  };
+
+  // Facet filters: top-level field filters, or an OR of one field's filters
+  // (venue:OSDI OR venue:SOSP). They filter without weight, and a facet the
+  // query filters on is counted sideways. Everything else is the text tree.
+  auto is_filter_leaf = [](const QueryNode& n) {
+    return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Filter;
+  };
+  std::vector<QueryNode> text_tops;
+  for (auto& t : tops) {
+    if (is_filter_leaf(t)) {
+      filters[t.leaf.field].push_back(filter_query(t.leaf));
+    } else if (t.op == QueryNode::Op::Or &&
+               std::all_of(t.children.begin(), t.children.end(), [&](const QueryNode& c) {
+                 return is_filter_leaf(c) && c.leaf.field == t.children.front().leaf.field;
+               })) {
+      for (const auto& c : t.children) filters[c.leaf.field].push_back(filter_query(c.leaf));
+    } else if (t.op == QueryNode::Op::Not && is_filter_leaf(t.children.front())) {
+      must_not.push_back(filter_query(t.children.front().leaf));
+    } else {
+      text_tops.push_back(std::move(t));
     }
   }
-  // Several words that together name a page ("silent data corruption"):
+
+  // Several plain words that together name a page ("silent data corruption"):
   // one piece, so the page's other names (SDC) count too.
-  if (chunks.size() > 1 && std::all_of(chunks.begin(), chunks.end(), [](const Chunk& c) {
-        return !c.info.phrase && !c.title_field;  // all free text
+  if (text_tops.size() > 1 && !req.exact &&
+      std::all_of(text_tops.begin(), text_tops.end(), [](const QueryNode& n) {
+        return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text;
       })) {
     std::string all_text, key;
-    for (const auto& c : chunks) {
-      all_text += (all_text.empty() ? "" : " ") + c.info.text;
-      for (const auto& w : c.info.words) key += (key.empty() ? "" : " ") + w;
+    for (const auto& n : text_tops) {
+      all_text += (all_text.empty() ? "" : " ") + n.leaf.value;
+      for (const auto& w : m_analyzer.words(n.leaf.value)) key += (key.empty() ? "" : " ") + w;
     }
-    if (!req.exact && m_db.synonyms_begin(key) != m_db.synonyms_end(key)) {
-      chunks.clear();
-      chunks.push_back(make_chunk(all_text, false, ""));
+    if (m_db.synonyms_begin(key) != m_db.synonyms_end(key)) {
+      QueryPart merged;
+      merged.value = all_text;
+      text_tops.assign(1, QueryNode{QueryNode::Op::Leaf, {}, merged});
     }
   }
-  if (chunks.empty() && filters.empty() && must_not.empty() && !req.match_all)
+
+  // The text tree as a Xapian query, and as a tree the verifier can check.
+  std::vector<VNode> vnodes;
+  std::function<std::pair<Xapian::Query, int>(const QueryNode&, bool)> build;
+  build = [&](const QueryNode& n, bool any) -> std::pair<Xapian::Query, int> {
+    switch (n.op) {
+      case QueryNode::Op::Leaf: {
+        const QueryPart& p = n.leaf;
+        if (p.type == QueryPart::Type::Filter) {
+          vnodes.push_back(VNode{VNode::Op::Filter, {}, -1, filter_query(p)});
+          return {Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, vnodes.back().filter, 0.0),
+                  static_cast<int>(vnodes.size() - 1)};
+        }
+        const bool title = p.type == QueryPart::Type::TitleText;
+        Chunk c = make_chunk(p.value, p.type != QueryPart::Type::Text, title ? title_prefix : "");
+        Xapian::Query q = title ? c.word : c.all_tiers();
+        if (q.empty()) return {Xapian::Query(), -1};
+        chunks.push_back(std::move(c));
+        vnodes.push_back(VNode{VNode::Op::Chunk, {}, static_cast<int>(chunks.size() - 1), {}});
+        return {q, static_cast<int>(vnodes.size() - 1)};
+      }
+      case QueryNode::Op::Not: {
+        // Exclusion by whole words only: a substring could exclude too much.
+        const QueryNode& inner = n.children.front();
+        Xapian::Query q;
+        if (inner.op == QueryNode::Op::Leaf && inner.leaf.type != QueryPart::Type::Filter) {
+          const bool title = inner.leaf.type == QueryPart::Type::TitleText;
+          q = make_chunk(inner.leaf.value, inner.leaf.type == QueryPart::Type::Phrase || title,
+                         title ? title_prefix : "")
+                  .word;
+        } else {
+          const std::size_t keep_chunks = chunks.size(), keep_nodes = vnodes.size();
+          q = build(inner, false).first;
+          chunks.resize(keep_chunks);  // an excluded piece is neither verified nor highlighted
+          vnodes.resize(keep_nodes);
+        }
+        vnodes.push_back(VNode{VNode::Op::Not, {}, -1, {}});
+        return {q.empty() ? q : Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, q),
+                static_cast<int>(vnodes.size() - 1)};
+      }
+      case QueryNode::Op::And:
+      case QueryNode::Op::Or: {
+        const bool is_or = n.op == QueryNode::Op::Or || any;
+        std::vector<Xapian::Query> pos, neg;
+        std::vector<int> kids;
+        for (const auto& child : n.children) {
+          if (!is_or && child.op == QueryNode::Op::Not) {
+            // AND NOT: the exclusion applies to the other pieces.
+            auto [q, v] = build(child, false);
+            if (!q.empty()) neg.push_back(q.get_subquery(1));
+            continue;
+          }
+          auto [q, v] = build(child, false);
+          if (q.empty()) continue;
+          pos.push_back(q);
+          kids.push_back(v);
+        }
+        Xapian::Query q;
+        if (!pos.empty()) q = Xapian::Query(is_or ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, pos.begin(), pos.end());
+        else if (!neg.empty()) q = Xapian::Query::MatchAll;
+        if (!neg.empty()) q = Xapian::Query(Xapian::Query::OP_AND_NOT, q, Xapian::Query(Xapian::Query::OP_OR, neg.begin(), neg.end()));
+        vnodes.push_back(VNode{is_or ? VNode::Op::Or : VNode::Op::And, kids, -1, {}});
+        return {q, static_cast<int>(vnodes.size() - 1)};
+      }
+    }
+    return {Xapian::Query(), -1};
+  };
+  const QueryNode text_root = text_tops.size() == 1 ? text_tops.front()
+                                                    : QueryNode{QueryNode::Op::And, text_tops, {}};
+  // The plain AND of two or more pieces can be widened to OR (zero-hit rescue).
+  const bool widenable = text_root.op == QueryNode::Op::And && text_root.children.size() > 1;
+  auto [text_query, vroot] = text_tops.empty() ? std::pair<Xapian::Query, int>{Xapian::Query(), -1}
+                                               : build(text_root, false);
+  if (text_query.empty() && filters.empty() && must_not.empty() && !req.match_all)
     throw UsageError(fmt::format("query: nothing to search for in '{}'", req.query));
 
-  // The query: text pieces joined by join, each facet's filter (values OR-ed)
-  // AND-ed with the others, except the facet `without` (drill-sideways).
-  auto assemble = [&](Xapian::Query::op join, const std::string& without) {
-    Xapian::Query query;
-    std::vector<Xapian::Query> qs;
-    for (const auto& c : chunks) qs.push_back(c.all_tiers());
-    if (!qs.empty()) query = Xapian::Query(join, qs.begin(), qs.end());
-    else query = Xapian::Query::MatchAll;
+  // The query: the text tree (or everything), each facet's filter (values
+  // OR-ed) AND-ed with the others except the facet `without` (drill-sideways).
+  auto assemble = [&](const Xapian::Query& text, const std::string& without) {
+    Xapian::Query query = text.empty() ? Xapian::Query(Xapian::Query::MatchAll) : text;
     std::vector<Xapian::Query> filter_list;
     for (auto& [field, alts] : filters)
       if (field != without) filter_list.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
@@ -475,7 +571,8 @@ SearchResult Searcher::search(const SearchRequest& req) {
   SearchResult result;
   for (const auto& c : chunks) result.chunks.push_back(c.info);
   const Xapian::doccount all = m_db.get_doccount();
-  Verifier verifier(m_db, chunks, req.exact);
+  Verifier verifier(m_db, chunks, vnodes, req.exact);
+  verifier.set_root(vroot);
 
   // One match over every document (so counts are exact), counting the
   // facets asked for with Xapian's own spy on the packed slots.
@@ -485,13 +582,14 @@ SearchResult Searcher::search(const SearchRequest& req) {
     Xapian::Enquire enquire(m_db);
     enquire.set_query(query);
     enquire.set_weighting_scheme(Xapian::BM25Weight());
+    if (req.sort == SearchRequest::Sort::Year) enquire.set_sort_by_value_then_relevance(schema::SLOT_YEAR_SORT, true);
+    if (req.sort == SearchRequest::Sort::Title) enquire.set_sort_by_value_then_relevance(schema::SLOT_TITLE, false);
     spies.clear();
     for (const auto* f : facets) {
       spies.emplace_back(f, std::make_unique<Xapian::ValueCountMatchSpy>(f->slot));
       enquire.add_matchspy(spies.back().second.get());
     }
-    const bool verify = verifier.needed() || query.get_type() == Xapian::Query::OP_OR;
-    return enquire.get_mset(first, max, all, nullptr, verify ? &verifier : nullptr);
+    return enquire.get_mset(first, max, all, nullptr, verifier.needed() ? &verifier : nullptr);
   };
   auto counts_of = [&](const schema::Facet& f, const Xapian::ValueCountMatchSpy& spy) {
     std::map<std::string, std::size_t> counts;
@@ -521,16 +619,17 @@ SearchResult Searcher::search(const SearchRequest& req) {
     if (!filters.count(std::string(f->name))) in_main.push_back(f);
 
   Spies spies;
-  Xapian::Query::op join = Xapian::Query::OP_AND;
-  Xapian::Query query = assemble(join, "");
+  Xapian::Query query = assemble(text_query, "");
   const auto first = static_cast<Xapian::doccount>(req.offset);
   const auto max = static_cast<Xapian::doccount>(req.limit);
   Xapian::MSet mset = run(query, first, max, in_main, spies);
   // Zero-hit rescue: no note has every piece, so show notes with any piece.
-  if (mset.get_matches_estimated() == 0 && chunks.size() > 1) {
-    join = Xapian::Query::OP_OR;
-    query = assemble(join, "");
-    verifier.set_any(true);
+  if (mset.get_matches_estimated() == 0 && widenable) {
+    chunks.clear();
+    vnodes.clear();
+    std::tie(text_query, vroot) = build(text_root, true);
+    verifier.set_root(vroot);
+    query = assemble(text_query, "");
     mset = run(query, first, max, in_main, spies);
     if (mset.get_matches_estimated() > 0)
       result.notices.push_back("no note matches every word; showing notes that match any of them");
@@ -545,12 +644,13 @@ SearchResult Searcher::search(const SearchRequest& req) {
   for (const auto* f : wanted) {
     if (counted.count(f)) continue;
     Spies side;
-    run(assemble(join, std::string(f->name)), 0, 0, {f}, side);
+    run(assemble(text_query, std::string(f->name)), 0, 0, {f}, side);
     counted[f] = counts_of(*f, *side.front().second);
     counted[f].sideways = true;
   }
   for (const auto* f : wanted) result.facets.push_back(std::move(counted[f]));
 
+  const std::string vault_root = vault();
   std::size_t rank = req.offset;
   for (auto it = mset.begin(); it != mset.end(); ++it) {
     const Xapian::Document doc = it.get_document();
@@ -562,6 +662,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
     hit.path = meta.value(std::string(schema::META_PATH), "");
     hit.title = meta.value(std::string(schema::META_TITLE), "");
     hit.kind = meta.value(std::string(schema::META_KIND), "");
+    if (!vault_root.empty()) hit.file = vault_root + "/" + hit.path;
     hit.venues = schema::unpack_values(doc.get_value(schema::SLOT_VENUES));
     hit.years = schema::unpack_values(doc.get_value(schema::SLOT_YEARS));
     hit.persons = schema::unpack_values(doc.get_value(schema::SLOT_PERSONS));
@@ -620,6 +721,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
       hit.fragments = SnippetGenerator(m_analyzer, hit_terms).generate(doc.get_data(), cites, req.snippets,
                                                                        req.snippet_bytes);
     }
+    hit.terms = std::move(hit_terms);
     result.hits.push_back(std::move(hit));
   }
 
@@ -630,24 +732,17 @@ SearchResult Searcher::search(const SearchRequest& req) {
     // Did you mean: the closest index words; with them the query is run
     // again (once), and the user is told.
     SearchRequest corrected = req;
-    corrected.query.clear();
     bool changed = false;
-    for (const auto& p : parts) {
-      std::string piece = p.value;
-      if (p.type == QueryPart::Type::Text && !p.negated) {
-        const auto words = m_analyzer.words(p.value);
-        const auto fixes = suggest(words);
-        if (words.size() == 1 && !fixes[0].empty()) {
-          piece = fixes[0];
-          changed = true;
-        }
-        for (const auto& f : fixes)
-          if (!f.empty()) result.suggestions.push_back(f);
+    for (const auto& c : chunks) {
+      if (c.title_field) continue;
+      const auto fixes = suggest(c.info.words);
+      for (const auto& f : fixes)
+        if (!f.empty()) result.suggestions.push_back(f);
+      const auto at = corrected.query.find(c.info.text);
+      if (c.info.words.size() == 1 && !c.info.phrase && !fixes[0].empty() && at != std::string::npos) {
+        corrected.query.replace(at, c.info.text.size(), fixes[0]);
+        changed = true;
       }
-      if (p.type == QueryPart::Type::Filter || p.type == QueryPart::Type::TitleText) piece = p.field + ":\"" + p.value + "\"";
-      else if (p.type == QueryPart::Type::Phrase) piece = "\"" + piece + "\"";
-      if (p.negated) piece = "-" + piece;
-      corrected.query += (corrected.query.empty() ? "" : " ") + piece;
     }
     if (changed && m_corrections++ == 0) {
       SearchResult again = search(corrected);

@@ -16,6 +16,7 @@ trap 'chmod -R u+rwx "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 export NO_COLOR=1 SAGASU_INDEX="$WORK/default-index" LC_ALL=C.UTF-8
 failures=0
 checks=0
+cd "$SAGASU_SRC" || exit 2  # paths printed relative to the current folder are stable
 
 sanitise() {
   sed -e "s|$WORK|<TMP>|g" -e "s|$SAGASU_SRC|<SRC>|g" \

@@ -21,6 +21,7 @@
 //   XT<tag>          tag filter terms
 //   XL<target>       link target terms (canonical page name, casefolded)
 //   XC<source>       cited source terms (citation key without '@', casefolded)
+//   XD<path>         the note's path and each of its folders (casefolded)
 //
 //   value VENUES..ORGS   the facet's display values, sorted and packed with
 //                        pack_values(): one string per document, so the stock
@@ -67,10 +68,11 @@ inline constexpr Prefix KIND{"kind", "XK"};
 inline constexpr Prefix TAG{"tag", "XT"};
 inline constexpr Prefix LINK{"links", "XL"};
 inline constexpr Prefix CITE{"cites", "XC"};
+inline constexpr Prefix PATH{"path", "XD"};
 
 /// Every prefix, for the uniqueness test and for field look-up.
-inline constexpr std::array<Prefix, 12> ALL_PREFIXES{
-    UNIQUE_ID, TITLE, STEM, BIGRAM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE};
+inline constexpr std::array<Prefix, 13> ALL_PREFIXES{
+    UNIQUE_ID, TITLE, STEM, BIGRAM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE, PATH};
 
 /// Value slots.
 enum Slot : unsigned {

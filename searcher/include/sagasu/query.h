@@ -1,6 +1,15 @@
-// The query language: free text, "phrases", -exclusions and field filters
-// (venue:OSDI year:2024..2026 person:"Xin Liu"), parsed without Xapian's
-// QueryParser so that every text piece goes through the one analyzer.
+// The query language, parsed without Xapian's QueryParser so that every text
+// piece goes through the one analyzer:
+//
+//   query   := or
+//   or      := and ("OR" and)*
+//   and     := unary (["AND"] unary)*          implicit AND
+//   unary   := ("NOT" | "-") unary | primary
+//   primary := "(" or ")" | FIELD ":" value | '"' phrase '"' | word
+//   value   := word | '"' text '"'
+//
+// FIELD is one of title, path, venue, year, person, org, kind, tag, links,
+// cites; a word with another "x:" is plain text.
 #pragma once
 
 #include <string>
@@ -8,17 +17,29 @@
 
 namespace sagasu {
 
-/// One piece of a parsed query.
+/// A leaf: one piece of text or one field filter.
 struct QueryPart {
   enum class Type { Text, Phrase, Filter, TitleText };
   Type type = Type::Text;
-  bool negated = false;  ///< "-word"
-  std::string field;     ///< for Filter: "venue", "year", "person", "org", "kind", "tag", "links", "cites"
+  bool negated = false;  ///< under a NOT or "-"
+  std::string field;     ///< for Filter and TitleText
   std::string value;     ///< text, phrase text or filter value (unquoted)
   std::size_t column = 1;  ///< 1-based column in the query string, for error messages
 };
 
-/// Splits a query into parts; throws UsageError("query: … at column N") when malformed.
+/// A node of the parsed query.
+struct QueryNode {
+  enum class Op { And, Or, Not, Leaf };
+  Op op = Op::Leaf;
+  std::vector<QueryNode> children;  ///< And/Or: two or more; Not: one
+  QueryPart leaf;                   ///< for Leaf
+};
+
+/// Parses a query; throws UsageError("query: … at column N") when malformed.
+QueryNode parse_query_tree(const std::string& query);
+
+/// The leaves of a query that is only an implicit/explicit AND of leaves (and
+/// negated leaves); throws UsageError if it holds OR or parentheses. For --filter.
 std::vector<QueryPart> parse_query(const std::string& query);
 
 /// The fields that filter (boolean) rather than match text.

@@ -25,6 +25,7 @@ struct SearchRequest {
   bool exact = false;                 ///< no folding: the typed text must occur as typed
   bool explain = false;               ///< fill Hit::score_parts and SearchResult::chunks
   bool match_all = false;             ///< an empty query matches every note (instead of being an error)
+  enum class Sort { Relevance, Year, Title } sort = Sort::Relevance;  ///< year: newest first; title: A–Z
 };
 
 /// How a hit matched the query: the weakest tier any query piece needed.
@@ -64,7 +65,9 @@ struct Hit {
   double score = 0;
   std::string path, title, kind;
   std::vector<std::string> venues, years, persons, orgs;
+  std::string file;  ///< absolute path of the note file (vault folder + path)
   Tier tier = Tier::Word;
+  MatchTerms terms;  ///< what to highlight in this note (words; substrings it lacks as words)
   std::vector<std::pair<std::string, double>> score_parts;  ///< tier → weight (explain only)
   std::vector<Fragment> fragments;
 };

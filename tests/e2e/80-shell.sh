@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The searcher as a shell tool: every query operator, every output mode,
+# every query error with its column, exit codes, pipes and defaults.
+. "$(dirname "$0")/lib.sh"
+idx="$WORK/idx"
+"$INDEXER" --vault "$VAULT" --index "$idx" --quiet
+S() { "$SEARCHER" --index "$idx" "$@"; }
+B() { S --snippets 0 --facets none "$@"; }
+F() { S --snippets 0 "$@"; }  # with facets chosen by the caller
+
+# Operators.
+check op-and B --limit 3 'SDC AND 検知'
+check op-implicit-and B --limit 3 'SDC 検知'
+check op-or F --limit 0 --facets kind 'AEGIS OR SDCHunter'
+check op-not F --limit 0 --facets kind 'GPU NOT SDC'
+check op-dash F --limit 0 --facets kind 'GPU -SDC'
+check op-parens B --limit 5 '(ストラグラー OR checkpoint) venue:OSDI'
+check op-field-or F --limit 0 --facets venue '(venue:NSDI OR venue:EuroSys) GPU'
+check op-phrase B --limit 3 '"what-if analysis"'
+check op-title B 'title:MegaScale'
+check op-path B 'path:questions'
+check op-tag B --limit 3 'tag:sdc'
+check op-year-open-start F --limit 0 --facets year 'FSDP year:..2023'
+check op-year-open-end F --limit 0 --facets year 'FSDP year:2025..'
+check op-quoted-value F --limit 0 --facets person 'person:"Xin Liu"'
+check op-not-only F --limit 0 --facets kind 'NOT GPU'
+
+# Errors: one line naming the problem and its column, exit 2.
+check err-quote B 'GPU "本番 クラスタ'
+check err-open-paren B '(GPU OR SDC'
+check err-close-paren B 'GPU SDC)'
+check err-dangling-or B 'GPU OR'
+check err-dangling-not B 'GPU NOT'
+check err-empty-parens B '() GPU'
+check err-field-value B 'venue: GPU'
+check err-year B 'year:2024..20x6'
+check err-year-range B 'year:2026..2024'
+check err-sort S --sort size GPU
+check err-modes S --json --paths GPU
+check err-filter-option S --filter 'GPU OR SDC' GPU
+check err-no-query S
+check err-unknown-option S --frobnicate GPU
+
+# Output modes.
+check out-paths S --paths 'kind:person'
+check out-paths-null sh -c "'$SEARCHER' --index '$idx' --paths --null 'kind:person' | tr '\\0' '|'"
+check out-jsonl S --jsonl --limit 2 --snippets 1 --facets venue 'title:MegaScale'
+check out-vimgrep sh -c "cd '$VAULT' && '$SEARCHER' --index '$idx' --vimgrep 'title:AEGIS'"
+check out-sort-year B --limit 5 --sort year GPU
+check out-sort-title B --limit 5 --sort title 'kind:person'
+check out-limit-offset B --limit 2 --offset 3 GPU
+check out-snippets-3 S --snippets 3 --facets none --limit 1 SDC
+check out-color-always S --color=always --limit 1 --facets none ストラグラー
+check out-no-color-env env NO_COLOR=1 "$SEARCHER" --index "$idx" --color=auto --limit 1 --facets none ストラグラー
+
+# Exit codes and pipes.
+S --paths SDC | head -1 >/dev/null
+expect "--paths | head exits 0" test "${PIPESTATUS[0]}" = 0
+S --vimgrep SDC | head -1 >/dev/null
+expect "--vimgrep | head exits 0" test "${PIPESTATUS[0]}" = 0
+B 存在しない語彙zzqx >/dev/null 2>&1
+expect "no hits exits 1" test $? = 1
+B 'GPU OR' >/dev/null 2>&1
+expect "malformed query exits 2" test $? = 2
+n=$(cd "$SAGASU_SRC/data" && "$SEARCHER" --index "$idx" --paths 'org:ByteDance' | xargs wc -l | grep -c ' vault/')
+expect "--paths | xargs wc -l reads every hit ($n)" test "$n" -ge 20
+
+# Defaults: SAGASU_INDEX, then the XDG data folder; no index says how to make one.
+SAGASU_INDEX="$idx" "$SEARCHER" --limit 0 --facets none GPU >/dev/null
+expect "SAGASU_INDEX is the default index" test $? = 0
+mkdir -p "$WORK/xdg/sagasu" && cp -r "$idx" "$WORK/xdg/sagasu/index"
+env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/xdg" "$SEARCHER" --limit 0 --facets none GPU >/dev/null
+expect "XDG_DATA_HOME/sagasu/index is the next default" test $? = 0
+check no-index env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/empty" "$SEARCHER" GPU
+finish
