@@ -7,11 +7,14 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <chrono>
 #include <iostream>
+#include <mutex>
 
 #include "sagasu/error.h"
 #include "sagasu/index_location.h"
 #include "sagasu/indexer.h"
+#include "sagasu/unicode.h"
 
 namespace po = boost::program_options;
 
@@ -39,7 +42,12 @@ po::options_description options(Args& a) {
       ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
       ("index,i", po::value(&a.index)->value_name("DIR"),
        "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
-      ("rebuild", po::bool_switch(&a.opts.rebuild), "build the index from scratch (also replaces an index of another vault)")
+      ("rebuild", po::bool_switch(&a.opts.rebuild),
+       "build a new index beside the live one and switch to it atomically (also replaces an index of another vault)")
+      ("jobs,j", po::value(&a.opts.jobs)->value_name("N"), "threads parsing and analysing notes (default: one per core)")
+      ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
+      ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
+      ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
       ("ext", po::value(&a.extensions)->value_name("LIST"),
        "comma-separated file name endings to index, '*' for every file (default: md)")
       ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("BYTES"),
@@ -63,6 +71,25 @@ std::vector<std::string> split_list(const std::string& s) {
     } else if (c != ' ') {
       cur += c;
     }
+  }
+  return out;
+}
+
+// A path as one printable line: control characters are shown escaped.
+std::string printable(const std::string& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size();) {
+    const unsigned char c = static_cast<unsigned char>(path[i]);
+    const std::size_t bad = unicode::find_invalid_utf8(std::string_view(path).substr(i));
+    if (c < 0x20 || c == 0x7f || bad == 0) {  // a control character or a byte that is not UTF-8
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+      continue;
+    }
+    std::size_t next = i;
+    unicode::next_code_point(path, next);
+    out.append(path, i, next - i);
+    i = next;
   }
   return out;
 }
@@ -97,7 +124,8 @@ int run_checked(int argc, char** argv) {
     throw UsageError(e.what());
   }
   if (a.help) {
-    std::cout << desc << "\nExit status: 0 every note indexed, 1 some files skipped, 2 error.\n";
+    std::cout << desc << "\nExit status: 0 every note indexed, 1 some files skipped (their last indexed\n"
+                         "version is kept), 2 error (nothing written: no vault, index locked, --strict).\n";
     return EXIT_OK;
   }
   if (a.opts.vault.empty()) throw UsageError("--vault DIR is required");
@@ -107,31 +135,53 @@ int run_checked(int argc, char** argv) {
   if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
 
   if (!a.report.empty() && a.report != "entities") throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
+  // A progress bar on a terminal: notes done / total, notes per second, time left.
+  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
+  std::mutex progress_mutex;
+  auto last = std::chrono::steady_clock::now();
+  const auto begun = last;
+  if (tty)
+    a.opts.progress = [&](std::size_t done, std::size_t total) {
+      std::lock_guard<std::mutex> lock(progress_mutex);
+      const auto now = std::chrono::steady_clock::now();
+      if (done != total && now - last < std::chrono::milliseconds(100)) return;
+      last = now;
+      const double secs = std::chrono::duration<double>(now - begun).count();
+      const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
+      const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
+      const std::size_t width = 30, filled = total ? width * done / total : width;
+      fmt::print(stderr, "\r[{}{}] {}/{} notes, {:.0f}/s, {:.0f} s left \x1b[K", std::string(filled, '#'),
+                 std::string(width - filled, '.'), done, total, rate, eta);
+    };
   const IndexReport r = run_index(a.opts);
+  if (tty) fmt::print(stderr, "\r\x1b[K");
+  if (a.opts.dry_run) {
+    std::string out;
+    for (const auto& p : r.added_paths) out += "add\t" + p + "\n";
+    for (const auto& p : r.updated_paths) out += "update\t" + p + "\n";
+    for (const auto& [from, to] : r.renamed_paths) out += "rename\t" + from + "\t" + to + "\n";
+    for (const auto& p : r.deleted_paths) out += "delete\t" + p + "\n";
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
   if (a.report == "entities") print_entity_report(r);
   if (!a.quiet) {
-    for (const auto& s : r.skipped) fmt::print(stderr, "indexer: {}: skipped: {}\n", s.path, s.reason);
+    for (const auto& s : r.skipped) fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
     if (a.verbose) {
-      for (const auto& w : r.warnings) fmt::print(stderr, "indexer: {}: warning: {}\n", w.path, w.reason);
-      for (const auto& u : r.unresolved) {
-        std::string where;
-        for (const auto& n : u.notes) where += (where.empty() ? "" : ", ") + n;
-        fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, where);
-      }
-      for (const auto& [alias, pages] : r.ambiguous) {
-        std::string which;
-        for (const auto& p : pages) which += (which.empty() ? "" : ", ") + p;
-        fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, which);
-      }
+      for (const auto& w : r.warnings) fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
+      for (const auto& u : r.unresolved)
+        fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, join_notes(u.notes));
+      for (const auto& [alias, pages] : r.ambiguous)
+        fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, join_notes(pages));
     } else {
       for (const auto& w : r.warnings)
-        if (w.reason.rfind("front matter", 0) == 0) fmt::print(stderr, "indexer: {}: warning: {}\n", w.path, w.reason);
+        if (w.reason.rfind("front matter", 0) == 0)
+          fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
     }
     fmt::print(stderr,
-               "indexer: {} notes in {} (added {}, updated {}, unchanged {}, deleted {}), skipped {}, "
+               "indexer: {}{} notes in {}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
                "unresolved entities {}, {:.2f} s\n",
-               r.notes(), a.opts.index, r.added, r.updated, r.unchanged, r.deleted, r.skipped.size(),
-               r.unresolved.size(), r.seconds);
+               a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index, r.added, r.updated,
+               r.deleted, r.renamed, r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
   }
   return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;
 }

@@ -55,32 +55,132 @@ std::optional<NoteKind> kind_of_label(std::string_view label) {
   return it->second;
 }
 
-void EntityResolver::add_note(const Note& note) {
-  const std::string key = fold_name(note.title);
-  m_by_key[key] = note.title;
-  if (auto k = note.declared_kind()) m_declared[note.title] = *k;
-  m_pending.push_back(&note);
-  auto saw = [&](const std::string& name) {
-    if (!name.empty() && name.front() != '@') m_first_spelling.emplace(fold_name(name), name);
+namespace {
+
+// The length-prefixed encoding of digests: varint length, then bytes.
+void put(std::string& out, std::string_view s) {
+  std::size_t n = s.size();
+  do {
+    unsigned char b = n & 0x7F;
+    n >>= 7;
+    if (n) b |= 0x80;
+    out += static_cast<char>(b);
+  } while (n);
+  out.append(s);
+}
+
+bool get(std::string_view& in, std::string& s) {
+  std::size_t n = 0;
+  int shift = 0;
+  while (true) {
+    if (in.empty() || shift > 35) return false;
+    const unsigned char b = static_cast<unsigned char>(in.front());
+    in.remove_prefix(1);
+    n |= static_cast<std::size_t>(b & 0x7F) << shift;
+    shift += 7;
+    if (!(b & 0x80)) break;
+  }
+  if (in.size() < n) return false;
+  s.assign(in.substr(0, n));
+  in.remove_prefix(n);
+  return true;
+}
+
+std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string(to_string(*k)) : std::string(); }
+
+}  // namespace
+
+bool NoteDigest::operator==(const NoteDigest& o) const {
+  return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
+         declared == o.declared && structure == o.structure && labelled == o.labelled && names == o.names;
+}
+
+std::string NoteDigest::serialize() const {
+  std::string out = "d1";
+  put(out, title);
+  put(out, display_title);
+  put(out, source ? "1" : "");
+  put(out, kind_code(declared));
+  put(out, kind_code(structure));
+  put(out, std::to_string(aliases.size()));
+  for (const auto& a : aliases) put(out, a);
+  put(out, std::to_string(labelled.size()));
+  for (const auto& [name, kind] : labelled) {
+    put(out, name);
+    put(out, to_string(kind));
+  }
+  put(out, std::to_string(names.size()));
+  for (const auto& n : names) put(out, n);
+  return out;
+}
+
+std::optional<NoteDigest> NoteDigest::deserialize(std::string_view in) {
+  if (in.substr(0, 2) != "d1") return std::nullopt;
+  in.remove_prefix(2);
+  NoteDigest d;
+  std::string s, count;
+  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : parse_kind(v); };
+  auto list = [&](std::vector<std::string>& v) {
+    if (!get(in, count)) return false;
+    const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!get(in, s)) return false;
+      v.push_back(s);
+    }
+    return true;
   };
-  for (const auto& l : note.links) saw(l.target);
-  for (const auto& r : note.relations)
-    for (const auto& i : r.items) saw(i.name);
-  for (const auto& a : note.authors) saw(a);
-  for (const auto& a : note.authors) m_label_mentions.emplace_back(a, NoteKind::Person);
-  // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察.
-  // In a flattened note the heading runs on into its paragraph: compare the first word.
+  if (!get(in, d.title) || !get(in, d.display_title) || !get(in, s)) return std::nullopt;
+  d.source = s == "1";
+  if (!get(in, s)) return std::nullopt;
+  d.declared = kind_of(s);
+  if (!get(in, s)) return std::nullopt;
+  d.structure = kind_of(s);
+  if (!list(d.aliases) || !get(in, count)) return std::nullopt;
+  const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string name, kind;
+    if (!get(in, name) || !get(in, kind)) return std::nullopt;
+    const auto k = parse_kind(kind);
+    if (!k) return std::nullopt;
+    d.labelled.emplace_back(name, *k);
+  }
+  if (!list(d.names) || !in.empty()) return std::nullopt;
+  return d;
+}
+
+NoteDigest make_digest(const Note& note) {
+  NoteDigest d;
+  d.title = note.title;
+  d.display_title = note.source ? (note.fm_title.empty() ? note.source->title : note.fm_title) : note.title;
+  d.source = note.source.has_value();
+  d.aliases = note.aliases;
+  d.declared = note.declared_kind();
+  // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察. In a
+  // flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {
     const std::string first = h.substr(0, h.find(' '));
-    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察")
-      m_structure[note.title] = NoteKind::Concept;
+    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察") d.structure = NoteKind::Concept;
   }
   for (const auto& rel : note.relations) {
-    if (fold_name(rel.label) == fold_name("親組織")) m_structure[note.title] = NoteKind::Organization;
-    if (auto k = kind_of_label(rel.label))
-      for (const auto& item : rel.items) m_label_mentions.emplace_back(item.name, *k);
+    if (fold_name(rel.label) == fold_name("親組織")) d.structure = NoteKind::Organization;
+    if (const auto k = kind_of_label(rel.label))
+      for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
+  for (const auto& a : note.authors) d.labelled.emplace_back(a, NoteKind::Person);
+  auto saw = [&](const std::string& name) {
+    if (!name.empty() && name.front() != '@') d.names.push_back(name);
+  };
+  for (const auto& l : note.links)
+    if (!l.embed) saw(l.target);
+  // Plain names count only in lists whose label says what they are (as in resolve_facets).
+  for (const auto& r : note.relations)
+    for (const auto& i : r.items)
+      if (i.linked || kind_of_label(r.label)) saw(i.name);
+  for (const auto& a : note.authors) saw(a);
+  return d;
 }
+
+void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(digest); }
 
 void EntityResolver::add_override(std::string_view name, NoteKind kind) { m_overrides[std::string(name)] = kind; }
 
@@ -141,20 +241,24 @@ std::optional<NoteKind> EntityResolver::heuristic(std::string_view name) const {
 }
 
 void EntityResolver::finish() {
+  for (const auto& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
+  for (const auto& d : m_digests)
+    for (const auto& name : d.names) m_first_spelling.emplace(fold_name(name), name);
   // Aliases need every title known first: a title always beats an alias.
-  for (const Note* note : m_pending)
-    for (const auto& alias : note->aliases) {
+  for (const auto& d : m_digests)
+    for (const auto& alias : d.aliases) {
       const std::string key = fold_name(alias);
       auto it = m_by_key.find(key);
       if (it == m_by_key.end()) {
-        m_by_key[key] = note->title;
-      } else if (it->second != note->title && fold_name(it->second) != key) {
+        m_by_key[key] = d.title;
+      } else if (it->second != d.title && fold_name(it->second) != key) {
         m_ambiguous[key].insert(it->second);
-        m_ambiguous[key].insert(note->title);
+        m_ambiguous[key].insert(d.title);
       }
     }
   std::map<std::string, std::map<NoteKind, int>> votes;
-  for (const auto& [name, kind] : m_label_mentions) ++votes[canonical(name)][kind];
+  for (const auto& d : m_digests)
+    for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
 
   auto set = [&](const std::string& name, NoteKind k, KindEvidence e) {
     Info& info = m_info[name];
@@ -164,24 +268,40 @@ void EntityResolver::finish() {
     }
   };
   for (const auto& [name, kind] : m_overrides) set(canonical(name), kind, KindEvidence::Override);
-  for (const auto& [title, kind] : m_declared) set(title, kind, KindEvidence::OwnPage);
+  for (const auto& d : m_digests)
+    if (d.declared) set(d.title, *d.declared, KindEvidence::OwnPage);
   for (const auto& [name, counts] : votes) {
     const auto best = std::max_element(counts.begin(), counts.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
     set(name, best->first, KindEvidence::ListLabel);
   }
-  for (const auto& [title, kind] : m_structure) set(title, kind, KindEvidence::PageStructure);
+  for (const auto& d : m_digests)
+    if (d.structure) set(d.title, *d.structure, KindEvidence::PageStructure);
   auto try_heuristic = [&](const std::string& name) {
     if (auto k = heuristic(name)) set(name, *k, KindEvidence::Heuristic);
   };
-  for (const auto& [key, title] : m_by_key) try_heuristic(title);
-  for (const Note* note : m_pending) {
-    for (const auto& link : note->links) try_heuristic(canonical(link.target));
-    for (const auto& rel : note->relations)
-      for (const auto& item : rel.items) try_heuristic(canonical(item.name));
+  for (const auto& d : m_digests) {
+    try_heuristic(d.title);
+    for (const auto& name : d.names) try_heuristic(canonical(name));
   }
-  m_pending.clear();
-  m_finished = true;
+}
+
+std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
+  std::set<std::string> keys;
+  for (const auto* r : {this, &other}) {
+    for (const auto& [k, v] : r->m_by_key) keys.insert(k);
+    for (const auto& [k, v] : r->m_first_spelling) keys.insert(k);
+    for (const auto& [name, info] : r->m_info) keys.insert(fold_name(name));
+  }
+  std::set<std::string> changed;
+  for (const auto& key : keys) {
+    const std::string a = canonical(key), b = other.canonical(key);
+    if (a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b)) {
+      changed.insert(a);
+      changed.insert(b);
+    }
+  }
+  return changed;
 }
 
 std::optional<NoteKind> EntityResolver::kind(std::string_view canonical_name) const {

@@ -1,19 +1,24 @@
 #include "sagasu/indexer.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <xapian.h>
+#include <xxhash.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "sagasu/document_builder.h"
 #include "sagasu/entity_resolver.h"
 #include "sagasu/error.h"
+#include "sagasu/index_store.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
@@ -37,10 +42,18 @@ bool wanted_extension(const fs::path& p, const std::vector<std::string>& exts) {
   return false;
 }
 
-// Every file to index below root, sorted; problems go to skipped. Hidden
-// folders (.obsidian, .git, .sagasu, .trash) are not notes; symbolic links to
-// folders are not followed, so link loops cannot trap the walk.
-void walk(const fs::path& root, const IndexOptions& opts, std::vector<fs::path>& files,
+// A file of the vault as the walk saw it.
+struct FileEntry {
+  fs::path file;
+  std::string path;  // vault-relative
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+};
+
+// Every file to index below root, sorted by path; problems go to skipped.
+// Hidden folders (.obsidian, .git, .sagasu, .trash) are not notes; symbolic
+// links to folders are not followed, so link loops cannot trap the walk.
+void walk(const fs::path& root, const IndexOptions& opts, std::vector<FileEntry>& files,
           std::vector<Skipped>& skipped, std::vector<Skipped>& notices) {
   std::vector<fs::path> stack{root};
   while (!stack.empty()) {
@@ -62,25 +75,27 @@ void walk(const fs::path& root, const IndexOptions& opts, std::vector<fs::path>&
       if (!name.empty() && name.front() == '.') continue;
       std::error_code sec;
       const bool is_link = it->is_symlink(sec);
-      const fs::file_status st = fs::status(p, sec);  // follows links
-      if (is_link && sec) {
-        if (wanted_extension(p, opts.extensions)) skipped.push_back({rel_path(root, p), "broken symbolic link"});
+      struct stat st {};
+      if (::stat(p.c_str(), &st) != 0) {  // follows links
+        if (wanted_extension(p, opts.extensions))
+          skipped.push_back({rel_path(root, p), is_link ? "broken symbolic link" : std::strerror(errno)});
         continue;
       }
-      if (fs::is_directory(st)) {
+      if (S_ISDIR(st.st_mode)) {
         if (is_link) notices.push_back({rel_path(root, p), "symbolic link to a folder, not followed"});
         else stack.push_back(p);
         continue;
       }
       if (!wanted_extension(p, opts.extensions)) continue;
-      if (!fs::is_regular_file(st)) {
+      if (!S_ISREG(st.st_mode)) {
         skipped.push_back({rel_path(root, p), "not a regular file"});
         continue;
       }
-      files.push_back(p);
+      files.push_back({p, rel_path(root, p), static_cast<std::uint64_t>(st.st_size),
+                       static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
     }
   }
-  std::sort(files.begin(), files.end());
+  std::sort(files.begin(), files.end(), [](const FileEntry& a, const FileEntry& b) { return a.path < b.path; });
 }
 
 // Reads a whole file; throws Error naming the file.
@@ -99,18 +114,75 @@ std::string read_file(const fs::path& p, const std::string& shown, std::uint64_t
   return data;
 }
 
-Xapian::WritableDatabase open_writable(const std::string& path, bool overwrite) {
-  std::error_code ec;
-  fs::create_directories(path, ec);
-  if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", path, ec.message()));
-  try {
-    return Xapian::WritableDatabase(path, overwrite ? Xapian::DB_CREATE_OR_OVERWRITE : Xapian::DB_CREATE_OR_OPEN);
-  } catch (const Xapian::DatabaseLockError&) {
-    throw Error(fmt::format("{}: index is locked by another indexer", path));
-  } catch (const Xapian::Error& e) {
-    throw Error(fmt::format("{}: cannot open index: {}", path, e.get_msg()));
-  }
+std::string hash_of(const std::string& content) {
+  return fmt::format("{:016x}", XXH3_64bits(content.data(), content.size()));
 }
+
+// The STATE value: what the file was when it was indexed.
+struct FileState {
+  std::string path;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::string hash;
+};
+
+std::string encode_state(const FileState& s) {
+  std::string out = s.path;
+  out += '\0';
+  out += std::to_string(s.size);
+  out += '\0';
+  out += std::to_string(s.mtime_ns);
+  out += '\0';
+  out += s.hash;
+  return out;
+}
+
+std::optional<FileState> decode_state(const std::string& v) {
+  std::vector<std::string> f;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= v.size(); ++i)
+    if (i == v.size() || v[i] == '\0') {
+      f.push_back(v.substr(start, i - start));
+      start = i + 1;
+    }
+  if (f.size() != 4) return std::nullopt;
+  return FileState{f[0], std::strtoull(f[1].c_str(), nullptr, 10), std::strtoll(f[2].c_str(), nullptr, 10), f[3]};
+}
+
+// What the index held for a path before this run.
+struct Indexed {
+  Xapian::docid docid = 0;
+  FileState state;
+  std::string digest;     // serialized NoteDigest
+  std::string signature;  // DocumentBuilder::signature
+};
+
+// Runs f(i) for i in [0, n) on `jobs` threads; f must only touch slot i.
+template <class F>
+void parallel_for(std::size_t n, unsigned jobs, F f) {
+  if (jobs <= 1 || n < 2) {
+    for (std::size_t i = 0; i < n; ++i) f(i, 0u);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < jobs; ++t)
+    threads.emplace_back([&, t] {
+      for (std::size_t i = next++; i < n; i = next++) f(i, t);
+    });
+  for (auto& th : threads) th.join();
+}
+
+// One note of this run.
+struct Work {
+  const FileEntry* file = nullptr;
+  const Indexed* old = nullptr;  // what the index held for this path, if anything
+  enum class Status { Unchanged, Touched, Changed, Failed } status = Status::Unchanged;
+  std::string hash;
+  std::unique_ptr<Note> note;  // parsed when it has to be (re)built
+  NoteDigest digest;
+  std::string error;
+};
 
 }  // namespace
 
@@ -119,126 +191,315 @@ IndexReport run_index(const IndexOptions& opts) {
   IndexReport report;
   std::error_code ec;
   const fs::path root = fs::canonical(opts.vault, ec);
-  if (ec || !fs::is_directory(root)) throw Error(fmt::format("{}: not a vault folder: {}", opts.vault,
-                                                             ec ? ec.message() : "not a directory"));
+  if (ec || !fs::is_directory(root))
+    throw Error(fmt::format("{}: not a vault folder: {}", opts.vault, ec ? ec.message() : "not a directory"));
+  const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
 
-  // Pass 1: read and parse every note.
-  std::vector<fs::path> files;
+  std::vector<FileEntry> files;
   walk(root, opts, files, report.skipped, report.warnings);
-  NoteParser parser;
-  std::vector<std::unique_ptr<Note>> notes;
-  std::vector<std::string> kept_ids;  // notes that failed but keep their indexed version
-  for (const fs::path& p : files) {
-    const std::string rel = rel_path(root, p);
-    if (unicode::find_invalid_utf8(rel) != std::string::npos) {
-      report.skipped.push_back({rel, "file name is not valid UTF-8"});
-      continue;
+
+  // The lock first: nothing is read from the index that another writer could change.
+  IndexStore store(opts.index, opts.wait);
+  if (!opts.dry_run) store.remove_stale();
+  const bool fresh = opts.rebuild || store.current().empty();
+  std::string new_generation;
+  Xapian::WritableDatabase db = fresh && !opts.dry_run ? store.create_next(new_generation)
+                                : !store.current().empty() ? store.open_current()
+                                                           : Xapian::WritableDatabase();
+  const bool have_old = !fresh && !store.current().empty();
+
+  // What the index holds: path → state, digest and signature.
+  std::map<std::string, Indexed> indexed;
+  std::string old_overrides;
+  if (have_old) {
+    const std::string vault_meta = db.get_metadata(std::string(schema::META_VAULT));
+    if (!vault_meta.empty() && vault_meta != root.string())
+      throw Error(fmt::format("{}: index was built from vault {}, not {}; use --rebuild to replace it",
+                              opts.index, vault_meta, root.string()));
+    old_overrides = db.get_metadata(std::string(schema::META_OVERRIDES));
+    for (auto v = db.valuestream_begin(schema::SLOT_STATE); v != db.valuestream_end(schema::SLOT_STATE); ++v) {
+      auto st = decode_state(*v);
+      if (!st) continue;
+      Indexed& ix = indexed[st->path];
+      ix.docid = v.get_docid();
+      ix.state = std::move(*st);
     }
-    try {
-      const std::string content = read_file(p, rel, opts.max_file_bytes);
-      auto note = std::make_unique<Note>(parser.parse(rel, content));
-      for (const auto& w : note->warnings) report.warnings.push_back({rel, w});
-      notes.push_back(std::move(note));
-    } catch (const Error& e) {
-      std::string reason = e.what();
-      if (reason.rfind(rel + ": ", 0) == 0) reason.erase(0, rel.size() + 2);
-      report.skipped.push_back({rel, reason});
-      kept_ids.push_back(schema::unique_id_term(rel));
+    for (auto& [path, ix] : indexed) {
+      const Xapian::Document doc = db.get_document(ix.docid, Xapian::DOC_ASSUME_VALID);
+      ix.digest = doc.get_value(schema::SLOT_DIGEST);
+      ix.signature = doc.get_value(schema::SLOT_SIGNATURE);
     }
   }
 
-  // Entities: every page's kind and aliases, then the override file.
-  EntityResolver resolver;
-  for (const auto& n : notes) resolver.add_note(*n);
-  const fs::path overrides = root / ".sagasu" / "entities.tsv";
-  if (fs::exists(overrides, ec)) {
+  // Which files changed: size and mtime first, then the content hash, so a
+  // `touch` costs a read but no reindex. Changed files are parsed.
+  std::vector<Work> work(files.size());
+  std::vector<std::size_t> to_read;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    Work& w = work[i];
+    w.file = &files[i];
+    auto it = indexed.find(files[i].path);
+    if (it != indexed.end()) w.old = &it->second;
+    if (unicode::find_invalid_utf8(files[i].path) != std::string::npos) {
+      w.status = Work::Status::Failed;
+      w.error = "file name is not valid UTF-8";
+      continue;
+    }
+    std::optional<NoteDigest> digest;
+    if (w.old && w.old->state.size == files[i].size && w.old->state.mtime_ns == files[i].mtime_ns &&
+        (digest = NoteDigest::deserialize(w.old->digest))) {
+      w.status = Work::Status::Unchanged;
+      w.digest = std::move(*digest);
+      w.hash = w.old->state.hash;
+    } else {
+      to_read.push_back(i);
+    }
+  }
+  NoteParser parser;
+  std::atomic<std::size_t> done{0};
+  parallel_for(to_read.size(), jobs, [&](std::size_t k, unsigned) {
+    Work& w = work[to_read[k]];
     try {
-      for (const auto& problem : resolver.load_overrides(read_file(overrides, ".sagasu/entities.tsv", 1u << 24)))
-        report.warnings.push_back({".sagasu/entities.tsv", problem});
+      const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
+      w.hash = hash_of(content);
+      std::optional<NoteDigest> digest;
+      if (w.old && w.old->state.hash == w.hash && (digest = NoteDigest::deserialize(w.old->digest))) {
+        w.status = Work::Status::Touched;
+        w.digest = std::move(*digest);
+      } else {
+        w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
+        w.digest = make_digest(*w.note);
+        w.status = Work::Status::Changed;
+      }
+    } catch (const Error& e) {
+      std::string reason = e.what();
+      if (reason.rfind(w.file->path + ": ", 0) == 0) reason.erase(0, w.file->path.size() + 2);
+      w.status = Work::Status::Failed;
+      w.error = reason;
+    }
+    if (opts.progress) opts.progress(++done, to_read.size());
+  });
+
+  // A file that fails keeps its indexed version (nothing is lost); it is reported.
+  std::set<std::string> present;
+  for (Work& w : work) {
+    present.insert(w.file->path);
+    if (w.status != Work::Status::Failed) continue;
+    report.skipped.push_back({w.file->path, w.error});
+    if (w.old)
+      if (auto d = NoteDigest::deserialize(w.old->digest)) w.digest = std::move(*d);
+  }
+  std::sort(report.skipped.begin(), report.skipped.end(),
+            [](const Skipped& a, const Skipped& b) { return a.path < b.path; });
+  for (const Work& w : work)
+    if (w.note)
+      for (const auto& warning : w.note->warnings) report.warnings.push_back({w.file->path, warning});
+  if (opts.strict && !report.skipped.empty())
+    throw Error(fmt::format("{}: {} file(s) skipped and --strict given; the index is unchanged (first: {}: {})",
+                            opts.vault, report.skipped.size(), report.skipped.front().path,
+                            report.skipped.front().reason));
+
+  // Entities: every note's digest in path order, then the override file.
+  std::string overrides;
+  const fs::path overrides_file = root / ".sagasu" / "entities.tsv";
+  if (fs::exists(overrides_file, ec)) {
+    try {
+      overrides = read_file(overrides_file, ".sagasu/entities.tsv", 1u << 24);
     } catch (const Error& e) {
       report.warnings.push_back({".sagasu/entities.tsv", e.what()});
     }
   }
+  EntityResolver resolver;
+  for (const Work& w : work)
+    if (w.status != Work::Status::Failed || w.old) resolver.add(w.digest);
+  for (const auto& problem : resolver.load_overrides(overrides))
+    report.warnings.push_back({".sagasu/entities.tsv", problem});
   resolver.finish();
   report.ambiguous = resolver.ambiguous();
 
-  // Pass 2: write what changed.
-  Xapian::WritableDatabase db = open_writable(opts.index, opts.rebuild);
-  const std::string vault_meta = db.get_metadata(std::string(schema::META_VAULT));
-  if (!vault_meta.empty() && vault_meta != root.string() && !opts.rebuild)
-    throw Error(fmt::format("{}: index was built from vault {}, not {}; use --rebuild to replace it",
-                            opts.index, vault_meta, root.string()));
-  // Notes of another vault are not kept: every old document goes.
-  if (!vault_meta.empty() && vault_meta != root.string()) kept_ids.clear();
-  const bool fresh = db.get_doccount() == 0;
-  Analyzer analyzer;
-  DocumentBuilder builder(analyzer);
-  std::map<std::string, EntityInfo> entities;
-  std::set<std::string> seen(kept_ids.begin(), kept_ids.end());
-  for (const auto& n : notes) {
-    const NoteFacets facets = resolve_facets(*n, resolver);
-    for (const auto& name : facets.links) {
-      auto& e = entities[name];
-      e.name = name;
-      if (const auto k = resolver.kind(name)) e.kind = std::string(to_string(*k));
-      e.evidence = std::string(to_string(resolver.evidence(name)));
-      e.notes.insert(n->path);
-    }
-    const std::string id = schema::unique_id_term(n->path);
-    seen.insert(id);
-    if (fresh) {
-      db.add_document(builder.build(*n, facets));
-      ++report.added;
-      continue;
-    }
-    auto post = db.postlist_begin(id);
-    if (post == db.postlist_end(id)) {
-      db.replace_document(id, builder.build(*n, facets));
-      ++report.added;
-      continue;
-    }
-    const std::string old_sig = db.get_document(*post).get_value(schema::SLOT_SIGNATURE);
-    if (old_sig == builder.signature(*n, facets)) {
-      ++report.unchanged;
-      continue;
-    }
-    db.replace_document(id, builder.build(*n, facets));
-    ++report.updated;
-  }
-  std::vector<std::string> gone;
-  const std::string id_prefix(schema::UNIQUE_ID.prefix);
-  for (auto t = db.allterms_begin(id_prefix); t != db.allterms_end(id_prefix); ++t)
-    if (!seen.count(*t)) gone.push_back(*t);
-  for (const auto& t : gone) db.delete_document(t);
-  report.deleted = gone.size();
-  // Synonyms from the vault itself: a page's title and its aliases name one
-  // thing (ByteDance = バイトダンス, チェックポイント = checkpoint). The table
-  // is rebuilt whole each run, so it always matches the notes.
-  std::vector<std::string> old_keys;
-  for (auto k = db.synonym_keys_begin(); k != db.synonym_keys_end(); ++k) old_keys.push_back(*k);
-  for (const auto& k : old_keys) db.clear_synonyms(k);
-  for (const auto& n : notes) {
-    if (n->aliases.empty()) continue;
-    std::vector<std::string> group{analyzer.key(display_title(*n))};
-    if (!n->source && n->title != display_title(*n)) group.push_back(analyzer.key(n->title));
-    for (const auto& a : n->aliases) group.push_back(analyzer.key(a));
-    for (const auto& from : group)
-      for (const auto& to : group)
-        if (!from.empty() && !to.empty() && from != to && from.size() <= schema::MAX_TERM_BYTES &&
-            to.size() <= schema::MAX_TERM_BYTES)
-          db.add_synonym(from, to);
-  }
-  // Entity filters by alias: the folded alias's filter term → the page's.
-  for (const auto& n : notes)
-    for (const auto& a : n->aliases)
-      for (const auto* prefix : {&schema::PERSON, &schema::ORG, &schema::LINK}) {
-        const std::string from = schema::filter_term(*prefix, a), to = schema::filter_term(*prefix, n->title);
-        if (from != to && from.size() > prefix->prefix.size()) db.add_synonym(from, to);
-      }
-  db.set_metadata(std::string(schema::META_VAULT), root.string());
-  db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
-  db.commit();
+  // Renames: a new path whose content equals a vanished one's.
+  std::map<std::string, std::string> vanished_by_hash;  // hash → old path
+  for (const auto& [path, ix] : indexed)
+    if (!present.count(path)) vanished_by_hash.emplace(ix.state.hash, path);
 
+  // Notes whose facets depend on an entity whose name or kind changed are
+  // rebuilt too, though their files did not change.
+  const bool any_change = fresh || overrides != old_overrides ||
+                          std::any_of(work.begin(), work.end(), [](const Work& w) { return w.status == Work::Status::Changed; }) ||
+                          !vanished_by_hash.empty();
+  std::set<std::string> refresh;
+  if (have_old && any_change) {
+    EntityResolver before;
+    for (const auto& [path, ix] : indexed)
+      if (auto d = NoteDigest::deserialize(ix.digest)) before.add(*d);
+    before.load_overrides(old_overrides);
+    before.finish();
+    std::map<std::string, std::string> path_of_title;
+    for (const Work& w : work) path_of_title[fold_name(w.digest.title)] = w.file->path;
+    std::map<Xapian::docid, std::string> path_of_doc;
+    for (const auto& [path, ix] : indexed) path_of_doc[ix.docid] = path;
+    for (const auto& name : resolver.changed_names(before)) {
+      const std::string term = schema::filter_term(schema::LINK, name);
+      for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p)
+        if (path_of_doc.count(*p)) refresh.insert(path_of_doc[*p]);
+      auto page = path_of_title.find(fold_name(name));
+      if (page != path_of_title.end()) refresh.insert(page->second);
+    }
+  }
+
+  // Pass 2: build what changed, in parallel batches; one thread writes, in path order.
+  std::vector<std::size_t> to_build;
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    Work& w = work[i];
+    if (w.status == Work::Status::Failed) continue;
+    if (fresh || w.status == Work::Status::Changed || !w.old || refresh.count(w.file->path)) to_build.push_back(i);
+  }
+  std::vector<std::unique_ptr<Analyzer>> analyzers(jobs);
+  std::vector<std::optional<Xapian::Document>> built(work.size());
+  std::vector<std::string> signatures(work.size());
+  std::map<std::string, Unresolved> unresolved;
+  std::map<std::string, EntityInfo> entities;
+  for (const Work& w : work) {
+    if (w.status == Work::Status::Failed && !w.old) continue;
+    for (const auto& name : w.digest.names) {
+      const std::string canon = resolver.canonical(name);
+      auto& e = entities[canon];
+      e.name = canon;
+      if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
+      e.evidence = std::string(to_string(resolver.evidence(canon)));
+      e.notes.insert(w.file->path);
+    }
+  }
+  done = 0;
+  parallel_for(to_build.size(), jobs, [&](std::size_t k, unsigned t) {
+    Work& w = work[to_build[k]];
+    try {
+      if (!w.note) {  // unchanged file, rebuilt for its entities: read it again
+        const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
+        w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
+        w.hash = hash_of(content);
+      }
+      if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
+      DocumentBuilder builder(*analyzers[t]);
+      const NoteFacets facets = resolve_facets(*w.note, resolver);
+      signatures[to_build[k]] = builder.signature(*w.note, facets);
+      if (!fresh && w.old && w.old->signature == signatures[to_build[k]] && w.status != Work::Status::Changed) return;
+      built[to_build[k]] = builder.build(*w.note, facets);
+    } catch (const Error& e) {
+      w.status = Work::Status::Failed;
+      w.error = e.what();
+    }
+    if (opts.progress) opts.progress(++done, to_build.size());
+  });
+
+  for (std::size_t k : to_build)
+    if (work[k].status == Work::Status::Failed) report.skipped.push_back({work[k].file->path, work[k].error});
+  auto state_of = [&](const Work& w) {
+    return encode_state({w.file->path, w.file->size, w.file->mtime_ns, w.hash});
+  };
+  if (!fresh && !opts.dry_run) db.begin_transaction(true);  // readers see all of this run or none of it
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    Work& w = work[i];
+    if (w.status == Work::Status::Failed) continue;
+    const std::string id = schema::unique_id_term(w.file->path);
+    if (built[i]) {
+      // A changed note whose document is unchanged (same signature) keeps its document.
+      if (!fresh && w.old && w.old->signature == signatures[i]) {
+        built[i].reset();
+      }
+    }
+    if (built[i]) {
+      Xapian::Document& doc = *built[i];
+      doc.add_value(schema::SLOT_STATE, state_of(w));
+      doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+      std::string renamed_from;
+      if (!w.old) {
+        auto v = vanished_by_hash.find(w.hash);
+        if (v != vanished_by_hash.end()) {
+          renamed_from = v->second;
+          vanished_by_hash.erase(v);
+        }
+      }
+      if (!opts.dry_run) {
+        if (fresh) db.add_document(doc);
+        else db.replace_document(id, doc);
+      }
+      if (!renamed_from.empty()) {
+        ++report.renamed;
+        report.renamed_paths.emplace_back(renamed_from, w.file->path);
+        present.insert(renamed_from);  // not a deletion: it moved
+        if (!opts.dry_run) db.delete_document(schema::unique_id_term(renamed_from));
+      } else if (w.old || (fresh && indexed.count(w.file->path))) {
+        ++report.updated;
+        report.updated_paths.push_back(w.file->path);
+      } else {
+        ++report.added;
+        report.added_paths.push_back(w.file->path);
+      }
+      continue;
+    }
+    ++report.unchanged;
+    // Same content, new mtime: only the state changes (Xapian rewrites just the value).
+    if (!opts.dry_run && w.old && (w.old->state.mtime_ns != w.file->mtime_ns || w.old->state.size != w.file->size)) {
+      Xapian::Document doc = db.get_document(w.old->docid);
+      doc.add_value(schema::SLOT_STATE, state_of(w));
+      doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+      db.replace_document(w.old->docid, doc);
+    }
+  }
+  // Notes gone from the vault (a failed file keeps its document).
+  std::set<std::string> kept;
+  for (const Work& w : work)
+    if (w.status == Work::Status::Failed && w.old) kept.insert(w.file->path);
+  for (const auto& [path, ix] : indexed)
+    if (!present.count(path) && !kept.count(path)) {
+      ++report.deleted;
+      report.deleted_paths.push_back(path);
+      if (!opts.dry_run && !fresh) db.delete_document(ix.docid);
+    }
+
+  if (!opts.dry_run) {
+    if (any_change || fresh) {
+      // Synonyms from the vault itself: a page's title and its aliases name one
+      // thing (ByteDance = バイトダンス, チェックポイント = checkpoint); and entity
+      // filters by alias. The table is rebuilt whole, so it always matches the notes.
+      Analyzer analyzer;
+      std::vector<std::string> old_keys;
+      for (auto k = db.synonym_keys_begin(); k != db.synonym_keys_end(); ++k) old_keys.push_back(*k);
+      for (const auto& k : old_keys) db.clear_synonyms(k);
+      for (const Work& w : work) {
+        if ((w.status == Work::Status::Failed && !w.old) || w.digest.aliases.empty()) continue;
+        const NoteDigest& d = w.digest;
+        std::vector<std::string> group{analyzer.key(d.display_title)};
+        if (!d.source && d.title != d.display_title) group.push_back(analyzer.key(d.title));
+        for (const auto& a : d.aliases) group.push_back(analyzer.key(a));
+        for (const auto& from : group)
+          for (const auto& to : group)
+            if (!from.empty() && !to.empty() && from != to && from.size() <= schema::MAX_TERM_BYTES &&
+                to.size() <= schema::MAX_TERM_BYTES)
+              db.add_synonym(from, to);
+        for (const auto& a : d.aliases)
+          for (const auto* prefix : {&schema::PERSON, &schema::ORG, &schema::LINK}) {
+            const std::string from = schema::filter_term(*prefix, a), to = schema::filter_term(*prefix, d.title);
+            if (from != to && from.size() > prefix->prefix.size()) db.add_synonym(from, to);
+          }
+      }
+    }
+    db.set_metadata(std::string(schema::META_VAULT), root.string());
+    db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
+    db.set_metadata(std::string(schema::META_OVERRIDES), overrides);
+    if (fresh) {
+      db.commit();
+      db.close();
+      store.switch_to(new_generation);  // the atomic switch: readers now open the new generation
+      report.rebuilt = true;
+    } else {
+      db.commit_transaction();
+    }
+  }
+
+  // Kept documents count as unchanged notes.
+  report.unchanged += kept.size();
   for (auto& [name, e] : entities) {
     if (!e.kind) report.unresolved.push_back({e.name, e.notes});
     report.entities.push_back(std::move(e));

@@ -229,7 +229,10 @@ std::u32string to_u32(std::string_view s) {
 
 Searcher::Searcher(const std::string& index_path) : m_path(index_path) {
   std::error_code ec;
-  if (!std::filesystem::exists(index_path, ec))
+  namespace fs = std::filesystem;
+  if (!fs::exists(index_path, ec) ||
+      (fs::is_directory(index_path, ec) && !fs::exists(fs::path(index_path) / "XAPIANDB", ec) &&
+       !fs::exists(fs::path(index_path) / "iamglass", ec)))
     throw Error(fmt::format("{}: no index here; build one with: indexer --vault DIR --index {}", index_path,
                             index_path));
   try {

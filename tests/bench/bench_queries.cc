@@ -3,9 +3,9 @@
 // Opens the index once, runs every query of a query file a few times to warm
 // the caches (Xapian blocks, the OS page cache, ICU's dictionaries), then runs
 // the whole mix K times round-robin and prints latency percentiles per query
-// and over all samples. Facets are always counted by the searcher and snippets
-// are on, so each sample is the full cost of one search as the CLI sees it,
-// minus process start and printing.
+// and over all samples. The default facets are counted and snippets are on, so
+// each sample is the full cost of one search as the CLI sees it, minus
+// process start and printing.
 //
 // The query file has one query per line, in the searcher's query language;
 // blank lines and lines starting with '#' are ignored. Queries are numbered

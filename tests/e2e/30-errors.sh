@@ -17,7 +17,13 @@ printf '\x89PNG' >"$v/attachments/figure.png"
 ln -s .. "$v/notes/loop"
 head -c 2000 /dev/zero | tr '\0' 'a' >"$v/notes/huge.md"
 
+printf '引用符のノート。\n' >"$v/notes/say \"hi\"?.md"
+printf '制御文字のノート。\n' >"$v/notes/ctl$(printf '\001')name.md"
+printf '名前が壊れたノート。\n' >"$v/notes/bad-$(printf '\377')name.md"
 check index-bad-input as_user "$INDEXER" --vault "$v" --index "$WORK/idx" --max-file-size 1000
+check odd-names-searchable sh -c "cd '$WORK' && '$SEARCHER' --index '$WORK/idx' --paths 引用符 OR 制御文字 | od -c | head -3"
+check strict-refuses as_user "$INDEXER" --vault "$v" --index "$WORK/strict" --max-file-size 1000 --strict
+check strict-wrote-nothing "$SEARCHER" --index "$WORK/strict" 本文
 check search-after-bad-input "$SEARCHER" --index "$WORK/idx" --snippets 0 本文
 check search-good-note "$SEARCHER" --index "$WORK/idx" 本番クラスタ
 check clean-vault-exit-0 "$INDEXER" --vault "$SAGASU_SRC/tests/e2e/fixtures/tiny" --index "$WORK/tiny" --quiet
@@ -34,16 +40,10 @@ check empty-field "$SEARCHER" --index "$WORK/idx" 'venue: OSDI'
 check no-hits "$SEARCHER" --index "$WORK/idx" 存在しない語
 check other-vault "$INDEXER" --vault "$SAGASU_SRC/tests/e2e/fixtures/tiny" --index "$WORK/idx"
 
-# A locked index: a second writer is refused with a clear message.
-python3 - "$WORK/idx" <<'PY' &
-import fcntl, sys, time, os
-# Xapian's glass backend locks flintlock with fcntl; hold it the same way.
-fd = os.open(os.path.join(sys.argv[1], "flintlock"), os.O_RDWR)
-fcntl.lockf(fd, fcntl.LOCK_EX)
-open(os.path.join(sys.argv[1], ".held"), "w").close()
-time.sleep(5)
-PY
-for _ in $(seq 50); do [ -f "$WORK/idx/.held" ] && break; sleep 0.1; done
+# A locked index: a second writer is refused with a message naming the holder.
+exec 9>"$WORK/idx/lock"
+flock -n 9
+printf 'pid 4242 on testhost, since 2026-11-30 00:00:00' >&9
 check locked-index "$INDEXER" --vault "$v" --index "$WORK/idx"
-wait
+exec 9>&-
 finish

@@ -13,9 +13,9 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   const Note meta = p.parse("Meta.md", "---\nentity_type: organization\naliases: [Facebook]\n---\n本文");
   const Note x = p.parse("Xin Liu.md", "[[ByteDance Seed]] の研究者。[[Kyoto Lab Inc.]] [[Nobody]]");
   EntityResolver r;
-  r.add_note(seed);
-  r.add_note(meta);
-  r.add_note(x);
+  r.add(make_digest(seed));
+  r.add(make_digest(meta));
+  r.add(make_digest(x));
   REQUIRE(r.load_overrides("# comment\nTsinghua University\tother\nbroken line\n").size() == 1);
   r.finish();
   CHECK(r.kind("Xin Liu") == NoteKind::Person);  // list label
@@ -31,4 +31,27 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   CHECK(f.kind == NoteKind::Organization);
   CHECK(f.orgs == std::vector<std::string>{"ByteDance", "ByteDance Seed", "Meta"});
   CHECK(f.persons == std::vector<std::string>{"Xin Liu"});
+}
+
+TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[entities]") {
+  NoteParser p;
+  const Note a = p.parse("A.md", "---\naliases: [Alpha, アルファ]\nentity_type: organization\n---\n"
+                                 "## 関連\n- 関連研究者: [[Bob]] / Carol\n- 親組織: [[Big Corp]]\n");
+  const NoteDigest d = make_digest(a);
+  const auto back = NoteDigest::deserialize(d.serialize());
+  REQUIRE(back);
+  CHECK(*back == d);
+  CHECK_FALSE(NoteDigest::deserialize("garbage"));
+
+  EntityResolver before, after;
+  before.add(d);
+  before.finish();
+  // Bob gains a page that says he is an organization: Bob changes, Carol does not.
+  const Note bob = p.parse("Bob.md", "---\nentity_type: organization\n---\n本文");
+  after.add(d);
+  after.add(make_digest(bob));
+  after.finish();
+  const auto changed = after.changed_names(before);
+  CHECK(changed.count("Bob") == 1);
+  CHECK(changed.count("Carol") == 0);
 }

@@ -33,6 +33,8 @@
 //   value SIGNATURE      xxh64 of everything the document was built from; an
 //                        unchanged signature means the stored document is current
 //   value META           JSON object, fields named by the META_* constants
+//   value STATE          "path\0size\0mtime_ns\0xxh64": the file as last indexed
+//   value DIGEST         what entity resolution needs from the note (NoteDigest)
 //
 //   document data        the note's plain text (snippets, substring checks)
 //
@@ -85,6 +87,8 @@ enum Slot : unsigned {
   SLOT_YEAR_SORT = 6,
   SLOT_SIGNATURE = 7,
   SLOT_META = 8,
+  SLOT_STATE = 9,
+  SLOT_DIGEST = 10,
 };
 
 /// A facet: its filter prefix and the slot holding its packed display values.
@@ -104,9 +108,9 @@ inline constexpr std::array<Facet, 5> FACETS{{
 }};
 
 /// Every slot, for the uniqueness test.
-inline constexpr std::array<unsigned, 9> ALL_SLOTS{SLOT_VENUES, SLOT_YEARS,     SLOT_PERSONS,
-                                                   SLOT_ORGS,   SLOT_KIND,      SLOT_TITLE,
-                                                   SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META};
+inline constexpr std::array<unsigned, 11> ALL_SLOTS{
+    SLOT_VENUES,    SLOT_YEARS,     SLOT_PERSONS, SLOT_ORGS,  SLOT_KIND,  SLOT_TITLE,
+    SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META,    SLOT_STATE, SLOT_DIGEST};
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
 inline constexpr unsigned TITLE_WDF = 3;
@@ -125,7 +129,8 @@ inline constexpr std::string_view META_CITATIONS = "citations";  ///< [[begin,en
 /// Index metadata keys.
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
 inline constexpr std::string_view META_VAULT = "sagasu.vault";
-inline constexpr std::string_view SCHEMA_VERSION = "2";
+inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
+inline constexpr std::string_view SCHEMA_VERSION = "3";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

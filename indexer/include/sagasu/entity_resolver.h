@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sagasu/note.h"
@@ -21,11 +22,32 @@ std::string_view to_string(KindEvidence e);
 /// The kind a relation label implies (関連研究者 → person, 協力機関 → organization), if any.
 std::optional<NoteKind> kind_of_label(std::string_view label);
 
+/// What entity resolution needs from one note. It is kept in the index, so
+/// an unchanged note takes part in resolution without being read again.
+struct NoteDigest {
+  std::string title;          ///< file name without .md
+  std::string display_title;  ///< shown title (a source page's real title)
+  bool source = false;        ///< a source page (@YYYY__VENUE__Title)
+  std::vector<std::string> aliases;
+  std::optional<NoteKind> declared;   ///< the kind the page declares about itself
+  std::optional<NoteKind> structure;  ///< the kind its layout implies (親組織 list, concept headings)
+  std::vector<std::pair<std::string, NoteKind>> labelled;  ///< names under kind labels, and authors (persons)
+  std::vector<std::string> names;  ///< every name it links, lists or credits, as written
+
+  bool operator==(const NoteDigest& o) const;
+  /// A compact encoding for a value slot, and back (nullopt if malformed).
+  std::string serialize() const;
+  static std::optional<NoteDigest> deserialize(std::string_view data);
+};
+
+/// The digest of a parsed note.
+NoteDigest make_digest(const Note& note);
+
 /// Collects every page's kind and aliases (pass 1), then resolves names.
 class EntityResolver {
  public:
-  /// Pass 1: one call per note of the vault.
-  void add_note(const Note& note);
+  /// Pass 1: one call per note of the vault, in path order.
+  void add(const NoteDigest& digest);
   /// A line of the override file: name → kind (wins over everything else).
   void add_override(std::string_view name, NoteKind kind);
   /// Reads `name<TAB>kind` lines (# comments); returns problems as "line N: reason".
@@ -34,7 +56,8 @@ class EntityResolver {
   void finish();
 
   /// The canonical name of a link target or plain name: the page it resolves
-  /// to by title or alias (case and width folded), else the name itself.
+  /// to by title or alias (case and width folded), else the name itself as
+  /// first spelled in the vault.
   std::string canonical(std::string_view name) const;
   /// Kind of a canonical name, or nullopt when nothing tells it.
   std::optional<NoteKind> kind(std::string_view canonical_name) const;
@@ -42,22 +65,21 @@ class EntityResolver {
   KindEvidence evidence(std::string_view canonical_name) const;
   /// Alias keys claimed by more than one page: key → pages.
   const std::map<std::string, std::set<std::string>>& ambiguous() const { return m_ambiguous; }
+  /// Canonical names (in either resolution) whose canonical name, kind or
+  /// evidence differ between two resolutions of a vault (before and after a change).
+  std::set<std::string> changed_names(const EntityResolver& other) const;
 
  private:
   struct Info {
     std::optional<NoteKind> kind;
     KindEvidence evidence = KindEvidence::None;
   };
-  std::map<std::string, std::string> m_by_key;  // folded title/alias → page title
+  std::vector<NoteDigest> m_digests;
+  std::map<std::string, std::string> m_by_key;          // folded title/alias → page title
   std::map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
-  std::map<std::string, NoteKind> m_declared;      // page title → declared kind
-  std::map<std::string, NoteKind> m_structure;     // page title → kind its layout implies
-  std::vector<std::pair<std::string, NoteKind>> m_label_mentions;  // raw name, label kind
-  std::map<std::string, NoteKind> m_overrides;     // raw name → kind
-  std::map<std::string, Info> m_info;              // canonical → kind
-  std::vector<const Note*> m_pending;
-  bool m_finished = false;
+  std::map<std::string, NoteKind> m_overrides;  // raw name → kind
+  std::map<std::string, Info> m_info;           // canonical → kind
 
   std::optional<NoteKind> heuristic(std::string_view name) const;
 };

@@ -13,11 +13,17 @@ namespace sagasu {
 
 /// What to index and where.
 struct IndexOptions {
-  std::string vault;                      ///< vault root directory
-  std::string index;                      ///< Xapian database directory
+  std::string vault;                          ///< vault root directory
+  std::string index;                          ///< index folder
   std::vector<std::string> extensions{"md"};  ///< file name endings to index ("*" = every file)
-  std::uint64_t max_file_bytes = 8u << 20;  ///< larger files are skipped
-  bool rebuild = false;  ///< start from an empty index (also allows an index of another vault)
+  std::uint64_t max_file_bytes = 8u << 20;    ///< larger files are skipped
+  bool rebuild = false;   ///< build a new index beside the live one and switch to it (also for another vault)
+  bool wait = false;      ///< wait for another indexer's lock instead of failing
+  bool dry_run = false;   ///< find what would change; write nothing
+  bool strict = false;    ///< any skipped file is an error: nothing is written
+  unsigned jobs = 0;      ///< threads parsing and analysing notes (0: one per core)
+  /// Called now and then with (notes done, notes to do) while notes are analysed.
+  std::function<void(std::size_t, std::size_t)> progress;
 };
 
 /// A file that was not indexed, and why.
@@ -34,22 +40,25 @@ struct Unresolved {
 
 /// A page or name that notes link to, and what it was resolved as.
 struct EntityInfo {
-  std::string name;               ///< canonical name
+  std::string name;                 ///< canonical name
   std::optional<std::string> kind;  ///< "person", "organization", …; nullopt if unresolved
-  std::string evidence;           ///< how the kind was decided ("own page", "list label", …)
-  std::set<std::string> notes;    ///< vault-relative paths linking to it
+  std::string evidence;             ///< how the kind was decided ("own page", "list label", …)
+  std::set<std::string> notes;      ///< vault-relative paths linking to it
 };
 
-/// What a run did.
+/// What a run did (or, with dry_run, would do).
 struct IndexReport {
-  std::size_t added = 0, updated = 0, unchanged = 0, deleted = 0;
+  std::size_t added = 0, updated = 0, unchanged = 0, deleted = 0, renamed = 0;
+  std::vector<std::string> added_paths, updated_paths, deleted_paths;
+  std::vector<std::pair<std::string, std::string>> renamed_paths;  ///< from, to
   std::vector<Skipped> skipped;
   std::vector<Skipped> warnings;  ///< indexed, but with a recoverable problem (e.g. broken front matter)
   std::vector<Unresolved> unresolved;
   std::vector<EntityInfo> entities;  ///< every linked name, by name
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
+  bool rebuilt = false;  ///< a new generation was built and switched to
   double seconds = 0;
-  std::size_t notes() const { return added + updated + unchanged; }
+  std::size_t notes() const { return added + updated + unchanged + renamed; }
 };
 
 /// Indexes opts.vault into opts.index. Per-file problems go into the report;

@@ -1,0 +1,39 @@
+// The index folder on disk: a writer lock that names its holder, a stub file
+// (XAPIANDB) naming the current generation, and the generation folders. A
+// reader opens the folder and gets whatever generation the stub names; a
+// full rebuild writes a new generation beside it and switches the stub with
+// one atomic rename, so readers never see a half-built index.
+#pragma once
+
+#include <xapian.h>
+
+#include <string>
+
+namespace sagasu {
+
+class IndexStore {
+ public:
+  /// Creates the folder if needed and takes the writer lock. With wait, blocks
+  /// until the lock is free; otherwise throws sagasu::Error naming the holder.
+  IndexStore(const std::string& dir, bool wait);
+  ~IndexStore();
+  IndexStore(const IndexStore&) = delete;
+  IndexStore& operator=(const IndexStore&) = delete;
+
+  /// The current generation for writing; creates the first one if there is none.
+  Xapian::WritableDatabase open_current();
+  /// A new, empty generation beside the current one; its name goes to switch_to().
+  Xapian::WritableDatabase create_next(std::string& name);
+  /// Makes generation `name` current (atomic rename of the stub), then removes the others.
+  void switch_to(const std::string& name);
+  /// Removes generation folders the stub does not name (left by a killed rebuild).
+  void remove_stale();
+  /// The current generation's name, or empty if none.
+  std::string current() const;
+
+ private:
+  std::string m_dir;
+  int m_lock_fd = -1;
+};
+
+}  // namespace sagasu

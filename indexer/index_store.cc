@@ -1,0 +1,150 @@
+#include "sagasu/index_store.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "sagasu/error.h"
+
+namespace fs = std::filesystem;
+
+namespace sagasu {
+namespace {
+
+constexpr const char* STUB = "XAPIANDB";
+constexpr const char* GEN_PREFIX = "gen-";
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Durable, atomic replacement of a small file: write a temporary, fsync, rename, fsync the folder.
+void replace_file(const fs::path& p, const std::string& content) {
+  const fs::path tmp = p.string() + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(fmt::format("{}: cannot write: {}", tmp.string(), std::strerror(errno)));
+  const bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), p.c_str()) != 0)
+    throw Error(fmt::format("{}: cannot write: {}", p.string(), std::strerror(errno)));
+  const int dfd = ::open(p.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace
+
+IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", dir, ec.message()));
+  if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / STUB, ec))
+    throw Error(fmt::format("{}: an index of an older Sagasu layout; remove the folder and index again", dir));
+  const fs::path lock = fs::path(dir) / "lock";
+  m_lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (m_lock_fd < 0) throw Error(fmt::format("{}: cannot open the lock file: {}", lock.string(), std::strerror(errno)));
+  if (::flock(m_lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+    std::string holder = read_all(lock);
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    ::close(m_lock_fd);
+    m_lock_fd = -1;
+    if (errno == EWOULDBLOCK || errno == EAGAIN)
+      throw Error(fmt::format("{}: index is locked by another indexer ({}); use --wait to wait for it", dir,
+                              holder.empty() ? "holder unknown" : holder));
+    throw Error(fmt::format("{}: cannot lock the index: {}", dir, std::strerror(errno)));
+  }
+  // Say who holds the lock: the next indexer names us in its message.
+  char host[256] = "?";
+  ::gethostname(host, sizeof host - 1);
+  const std::time_t now = std::time(nullptr);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  const std::string info = fmt::format("pid {} on {}, since {}", ::getpid(), host, when);
+  if (::ftruncate(m_lock_fd, 0) == 0 && ::pwrite(m_lock_fd, info.data(), info.size(), 0) < 0) {
+    // The lock holds without the note; nothing else depends on it.
+  }
+}
+
+IndexStore::~IndexStore() {
+  if (m_lock_fd >= 0) {
+    if (::ftruncate(m_lock_fd, 0) != 0) {
+      // An old holder note is harmless: it is only read when the lock is taken.
+    }
+    ::flock(m_lock_fd, LOCK_UN);
+    ::close(m_lock_fd);
+  }
+}
+
+std::string IndexStore::current() const {
+  std::string stub = read_all(fs::path(m_dir) / STUB);
+  // "auto gen-000001\n"
+  const auto sp = stub.find(' ');
+  if (stub.rfind("auto ", 0) != 0 || sp == std::string::npos) return {};
+  std::string name = stub.substr(sp + 1);
+  while (!name.empty() && (name.back() == '\n' || name.back() == '\r' || name.back() == ' ')) name.pop_back();
+  return name;
+}
+
+Xapian::WritableDatabase IndexStore::open_current() {
+  std::string name = current();
+  if (name.empty() || !fs::exists(fs::path(m_dir) / name)) {
+    std::string fresh;
+    Xapian::WritableDatabase db = create_next(fresh);
+    db.commit();
+    switch_to(fresh);
+    return db;
+  }
+  try {
+    return Xapian::WritableDatabase((fs::path(m_dir) / name).string(), Xapian::DB_OPEN);
+  } catch (const Xapian::DatabaseLockError&) {
+    throw Error(fmt::format("{}: index is locked by another writer", m_dir));
+  } catch (const Xapian::Error& e) {
+    throw Error(fmt::format("{}: cannot open index: {}", m_dir, e.get_msg()));
+  }
+}
+
+Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
+  // The next number after every generation folder present.
+  unsigned long next = 1;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(m_dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind(GEN_PREFIX, 0) == 0) next = std::max(next, std::strtoul(n.c_str() + 4, nullptr, 10) + 1);
+  }
+  name = fmt::format("{}{:06}", GEN_PREFIX, next);
+  try {
+    return Xapian::WritableDatabase((fs::path(m_dir) / name).string(), Xapian::DB_CREATE_OR_OVERWRITE);
+  } catch (const Xapian::Error& e) {
+    throw Error(fmt::format("{}: cannot create index: {}", m_dir, e.get_msg()));
+  }
+}
+
+void IndexStore::switch_to(const std::string& name) {
+  replace_file(fs::path(m_dir) / STUB, fmt::format("auto {}\n", name));
+  remove_stale();
+}
+
+void IndexStore::remove_stale() {
+  const std::string keep = current();
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(m_dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind(GEN_PREFIX, 0) == 0 && n != keep) fs::remove_all(e.path(), ec);
+  }
+}
+
+}  // namespace sagasu

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Incremental equals rebuild: after every step of a seeded random sequence of
+# edits, renames, deletions, additions, touches and entity changes, the
+# incrementally updated index holds exactly what a full rebuild holds
+# (documents, terms, positions, values, synonyms, metadata).
+. "$(dirname "$0")/lib.sh"
+DUMP="$SAGASU_BIN/tests/sagasu-dump"
+v="$WORK/vault"
+cp -r "$VAULT" "$v"
+inc="$WORK/incremental"
+"$INDEXER" --vault "$v" --index "$inc" --quiet -j 2
+
+mutate() {  # one step of seeded random changes to the vault
+  python3 - "$v" "$1" <<'PY'
+import os, random, sys
+root, step = sys.argv[1], int(sys.argv[2])
+rng = random.Random(1000 + step)
+notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
+for _ in range(rng.randint(1, 3)):
+    op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link"])
+    p = rng.choice(notes)
+    if not os.path.exists(p):
+        continue
+    if op == "edit":
+        open(p, "a").write(f"\n追記 {step}: ストラグラーと本番クラスタの観察。\n")
+    elif op == "rename":
+        q = os.path.join(os.path.dirname(p), f"renamed-{step}-" + os.path.basename(p))
+        os.rename(p, q); notes.append(q)
+    elif op == "delete":
+        os.remove(p)
+    elif op == "add":
+        q = os.path.join(root, "wiki", f"new-{step}.md")
+        open(q, "w").write(f"# new-{step}\n新しいノート {step}。[[{os.path.basename(p)[:-3]}]] と [[New Lab {step}]]。\n"
+                           f"## 関連\n- 協力機関: [[New Lab {step}]]\n"); notes.append(q)
+    elif op == "touch":
+        os.utime(p)
+    elif op == "alias":  # a page gains an alias that other notes already use as a link
+        text = open(p).read()
+        alias = rng.choice(["Facebook", "バイトダンス", "Kyoto University", "PFN", f"Alias {step}"])
+        if text.startswith("---\n"):
+            open(p, "w").write(text.replace("---\n", f"---\naliases: [\"{alias}\"]\n", 1) if "aliases:" not in text else text)
+        else:
+            open(p, "w").write(f"---\naliases: [\"{alias}\"]\n---\n" + text)
+    elif op == "kind":  # a page's declared kind changes: every note linking to it changes facets
+        text = open(p).read()
+        kind = rng.choice(["person", "organization", "product"])
+        open(p, "w").write(f"---\nentity_type: {kind}\n---\n" + (text.split("---\n", 2)[2] if text.startswith("---\n") else text))
+    elif op == "link":
+        target = os.path.basename(rng.choice(notes))[:-3]
+        open(p, "a").write(f"\n関連: [[{target}]]\n")
+PY
+}
+
+for step in $(seq 1 12); do
+  mutate "$step"
+  "$INDEXER" --vault "$v" --index "$inc" --quiet -j $((step % 3 + 1))
+  rc=$?
+  rm -rf "$WORK/full"
+  "$INDEXER" --vault "$v" --index "$WORK/full" --quiet -j 1
+  "$DUMP" "$inc" >"$WORK/inc.dump"
+  "$DUMP" "$WORK/full" >"$WORK/full.dump"
+  if ! diff -q "$WORK/inc.dump" "$WORK/full.dump" >/dev/null; then
+    diff "$WORK/full.dump" "$WORK/inc.dump" | head -20
+  fi
+  expect "step $step: incremental index = full rebuild (indexer exit $rc)" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+done
+
+# The summary names what happened: a rename is a rename, a touch costs nothing.
+rm -rf "$v" && cp -r "$VAULT" "$v"
+"$INDEXER" --vault "$v" --index "$inc" --quiet
+mv "$v/wiki/concepts/FSDP.md" "$v/wiki/concepts/FSDP (moved).md"
+touch "$v/Xin Liu.md"
+check incremental-rename-touch "$INDEXER" --vault "$v" --index "$inc"
+printf '\n追記。\n' >>"$v/wiki/concepts/障害検知.md"
+rm "$v/wiki/entities/NVIDIA.md"
+check incremental-dry-run "$INDEXER" --vault "$v" --index "$inc" --dry-run
+finish
