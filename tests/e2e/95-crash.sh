@@ -45,6 +45,21 @@ for round in $(seq 1 50); do
   expect "kill $round ($what at ${ms} ms): index answers, next run = clean build" test $ok = 1
 done
 
+# A rebuild in progress is invisible: a searcher running meanwhile keeps
+# answering from the old generation, then from the new one, never from half.
+rm -rf "$WORK/idx" && cp -r "$base" "$WORK/idx"
+old_total=$("$SEARCHER" --index "$WORK/idx" --json --limit 0 --facets none 障害検知 | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+"$INDEXER" --vault "$v" --index "$WORK/idx" --rebuild --quiet -j 2 &
+pid=$!
+answers=0 bad=0
+while kill -0 "$pid" 2>/dev/null; do
+  t=$("$SEARCHER" --index "$WORK/idx" --json --limit 0 --facets none 障害検知 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])' 2>/dev/null)
+  answers=$((answers + 1))
+  [ "$t" = "$old_total" ] || [ "$t" = "$(grep -c . <<<"$(find "$v" -name '*.md')")" ] || { bad=$((bad + 1)); echo "during the rebuild a search answered '$t'"; }
+done
+wait "$pid"
+expect "$answers searches during a rebuild all answered from a whole index" test "$bad" = 0 -a "$answers" -gt 0
+
 # Two indexers at once: the second is refused and told who holds the lock.
 exec 9>"$WORK/idx/lock"
 flock -n 9
