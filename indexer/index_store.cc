@@ -117,7 +117,7 @@ Xapian::WritableDatabase IndexStore::open_current() {
   }
 }
 
-Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
+std::string IndexStore::next_name() const {
   // The next number after every generation folder present.
   unsigned long next = 1;
   std::error_code ec;
@@ -125,9 +125,15 @@ Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
     const std::string n = e.path().filename().string();
     if (n.rfind(GEN_PREFIX, 0) == 0) next = std::max(next, std::strtoul(n.c_str() + 4, nullptr, 10) + 1);
   }
-  name = fmt::format("{}{:06}", GEN_PREFIX, next);
+  return fmt::format("{}{:06}", GEN_PREFIX, next);
+}
+
+std::string IndexStore::path_of(const std::string& name) const { return (fs::path(m_dir) / name).string(); }
+
+Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
+  name = next_name();
   try {
-    return Xapian::WritableDatabase((fs::path(m_dir) / name).string(), Xapian::DB_CREATE_OR_OVERWRITE);
+    return Xapian::WritableDatabase(path_of(name), Xapian::DB_CREATE_OR_OVERWRITE);
   } catch (const Xapian::Error& e) {
     throw Error(fmt::format("{}: cannot create index: {}", m_dir, e.get_msg()));
   }

@@ -203,9 +203,10 @@ IndexReport run_index(const IndexOptions& opts) {
   if (!opts.dry_run) store.remove_stale();
   const bool fresh = opts.rebuild || store.current().empty();
   std::string new_generation;
-  Xapian::WritableDatabase db = fresh && !opts.dry_run ? store.create_next(new_generation)
-                                : !store.current().empty() ? store.open_current()
-                                                           : Xapian::WritableDatabase();
+  // A fresh build writes sub-indexes and merges them into the new generation
+  // at the end; an update writes into the current one.
+  if (fresh) new_generation = store.next_name();
+  Xapian::WritableDatabase db = !fresh && !store.current().empty() ? store.open_current() : Xapian::WritableDatabase();
   const bool have_old = !fresh && !store.current().empty();
 
   // What the index holds: path → state, digest and signature.
@@ -371,6 +372,61 @@ IndexReport run_index(const IndexOptions& opts) {
     }
   }
   done = 0;
+  auto state_of = [&](const Work& w) {
+    return encode_state({w.file->path, w.file->size, w.file->mtime_ns, w.hash});
+  };
+  if (fresh && !opts.dry_run) {
+    // Disjoint sub-indexes, one per thread over a contiguous slice of the
+    // notes in path order, merged by Xapian's compaction: every core feeds
+    // Xapian, and the result is compact and the same for any -j.
+    const std::size_t n = to_build.size();
+    const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n / 64 + 1));
+    std::vector<std::string> part_names(parts), part_errors(parts);
+    parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
+      part_names[p] = fmt::format("{}.part{}", new_generation, p);
+      try {
+        Xapian::WritableDatabase sub(store.path_of(part_names[p]), Xapian::DB_CREATE_OR_OVERWRITE);
+        Analyzer analyzer;
+        DocumentBuilder builder(analyzer);
+        for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
+          Work& w = work[to_build[k]];
+          try {
+            if (!w.note) {
+              const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
+              w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
+              w.hash = hash_of(content);
+            }
+            Xapian::Document doc = builder.build(*w.note, resolve_facets(*w.note, resolver));
+            doc.add_value(schema::SLOT_STATE, state_of(w));
+            doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+            sub.add_document(doc);
+            w.note.reset();  // done with it: keep memory flat
+          } catch (const Error& e) {
+            w.status = Work::Status::Failed;
+            w.error = e.what();
+          }
+          if (opts.progress) opts.progress(++done, n);
+        }
+        sub.commit();
+      } catch (const Xapian::Error& e) {
+        part_errors[p] = e.get_description();
+      }
+    });
+    for (const auto& e : part_errors)
+      if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", opts.index, e));
+    Xapian::Database merged;
+    for (const auto& name : part_names) merged.add_database(Xapian::Database(store.path_of(name)));
+    merged.compact(store.path_of(new_generation));
+    merged.close();
+    for (const auto& name : part_names) fs::remove_all(store.path_of(name), ec);
+    db = Xapian::WritableDatabase(store.path_of(new_generation), Xapian::DB_OPEN);
+    for (std::size_t k : to_build)
+      if (work[k].status != Work::Status::Failed) {
+        ++report.added;
+        report.added_paths.push_back(work[k].file->path);
+      }
+    to_build.clear();  // written: the update path below has nothing to do
+  }
   parallel_for(to_build.size(), jobs, [&](std::size_t k, unsigned t) {
     Work& w = work[to_build[k]];
     try {
@@ -392,13 +448,14 @@ IndexReport run_index(const IndexOptions& opts) {
     if (opts.progress) opts.progress(++done, to_build.size());
   });
 
-  for (std::size_t k : to_build)
-    if (work[k].status == Work::Status::Failed) report.skipped.push_back({work[k].file->path, work[k].error});
-  auto state_of = [&](const Work& w) {
-    return encode_state({w.file->path, w.file->size, w.file->mtime_ns, w.hash});
-  };
+  for (std::size_t i = 0; i < work.size(); ++i)
+    if (work[i].status == Work::Status::Failed && work[i].error.rfind(work[i].file->path + ": ", 0) == 0) {
+      // failed while building (not when first read): report it too
+      report.skipped.push_back({work[i].file->path, work[i].error.substr(work[i].file->path.size() + 2)});
+      work[i].error.clear();
+    }
   if (!fresh && !opts.dry_run) db.begin_transaction(true);  // readers see all of this run or none of it
-  for (std::size_t i = 0; i < work.size(); ++i) {
+  for (std::size_t i = 0; i < work.size() && !(fresh && !opts.dry_run); ++i) {
     Work& w = work[i];
     if (w.status == Work::Status::Failed) continue;
     const std::string id = schema::unique_id_term(w.file->path);

@@ -24,6 +24,10 @@ class IndexStore {
   Xapian::WritableDatabase open_current();
   /// A new, empty generation beside the current one; its name goes to switch_to().
   Xapian::WritableDatabase create_next(std::string& name);
+  /// The name the next generation will have (no folder is made).
+  std::string next_name() const;
+  /// The folder of a generation (or of a part of one: "gen-000002.part1").
+  std::string path_of(const std::string& name) const;
   /// Makes generation `name` current (atomic rename of the stub), then removes the others.
   void switch_to(const std::string& name);
   /// Removes generation folders the stub does not name (left by a killed rebuild).
