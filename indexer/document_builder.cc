@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <nlohmann/json.hpp>
 
 #include "sagasu/schema.h"
@@ -128,16 +129,21 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, Field::Alias);
   add_words(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
 
-  // The substring tier: bigrams of the folded title, aliases and body.
-  const std::string bigram_prefix(schema::BIGRAM.prefix);
-  std::string bigram_term;
-  auto add_bigram = [&](const std::string& bigram) {
-    bigram_term.assign(bigram_prefix).append(bigram);
-    doc.add_term(bigram_term);
-  };
+  // The substring tier: bigrams of the folded title, aliases and body,
+  // counted first so Xapian gets one add_term per distinct bigram (its
+  // per-document term map is the costliest part of indexing).
+  std::unordered_map<std::string, Xapian::termcount> bigrams;
+  bigrams.reserve(note.text.size() / 2);
+  auto add_bigram = [&](const std::string& bigram) { ++bigrams[bigram]; };
   for_each_bigram(fold_text(display_title(note)).text, add_bigram);
   for (const auto& alias : note.aliases) for_each_bigram(fold_text(alias).text, add_bigram);
   for_each_bigram(fold_text(note.text).text, add_bigram);
+  const std::string bigram_prefix(schema::BIGRAM.prefix);
+  std::string bigram_term;
+  for (const auto& [bigram, count] : bigrams) {
+    bigram_term.assign(bigram_prefix).append(bigram);
+    doc.add_term(bigram_term, count);
+  }
 
   auto filter = [&](const schema::Prefix& p, const std::string& v) {
     std::string term = schema::filter_term(p, v);
