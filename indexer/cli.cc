@@ -37,7 +37,7 @@ struct Args {
 
 // The option table: --help and the README usage come from it.
 po::options_description options(Args& a) {
-  po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions");
+  po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions", 110, 60);
   d.add_options()
       ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
       ("index,i", po::value(&a.index)->value_name("DIR"),
@@ -50,8 +50,8 @@ po::options_description options(Args& a) {
       ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
       ("ext", po::value(&a.extensions)->value_name("LIST"),
        "comma-separated file name endings to index, '*' for every file (default: md)")
-      ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("BYTES"),
-       "skip files larger than this (default: 8388608)")
+      ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
+       "skip files larger than N bytes (default: 8388608)")
       ("report", po::value(&a.report)->value_name("entities"),
        "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and ambiguous ones first")
       ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")

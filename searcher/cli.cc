@@ -51,11 +51,12 @@ po::options_description options(Args& a) {
       "Usage: searcher [options] QUERY...\n\n"
       "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
       "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
-      "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions");
+      "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
+      110, 60);
   d.add_options()
       ("index,i", po::value(&a.index)->value_name("DIR"),
        "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
-      ("filter,f", po::value(&a.req.filters)->value_name("FIELD:VALUE"), "add a facet filter (repeatable)")
+      ("filter,f", po::value(&a.req.filters)->value_name("F:V"), "add a facet filter FIELD:VALUE (repeatable)")
       ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10; all with --paths, --vimgrep, --jsonl)")
       ("offset", po::value(&a.req.offset)->value_name("N"), "skip the first N hits")
       ("snippets", po::value(&a.req.snippets)->value_name("N"), "snippet fragments per hit (default: 1, 0 for none)")
