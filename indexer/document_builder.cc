@@ -174,6 +174,21 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
     doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(facets.years.back())));
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, facets));
   doc.add_value(schema::SLOT_META, meta_json(note, facets));
+  {
+    // Does any non-ASCII character fold to ASCII? Fold the non-ASCII characters alone.
+    std::string non_ascii;
+    for (const std::string* t : {&note.text, &note.fm_title})
+      for (char c : *t)
+        non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
+    for (const auto& a : note.aliases)
+      for (char c : a) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
+    const std::string folded = fold_text(non_ascii).text;
+    std::string produced;  // the ASCII characters they fold to, each once
+    for (char c : folded)
+      if (c != ' ' && static_cast<unsigned char>(c) < 0x80 && produced.find(c) == std::string::npos) produced += c;
+    std::sort(produced.begin(), produced.end());
+    if (!produced.empty()) doc.add_value(schema::SLOT_FOLDS_TO_ASCII, produced);
+  }
   doc.set_data(note.text);
   return doc;
 }

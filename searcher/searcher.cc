@@ -152,7 +152,7 @@ class Verifier : public Xapian::MatchDecider {
   }
 
   bool operator()(const Xapian::Document& doc) const override {
-    Lazy lazy{doc, {}, {}, {}};
+    Lazy lazy{doc, {}, {}, {}, {}};
     return m_root < 0 || eval(m_root, lazy);
   }
 
@@ -160,12 +160,31 @@ class Verifier : public Xapian::MatchDecider {
   struct Lazy {
     const Xapian::Document& doc;
     std::optional<DocText> text;
-    std::optional<std::string> body, title;
+    std::optional<std::string> body, title, lower;
     const DocText& raw() {
       if (!text) text = DocText::of(doc);
       return *text;
     }
     bool folded_contains(const std::string& needle) {
+      // The needle is folded already: found as it is in the raw text, it is in
+      // the folded text too. Most candidates end here, without folding.
+      if (raw().body.find(needle) != std::string::npos || raw().title_and_aliases.find(needle) != std::string::npos)
+        return true;
+      // An ASCII needle found in the lower-cased raw text is in the folded
+      // text too (folding leaves ASCII as it is but for case): no need to fold.
+      if (std::all_of(needle.begin(), needle.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; })) {
+        if (!lower) {
+          lower = raw().body + "\n" + raw().title_and_aliases;
+          for (char& ch : *lower)
+            if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+        }
+        if (lower->find(needle) != std::string::npos) return true;
+        // No non-ASCII character of this note folds to a character of the
+        // needle: the lower-cased text was the whole story.
+        const std::string produced = doc.get_value(schema::SLOT_FOLDS_TO_ASCII);
+        if (std::none_of(needle.begin(), needle.end(), [&](char ch) { return produced.find(ch) != std::string::npos; }))
+          return false;
+      }
       if (!body) body = fold_text(raw().body).text;
       if (body->find(needle) != std::string::npos) return true;
       if (!title) title = fold_text(raw().title_and_aliases).text;

@@ -75,9 +75,28 @@ std::vector<Sentence> split_sentences(std::string_view text) {
 
 }  // namespace
 
+bool SnippetGenerator::may_match(std::string_view text) const {
+  // Cheap and never wrong in the unsafe direction: every word term is a
+  // substring of the width/case-folded text it came from (a stem, minus its
+  // last letter, of its word), every substring of the kana-folded text.
+  const std::string folded = unicode::nfkc_casefold(text);
+  for (const auto& w : m_terms.words)
+    if (folded.find(w) != std::string::npos) return true;
+  for (const auto& st : m_terms.stems)
+    if (folded.find(st.substr(0, st.size() > 3 ? st.size() - 1 : st.size())) != std::string::npos) return true;
+  if (!m_terms.substrings.empty()) {
+    const std::string kana = fold_text(text).text;
+    for (const auto& sub : m_terms.substrings)
+      if (kana.find(sub) != std::string::npos) return true;
+  }
+  for (const auto& lit : m_terms.literals)
+    if (text.find(lit) != std::string_view::npos) return true;
+  return false;
+}
+
 std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(std::string_view text) const {
   std::vector<std::pair<std::size_t, std::size_t>> raw;
-  if (m_terms.empty()) return raw;
+  if (m_terms.empty() || !may_match(text)) return raw;
   if (!m_terms.words.empty() || !m_terms.stems.empty())
     for (const Token& t : m_analyzer.analyze(text)) {
       const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
@@ -128,7 +147,11 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
   if (text.empty() || max_fragments == 0) return out;
   const auto sentences = split_sentences(text);
   if (sentences.empty()) return out;
-  const auto spans = match_spans(text);
+  // Segmentation is the costly part: only sentences that may match are analysed.
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  for (const Sentence& sentence : sentences)
+    for (const auto& [b, e] : match_spans(text.substr(sentence.begin, sentence.end - sentence.begin)))
+      spans.emplace_back(sentence.begin + b, sentence.begin + e);
 
   struct Scored {
     std::size_t index;

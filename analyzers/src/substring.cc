@@ -35,6 +35,46 @@ void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
   }
 }
 
+// fold_kana over a whole string, in place: every change it makes keeps the
+// UTF-8 length (three-byte kana to three-byte kana), except 々 after a
+// four-byte ideograph, which takes the slow path.
+void fold_kana_in_place(std::string& s) {
+  char32_t prev = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    if (b < 0x80) {
+      prev = b;
+      ++i;
+      continue;
+    }
+    const std::size_t at = i;
+    const char32_t c = unicode::next_code_point(s, i);
+    if (b != 0xE3) {  // kana and 々 all start with E3
+      prev = c;
+      continue;
+    }
+    char32_t f = c;
+    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) f = c + 0x60;
+    else if (c == 0x3005 && unicode::is_han(prev)) f = prev;
+    f = unicode::full_size_kana(f);
+    if (f != c) {
+      std::string enc;
+      unicode::append_utf8(enc, f);
+      if (enc.size() == i - at) {
+        s.replace(at, enc.size(), enc);
+      } else {  // length changes: rebuild the rest the slow way
+        std::string rest;
+        char32_t p = prev;
+        fold_kana(std::string_view(s).substr(at), rest, p);
+        s.resize(at);
+        s += rest;
+        return;
+      }
+    }
+    prev = f;
+  }
+}
+
 }  // namespace
 
 std::pair<std::size_t, std::size_t> FoldedText::to_original(std::size_t begin, std::size_t end) const {
@@ -59,9 +99,8 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
       out.text = nfkc;
       return out;
     }
-    out.text.reserve(nfkc.size());
-    char32_t prev = 0;
-    fold_kana(nfkc, out.text, prev);
+    out.text = nfkc;
+    fold_kana_in_place(out.text);
     return out;
   }
   out.text.reserve(s.size());

@@ -35,6 +35,9 @@
 //   value META           JSON object, fields named by the META_* constants
 //   value STATE          "path\0size\0mtime_ns\0xxh64": the file as last indexed
 //   value DIGEST         what entity resolution needs from the note (NoteDigest)
+//   value FOLDS_TO_ASCII the ASCII characters that non-ASCII characters of the
+//                        note fold to (ＧＰＵ → gpu, （ → "("), sorted: an ASCII
+//                        substring using none of them is checked on the raw text
 //
 //   document data        the note's plain text (snippets, substring checks)
 //
@@ -89,6 +92,7 @@ enum Slot : unsigned {
   SLOT_META = 8,
   SLOT_STATE = 9,
   SLOT_DIGEST = 10,
+  SLOT_FOLDS_TO_ASCII = 11,
 };
 
 /// A facet: its filter prefix and the slot holding its packed display values.
@@ -108,9 +112,9 @@ inline constexpr std::array<Facet, 5> FACETS{{
 }};
 
 /// Every slot, for the uniqueness test.
-inline constexpr std::array<unsigned, 11> ALL_SLOTS{
-    SLOT_VENUES,    SLOT_YEARS,     SLOT_PERSONS, SLOT_ORGS,  SLOT_KIND,  SLOT_TITLE,
-    SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META,    SLOT_STATE, SLOT_DIGEST};
+inline constexpr std::array<unsigned, 12> ALL_SLOTS{
+    SLOT_VENUES, SLOT_YEARS,     SLOT_PERSONS, SLOT_ORGS,  SLOT_KIND,   SLOT_TITLE,
+    SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META, SLOT_STATE, SLOT_DIGEST, SLOT_FOLDS_TO_ASCII};
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
 inline constexpr unsigned TITLE_WDF = 3;

@@ -51,6 +51,8 @@ class SnippetGenerator {
 
   /// Byte spans of matched words in text, adjacent matches merged into one span.
   std::vector<std::pair<std::size_t, std::size_t>> match_spans(std::string_view text) const;
+  /// False only when text cannot hold a match (a cheap test before segmenting it).
+  bool may_match(std::string_view text) const;
 
  private:
   Analyzer& m_analyzer;
