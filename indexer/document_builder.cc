@@ -129,20 +129,20 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, Field::Alias);
   add_words(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
 
-  // The substring tier: bigrams of the folded title, aliases and body,
-  // counted first so Xapian gets one add_term per distinct bigram (its
+  // The substring tier: n-grams of the folded title, aliases and body,
+  // counted first so Xapian gets one add_term per distinct gram (its
   // per-document term map is the costliest part of indexing).
-  std::unordered_map<std::string, Xapian::termcount> bigrams;
-  bigrams.reserve(note.text.size() / 2);
-  auto add_bigram = [&](const std::string& bigram) { ++bigrams[bigram]; };
-  for_each_bigram(fold_text(display_title(note)).text, add_bigram);
-  for (const auto& alias : note.aliases) for_each_bigram(fold_text(alias).text, add_bigram);
-  for_each_bigram(fold_text(note.text).text, add_bigram);
-  const std::string bigram_prefix(schema::BIGRAM.prefix);
-  std::string bigram_term;
-  for (const auto& [bigram, count] : bigrams) {
-    bigram_term.assign(bigram_prefix).append(bigram);
-    doc.add_term(bigram_term, count);
+  std::unordered_map<std::string, Xapian::termcount> grams;
+  grams.reserve(note.text.size() / 2);
+  auto add_gram = [&](const std::string& gram) { ++grams[gram]; };
+  for_each_gram(fold_text(display_title(note)).text, add_gram);
+  for (const auto& alias : note.aliases) for_each_gram(fold_text(alias).text, add_gram);
+  for_each_gram(fold_text(note.text).text, add_gram);
+  const std::string gram_prefix(schema::GRAM.prefix);
+  std::string gram_term;
+  for (const auto& [gram, count] : grams) {
+    gram_term.assign(gram_prefix).append(gram);
+    doc.add_term(gram_term, count);
   }
 
   auto filter = [&](const schema::Prefix& p, const std::string& v) {

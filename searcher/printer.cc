@@ -96,7 +96,7 @@ nlohmann::json explain_json(const SearchResult& res) {
                       {"stems", c.stems},
                       {"synonyms", c.synonyms},
                       {"substring", c.substring},
-                      {"bigrams", c.bigrams}});
+                      {"grams", c.grams}});
   return {{"chunks", chunks}, {"xapian_query", res.query_description}};
 }
 
@@ -114,7 +114,7 @@ void print_explain(std::string& out, const SearchResult& res) {
     if (!stems.empty()) out += fmt::format("    stems:          {}\n", stems);
     if (!c.synonyms.empty()) out += fmt::format("    other names:    {}\n", join(c.synonyms, " / "));
     if (!c.substring.empty())
-      out += fmt::format("    substring tier: {}  (bigrams {})\n", c.substring, join(c.bigrams, " "));
+      out += fmt::format("    substring tier: {}  (grams {})\n", c.substring, join(c.grams, " "));
   }
   out += fmt::format("xapian query: {}\n\n", res.query_description);
 }

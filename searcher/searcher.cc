@@ -33,7 +33,7 @@ namespace {
 // Relative weights of the tiers: a whole-word hit outranks a scattered
 // compound, which outranks a substring-only hit, other things equal.
 constexpr double SCATTERED_WEIGHT = 0.5;
-constexpr double SUBSTRING_WEIGHT = 0.5;  // shared by the chunk's bigrams
+constexpr double SUBSTRING_WEIGHT = 0.5;  // shared by the chunk's grams
 constexpr double SYNONYM_WEIGHT = 0.5;    // another name of the same page (vault aliases)
 
 // year:2025, year:2024..2026, year:2024.., year:..2025 → [lo, hi]
@@ -290,7 +290,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
   MatchTerms match;
   const std::string title_prefix(schema::TITLE.prefix);
   const std::string stem_prefix(schema::STEM.prefix);
-  const std::string bigram_prefix(schema::BIGRAM.prefix);
+  const std::string gram_prefix(schema::GRAM.prefix);
 
   // A piece of text in every tier. prefix is empty for free text, S for title:.
   auto make_chunk = [&](const std::string& text, bool phrase, const std::string& prefix) {
@@ -377,19 +377,21 @@ SearchResult Searcher::search(const SearchRequest& req) {
       c.info.substring_exact = fold_query(text, Fold::Width);
       const bool spaced = c.info.substring.find_first_of(" \t") != std::string::npos;
       if (!c.info.substring.empty() && !spaced) {
-        c.info.bigrams = query_bigrams(c.info.substring);
-        const auto& bg = c.info.bigrams;
-        if (bg.size() == 1 && unicode::length(bg[0]) == 1) {
-          c.substring = Xapian::Query(Xapian::Query::OP_WILDCARD, bigram_prefix + bg[0]);
-        } else if (!bg.empty()) {
+        const QueryGrams qg = query_grams(c.info.substring);
+        c.info.grams = qg.grams;
+        if (!qg.prefix.empty()) {
+          c.info.grams = {qg.prefix + "*"};
+          c.substring = Xapian::Query(Xapian::Query::OP_WILDCARD, gram_prefix + qg.prefix);
+        } else if (!qg.grams.empty()) {
           std::vector<Xapian::Query> terms;
-          for (const auto& b : bg) terms.emplace_back(bigram_prefix + b);
+          for (const auto& g : qg.grams) terms.emplace_back(gram_prefix + g);
           c.substring = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
-          c.verify = bg.size() > 1;
         }
+        c.verify = !qg.exact;
+        const std::size_t parts = std::max<std::size_t>(1, qg.grams.size());
         if (!c.substring.empty()) {
           c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,
-                                      SUBSTRING_WEIGHT / static_cast<double>(std::max<std::size_t>(1, bg.size())));
+                                      SUBSTRING_WEIGHT / static_cast<double>(parts));
         }
       } else {
         c.info.substring.clear();

@@ -152,46 +152,66 @@ std::string fold_query(std::string_view query, Fold fold) {
   return q;
 }
 
-void for_each_bigram(std::string_view folded, const std::function<void(const std::string&)>& emit) {
+void for_each_gram(std::string_view folded, const std::function<void(const std::string&)>& emit) {
+  // The run's characters as byte offsets; each starts a gram.
+  std::vector<std::size_t> starts;
+  std::vector<char32_t> chars;
   std::string term;
-  std::size_t i = 0;
-  // Current character's bytes.
-  std::size_t cur_b = 0, cur_e = 0;
-  bool have = false;
-  while (true) {
-    std::size_t next_b = i;
-    char32_t c = 0;
-    const bool more = i < folded.size();
-    if (more) c = unicode::next_code_point(folded, i);
-    const bool brk = !more || breaks_run(c);
-    if (have) {
-      term.assign(folded.substr(cur_b, cur_e - cur_b));
-      if (brk) term += END_OF_RUN;
-      else term.append(folded.substr(next_b, i - next_b));
+  auto flush = [&](std::size_t run_end) {
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+      const std::size_t len = gram_length(chars[k]);
+      const std::size_t last = k + len;  // index after the gram's last character
+      if (last <= starts.size()) {
+        term.assign(folded.substr(starts[k], (last < starts.size() ? starts[last] : run_end) - starts[k]));
+      } else {
+        term.assign(folded.substr(starts[k], run_end - starts[k]));
+        term += END_OF_RUN;
+      }
       emit(term);
     }
-    if (!more) break;
-    if (brk) {
-      have = false;
+    starts.clear();
+    chars.clear();
+  };
+  std::size_t i = 0;
+  while (i < folded.size()) {
+    const std::size_t at = i;
+    const char32_t c = unicode::next_code_point(folded, i);
+    if (breaks_run(c)) {
+      flush(at);
       continue;
     }
-    cur_b = next_b;
-    cur_e = i;
-    have = true;
+    starts.push_back(at);
+    chars.push_back(c);
   }
+  flush(folded.size());
 }
 
-std::vector<std::string> query_bigrams(std::string_view q) {
-  std::vector<std::string> chars;
+QueryGrams query_grams(std::string_view q) {
+  std::vector<std::size_t> starts;
+  std::vector<char32_t> chars;
   for (std::size_t i = 0; i < q.size();) {
-    const std::size_t b = i;
+    const std::size_t at = i;
     const char32_t c = unicode::next_code_point(q, i);
     if (breaks_run(c)) continue;
-    chars.emplace_back(q.substr(b, i - b));
+    starts.push_back(at);
+    chars.push_back(c);
   }
-  if (chars.size() == 1) return chars;
-  std::vector<std::string> out;
-  for (std::size_t k = 0; k + 1 < chars.size(); ++k) out.push_back(chars[k] + chars[k + 1]);
+  QueryGrams out;
+  if (chars.empty()) return out;
+  const std::size_t n = chars.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t last = k + gram_length(chars[k]);
+    if (last > n) continue;  // runs past the string's end: the whole grams before it suffice
+    const std::size_t end = last < n ? starts[last] : q.size();
+    std::string g(q.substr(starts[k], end - starts[k]));
+    if (std::find(out.grams.begin(), out.grams.end(), g) == out.grams.end()) out.grams.push_back(std::move(g));
+  }
+  if (out.grams.empty()) {
+    out.prefix = std::string(q);  // shorter than its first gram: every gram starting so
+    out.exact = true;
+  } else {
+    out.exact = n == gram_length(chars[0]);  // exactly one whole gram
+  }
   return out;
 }
 

@@ -5,9 +5,9 @@
 using namespace sagasu;
 
 namespace {
-std::vector<std::string> bigrams(const std::string& text) {
+std::vector<std::string> grams(const std::string& text) {
   std::vector<std::string> out;
-  for_each_bigram(fold_text(text).text, [&](const std::string& b) { out.push_back(b); });
+  for_each_gram(fold_text(text).text, [&](const std::string& b) { out.push_back(b); });
   return out;
 }
 const std::string END(1, END_OF_RUN);
@@ -33,17 +33,31 @@ TEST_CASE("Substring tier, query folding drops trailing long vowels", "[substrin
   CHECK(fold_query("ー") == "ー");
 }
 
-TEST_CASE("Substring tier, bigrams cover every character and break at white space", "[substring]") {
-  CHECK(bigrams("京都 ab") == std::vector<std::string>{"京都", "都" + END, "ab", "b" + END});
-  CHECK(bigrams("東京都") == std::vector<std::string>{"東京", "京都", "都" + END});
-  CHECK(bigrams("") == std::vector<std::string>{});
-  CHECK(bigrams("a\n\nb") == std::vector<std::string>{"a" + END, "b" + END});
+TEST_CASE("Substring tier, grams cover every character and break at white space", "[substring]") {
+  // Two characters from a Japanese one, three from an ASCII one, cut short at a run's end.
+  CHECK(grams("京都 abcd") == std::vector<std::string>{"京都", "都" + END, "abc", "bcd", "cd" + END, "d" + END});
+  CHECK(grams("東京都") == std::vector<std::string>{"東京", "京都", "都" + END});
+  CHECK(grams("GPU京都") == std::vector<std::string>{"gpu", "pu京", "u京都", "京都", "都" + END});
+  CHECK(grams("") == std::vector<std::string>{});
+  CHECK(grams("a\n\nb") == std::vector<std::string>{"a" + END, "b" + END});
 }
 
-TEST_CASE("Substring tier, query bigrams", "[substring]") {
-  CHECK(query_bigrams("ストラグラ") == std::vector<std::string>{"スト", "トラ", "ラグ", "グラ"});
-  CHECK(query_bigrams("京都") == std::vector<std::string>{"京都"});
-  CHECK(query_bigrams("都") == std::vector<std::string>{"都"});
+TEST_CASE("Substring tier, query grams", "[substring]") {
+  const auto strag = query_grams("ストラグラ");
+  CHECK(strag.grams == std::vector<std::string>{"スト", "トラ", "ラグ", "グラ"});
+  CHECK_FALSE(strag.exact);
+  const auto kyoto = query_grams("京都");
+  CHECK(kyoto.grams == std::vector<std::string>{"京都"});
+  CHECK(kyoto.exact);
+  const auto one = query_grams("都");
+  CHECK(one.grams.empty());
+  CHECK(one.prefix == "都");
+  CHECK(one.exact);
+  const auto robot = query_grams("robot");
+  CHECK(robot.grams == std::vector<std::string>{"rob", "obo", "bot"});
+  CHECK_FALSE(robot.exact);
+  CHECK(query_grams("gpu").exact);
+  CHECK(query_grams("ab").prefix == "ab");
 }
 
 TEST_CASE("Substring tier, folded spans map back to the original bytes", "[substring]") {

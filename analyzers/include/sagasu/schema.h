@@ -10,9 +10,10 @@
 //   S<word>          title word terms, positional: title: queries, and a title
 //                    field the searcher ORs with each query word
 //   Z<stem>          English stems of Latin words, no positions
-//   XB<c1c2>         substring tier: character bigrams of the folded text
-//                    (substring.h), positional; a run's last character is
-//                    followed by END_OF_RUN
+//   XB<gram>         substring tier: character n-grams of the folded text
+//                    (substring.h: three characters from an ASCII one, two
+//                    from others), no positions; cut short at a run's end
+//                    and followed by END_OF_RUN
 //   XV<venue>        venue filter terms   (facet value, casefolded)
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, casefolded)
@@ -64,7 +65,7 @@ struct Prefix {
 inline constexpr Prefix UNIQUE_ID{"id", "Q"};
 inline constexpr Prefix TITLE{"title", "S"};
 inline constexpr Prefix STEM{"stem", "Z"};
-inline constexpr Prefix BIGRAM{"substring", "XB"};
+inline constexpr Prefix GRAM{"substring", "XB"};
 inline constexpr Prefix VENUE{"venue", "XV"};
 inline constexpr Prefix YEAR{"year", "XY"};
 inline constexpr Prefix PERSON{"person", "XP"};
@@ -77,7 +78,7 @@ inline constexpr Prefix PATH{"path", "XD"};
 
 /// Every prefix, for the uniqueness test and for field look-up.
 inline constexpr std::array<Prefix, 13> ALL_PREFIXES{
-    UNIQUE_ID, TITLE, STEM, BIGRAM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE, PATH};
+    UNIQUE_ID, TITLE, STEM, GRAM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE, PATH};
 
 /// Value slots.
 enum Slot : unsigned {
@@ -134,7 +135,7 @@ inline constexpr std::string_view META_CITATIONS = "citations";  ///< [[begin,en
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
 inline constexpr std::string_view META_VAULT = "sagasu.vault";
 inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
-inline constexpr std::string_view SCHEMA_VERSION = "3";
+inline constexpr std::string_view SCHEMA_VERSION = "4";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

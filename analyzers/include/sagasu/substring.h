@@ -1,7 +1,7 @@
 // The substring tier of the analyzer: text folded for matching and cut into
-// character bigrams (document-level terms, no positions), so that any string of one or more
+// character n-grams (document-level terms, no positions), so that any string of one or more
 // characters that occurs in a note is found, word boundaries or not: the
-// bigrams select candidates, the folded text confirms them.
+// grams select candidates, the folded text confirms them.
 //
 // Folding (identical at index and query time): NFKC_Casefold (width, case,
 // compatibility forms), hiragana → katakana, 々 → the character it repeats,
@@ -42,16 +42,24 @@ FoldedText fold_text(std::string_view original, bool with_map = false, Fold fold
 /// long-vowel marks (so サーバー finds サーバ and サーバー). Empty if nothing is left.
 std::string fold_query(std::string_view query, Fold fold = Fold::Full);
 
-/// Calls emit(bigram) for each character of folded text: the character and
-/// the next one of its run, or the character and END_OF_RUN at a run's end.
-void for_each_bigram(std::string_view folded, const std::function<void(const std::string&)>& emit);
+/// Characters a gram starting at c spans: three at an ASCII character (Latin
+/// bigrams are too common to select anything), two elsewhere.
+inline std::size_t gram_length(char32_t c) { return c < 0x80 ? 3 : 2; }
 
-/// The bigrams a folded query string must match at consecutive positions.
-/// A single character gives one one-character string: every bigram that
-/// starts with it matches (a wildcard).
-std::vector<std::string> query_bigrams(std::string_view folded_query);
+/// Calls emit(gram) for each character of folded text: the character and the
+/// next gram_length(c) - 1 of its run, cut short and ended with END_OF_RUN
+/// where the run ends.
+void for_each_gram(std::string_view folded, const std::function<void(const std::string&)>& emit);
 
-/// Marks the end of a run inside a bigram term.
+/// The substring tier's terms for a folded query string.
+struct QueryGrams {
+  std::vector<std::string> grams;  ///< whole grams inside the string: a match has them all
+  std::string prefix;              ///< or, when the string is shorter than one gram: grams starting so
+  bool exact = false;              ///< the terms alone prove a match (no text check needed)
+};
+QueryGrams query_grams(std::string_view folded_query);
+
+/// Marks the end of a run inside a gram term.
 inline constexpr char END_OF_RUN = '\x7f';
 
 }  // namespace sagasu

@@ -42,7 +42,7 @@ struct ChunkInfo {
   std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
   std::string substring;            ///< substring tier string (folded), empty if none
   std::string substring_exact;      ///< the same without kana folding (tells substring from variant)
-  std::vector<std::string> bigrams; ///< the substring tier's candidate terms
+  std::vector<std::string> grams;   ///< the substring tier's candidate terms ("x*": a prefix)
 };
 
 /// A facet value and the number of hits carrying it.
