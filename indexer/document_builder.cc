@@ -19,6 +19,18 @@ void add_unique(std::vector<std::string>& v, std::string s) {
 
 }  // namespace
 
+std::vector<std::string> other_names(const Note& note) {
+  std::vector<std::string> names;
+  auto add = [&](const std::string& n) {
+    if (!n.empty() && n != display_title(note) && std::find(names.begin(), names.end(), n) == names.end())
+      names.push_back(n);
+  };
+  if (note.source) add(note.source->title);
+  add(note.fm_title);
+  for (const auto& a : note.aliases) add(a);
+  return names;
+}
+
 std::string display_title(const Note& note) {
   if (note.source) return note.fm_title.empty() ? note.source->title : note.fm_title;
   return note.title;
@@ -87,6 +99,7 @@ std::string DocumentBuilder::signature(const Note& note, const NoteFacets& facet
   feed(schema::SCHEMA_VERSION);
   feed(meta_json(note, facets));
   feed(note.text);
+  feed(note.fm_title);
   for (const auto* list : {&facets.venues, &facets.years, &facets.persons, &facets.orgs, &facets.links,
                            &note.aliases, &note.tags, &note.authors}) {
     for (const auto& v : *list) feed(v);
@@ -122,11 +135,10 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
     }
     return last;
   };
-  // Title, then each alias, then the body, with gaps so no phrase spans two of them.
+  // Title, then each other name, then the body, with gaps so no phrase spans two of them.
+  const std::vector<std::string> names = other_names(note);
   Xapian::termpos pos = add_words(display_title(note), 1, Field::Title);
-  if (note.source && display_title(note) != note.source->title)
-    pos = add_words(note.source->title, pos + schema::TITLE_BODY_GAP, Field::Alias);
-  for (const auto& alias : note.aliases) pos = add_words(alias, pos + schema::TITLE_BODY_GAP, Field::Alias);
+  for (const auto& name : names) pos = add_words(name, pos + schema::TITLE_BODY_GAP, Field::Alias);
   add_words(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
 
   // The substring tier: n-grams of the folded title, aliases and body,
@@ -136,7 +148,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   grams.reserve(note.text.size() / 2);
   auto add_gram = [&](const std::string& gram) { ++grams[gram]; };
   for_each_gram(fold_text(display_title(note)).text, add_gram);
-  for (const auto& alias : note.aliases) for_each_gram(fold_text(alias).text, add_gram);
+  for (const auto& name : names) for_each_gram(fold_text(name).text, add_gram);
   for_each_gram(fold_text(note.text).text, add_gram);
   const std::string gram_prefix(schema::GRAM.prefix);
   std::string gram_term;
@@ -177,11 +189,11 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   {
     // Does any non-ASCII character fold to ASCII? Fold the non-ASCII characters alone.
     std::string non_ascii;
-    for (const std::string* t : {&note.text, &note.fm_title})
-      for (char c : *t)
-        non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
-    for (const auto& a : note.aliases)
-      for (char c : a) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
+    const std::string title = display_title(note);
+    for (const std::string* t : {&note.text, &title})
+      for (char c : *t) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
+    for (const auto& name : names)
+      for (char c : name) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
     const std::string folded = fold_text(non_ascii).text;
     std::string produced;  // the ASCII characters they fold to, each once
     for (char c : folded)

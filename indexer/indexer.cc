@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <system_error>
 #include <thread>
 
 #include "sagasu/document_builder.h"
@@ -54,7 +55,7 @@ struct FileEntry {
 // Hidden folders (.obsidian, .git, .sagasu, .trash) are not notes; symbolic
 // links to folders are not followed, so link loops cannot trap the walk.
 void walk(const fs::path& root, const IndexOptions& opts, std::vector<FileEntry>& files,
-          std::vector<Skipped>& skipped, std::vector<Skipped>& notices) {
+          std::vector<Skipped>& skipped, std::vector<Skipped>& notices, std::vector<std::string>& unreadable_dirs) {
   std::vector<fs::path> stack{root};
   while (!stack.empty()) {
     const fs::path dir = stack.back();
@@ -63,11 +64,13 @@ void walk(const fs::path& root, const IndexOptions& opts, std::vector<FileEntry>
     fs::directory_iterator it(dir, ec), end;
     if (ec) {
       skipped.push_back({rel_path(root, dir), fmt::format("cannot read folder: {}", ec.message())});
+      unreadable_dirs.push_back(rel_path(root, dir));
       continue;
     }
     for (; it != end; it.increment(ec)) {
       if (ec) {
         skipped.push_back({rel_path(root, dir), fmt::format("cannot read folder: {}", ec.message())});
+        unreadable_dirs.push_back(rel_path(root, dir));
         break;
       }
       const fs::path& p = it->path();
@@ -166,10 +169,16 @@ void parallel_for(std::size_t n, unsigned jobs, F f) {
   }
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs; ++t)
-    threads.emplace_back([&, t] {
-      for (std::size_t i = next++; i < n; i = next++) f(i, t);
-    });
+  auto worker = [&](unsigned t) {
+    for (std::size_t i = next++; i < n; i = next++) f(i, t);
+  };
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, n));
+  try {
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker, t);
+  } catch (const std::system_error&) {
+    // Fewer threads than asked for (a process limit): the ones running, and this one, do the work.
+  }
+  worker(0);
   for (auto& th : threads) th.join();
 }
 
@@ -196,12 +205,24 @@ IndexReport run_index(const IndexOptions& opts) {
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   std::vector<FileEntry> files;
-  walk(root, opts, files, report.skipped, report.warnings);
+  std::vector<std::string> unreadable_dirs;  // their notes keep their indexed versions
+  walk(root, opts, files, report.skipped, report.warnings, unreadable_dirs);
 
   // The lock first: nothing is read from the index that another writer could change.
   IndexStore store(opts.index, opts.wait);
   if (!opts.dry_run) store.remove_stale();
-  const bool fresh = opts.rebuild || store.current().empty();
+  // An index of another schema version is rebuilt: its documents cannot be trusted to match.
+  bool stale_schema = false;
+  if (!opts.rebuild && !store.current().empty()) {
+    try {
+      Xapian::Database current(store.path_of(store.current()));
+      const std::string v = current.get_metadata(std::string(schema::META_SCHEMA_VERSION));
+      stale_schema = v != schema::SCHEMA_VERSION;
+    } catch (const Xapian::Error&) {
+      stale_schema = true;
+    }
+  }
+  const bool fresh = opts.rebuild || store.current().empty() || stale_schema;
   std::string new_generation;
   // A fresh build writes sub-indexes and merges them into the new generation
   // at the end; an update writes into the current one.
@@ -307,7 +328,11 @@ IndexReport run_index(const IndexOptions& opts) {
     try {
       overrides = read_file(overrides_file, ".sagasu/entities.tsv", 1u << 24);
     } catch (const Error& e) {
-      report.warnings.push_back({".sagasu/entities.tsv", e.what()});
+      // Keep the overrides last read: an unreadable file must not silently undo them.
+      std::string reason = e.what();
+      if (reason.rfind(".sagasu/entities.tsv: ", 0) == 0) reason.erase(0, 22);
+      report.skipped.push_back({".sagasu/entities.tsv", reason + " (the overrides last read are kept)"});
+      overrides = old_overrides;
     }
   }
   EntityResolver resolver;
@@ -335,16 +360,16 @@ IndexReport run_index(const IndexOptions& opts) {
       if (auto d = NoteDigest::deserialize(ix.digest)) before.add(*d);
     before.load_overrides(old_overrides);
     before.finish();
-    std::map<std::string, std::string> path_of_title;
-    for (const Work& w : work) path_of_title[fold_name(w.digest.title)] = w.file->path;
+    std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
+    for (const Work& w : work) path_of_title.emplace(fold_name(w.digest.title), w.file->path);
     std::map<Xapian::docid, std::string> path_of_doc;
     for (const auto& [path, ix] : indexed) path_of_doc[ix.docid] = path;
     for (const auto& name : resolver.changed_names(before)) {
       const std::string term = schema::filter_term(schema::LINK, name);
       for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p)
         if (path_of_doc.count(*p)) refresh.insert(path_of_doc[*p]);
-      auto page = path_of_title.find(fold_name(name));
-      if (page != path_of_title.end()) refresh.insert(page->second);
+      const auto [first, last] = path_of_title.equal_range(fold_name(name));
+      for (auto page = first; page != last; ++page) refresh.insert(page->second);
     }
   }
 
@@ -508,6 +533,9 @@ IndexReport run_index(const IndexOptions& opts) {
   std::set<std::string> kept;
   for (const Work& w : work)
     if (w.status == Work::Status::Failed && w.old) kept.insert(w.file->path);
+  for (const auto& [path, ix] : indexed)
+    for (const auto& dir : unreadable_dirs)
+      if (dir == "." || path.rfind(dir + "/", 0) == 0) kept.insert(path);
   for (const auto& [path, ix] : indexed)
     if (!present.count(path) && !kept.count(path)) {
       ++report.deleted;

@@ -168,7 +168,20 @@ class Parser {
     return join(QueryNode::Op::And, std::move(all));
   }
 
+  // Nesting is bounded: a query is typed by a person, and recursion must not
+  // overflow the stack on a hostile one.
+  static constexpr int MAX_DEPTH = 200;
+  struct Depth {
+    int& d;
+    Depth(int& depth, const Lexer& lexer, std::size_t at) : d(depth) {
+      if (++d > MAX_DEPTH)
+        throw UsageError(fmt::format("query: nested more than {} levels at column {}", MAX_DEPTH, lexer.column(at)));
+    }
+    ~Depth() { --d; }
+  };
+
   QueryNode parse_unary() {
+    Depth guard(m_depth, m_lexer, m_cur.at);
     if (m_cur.kind == Lexeme::Kind::Not) {
       const std::size_t at = m_cur.at;
       advance();
@@ -195,6 +208,7 @@ class Parser {
 
   Lexer m_lexer;
   Lexeme m_cur{Lexeme::Kind::End, {}, 0};
+  int m_depth = 0;
 };
 
 }  // namespace

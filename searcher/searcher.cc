@@ -273,6 +273,12 @@ Searcher::~Searcher() = default;
 std::string Searcher::vault() const { return m_db.get_metadata(std::string(schema::META_VAULT)); }
 
 SearchResult Searcher::search(const SearchRequest& req) {
+  for (const std::string* q : {&req.query})
+    if (const auto bad = unicode::find_invalid_utf8(*q); bad != std::string::npos)
+      throw UsageError(fmt::format("query: invalid UTF-8 at byte {}", bad));
+  for (const auto& f : req.filters)
+    if (const auto bad = unicode::find_invalid_utf8(f); bad != std::string::npos)
+      throw UsageError(fmt::format("--filter: invalid UTF-8 at byte {}", bad));
   // The query tree, with --filter values AND-ed on.
   QueryNode root = parse_query_tree(req.query);
   std::vector<QueryNode> tops;
@@ -283,7 +289,10 @@ SearchResult Searcher::search(const SearchRequest& req) {
       if (p.type != QueryPart::Type::Filter)
         throw UsageError(fmt::format("--filter {}: expected field:value with a field of venue, year, person, "
                                      "org, kind, tag, path, links, cites", f));
-      tops.push_back(QueryNode{QueryNode::Op::Leaf, {}, std::move(p)});
+      const bool negated = p.negated;
+      p.negated = false;
+      QueryNode leaf{QueryNode::Op::Leaf, {}, std::move(p)};
+      tops.push_back(negated ? QueryNode{QueryNode::Op::Not, {std::move(leaf)}, {}} : std::move(leaf));
     }
   }
 
@@ -332,12 +341,18 @@ SearchResult Searcher::search(const SearchRequest& req) {
                               : phrase_of(prefix);
       std::vector<std::string> all;
       for (const auto& w : words) all.push_back(prefix + w);
+      // For the verifier: the words present (Xapian has checked the adjacency).
+      c.alternatives.push_back(all);
+      if (prefix.empty()) {
+        std::vector<std::string> in_title;
+        for (const auto& w : words) in_title.push_back(title_prefix + w);
+        c.alternatives.push_back(in_title);
+      }
       // Scattered pieces still match, lower; a quoted phrase must be adjacent.
       if (!phrase && prefix.empty()) {
         std::vector<Xapian::Query> terms;
         for (const auto& w : words) terms.emplace_back(w);
         c.scattered = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
-        c.alternatives.push_back(all);
       }
     }
     // Other names of the page this text names, from the vault's aliases.
@@ -371,8 +386,9 @@ SearchResult Searcher::search(const SearchRequest& req) {
       }
       if (!alts.empty()) c.synonyms = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
     }
-    // The substring tier: free text without white space inside.
-    if (prefix.empty() && !req.exact) {
+    // The substring tier: free text without white space inside (in --exact
+    // mode too: the verifier then requires the typed text itself).
+    if (prefix.empty()) {
       c.info.substring = fold_query(text);
       c.info.substring_exact = fold_query(text, Fold::Width);
       const bool spaced = c.info.substring.find_first_of(" \t") != std::string::npos;
@@ -495,9 +511,13 @@ SearchResult Searcher::search(const SearchRequest& req) {
       for (const auto& w : m_analyzer.words(n.leaf.value)) key += (key.empty() ? "" : " ") + w;
     }
     if (m_db.synonyms_begin(key) != m_db.synonyms_end(key)) {
+      // The words as one name, or the words as they are: nothing the plain
+      // query found is lost.
       QueryPart merged;
       merged.value = all_text;
-      text_tops.assign(1, QueryNode{QueryNode::Op::Leaf, {}, merged});
+      QueryNode words{QueryNode::Op::And, std::move(text_tops), {}};
+      text_tops.clear();
+      text_tops.push_back(QueryNode{QueryNode::Op::Or, {QueryNode{QueryNode::Op::Leaf, {}, merged}, std::move(words)}, {}});
     }
   }
 
@@ -706,7 +726,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
     MatchTerms hit_terms{match.words, match.stems, {}, match.literals};
     for (const Chunk& c : chunks) {
       if (matches(c.word) || matches(c.scattered) || matches(c.synonyms)) continue;
-      if (!c.info.substring.empty()) hit_terms.substrings.push_back(c.info.substring);
+      if (!c.info.substring.empty() && !req.exact) hit_terms.substrings.push_back(c.info.substring);
       if (!text) text = DocText::of(doc);
       if (!c.info.substring_exact.empty() && contains_folded(*text, c.info.substring_exact, Fold::Width))
         hit.tier = std::max(hit.tier, Tier::Substring);

@@ -170,6 +170,15 @@ class Builder {
   Builder(Note& note) : m_note(note) {}
 
   // Renders one line of Markdown into the note's text and records its links.
+  // A line of a code block: its text as it is, no links, tags or markup.
+  void render_verbatim(std::string_view line) {
+    std::string& out = m_note.text;
+    line = trim(line);
+    if (line.empty()) return;
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    out.append(line);
+  }
+
   void render_line(std::string_view line) {
     std::string& out = m_note.text;
     if (!out.empty() && out.back() != '\n') out += '\n';
@@ -184,6 +193,17 @@ class Builder {
       space = false;
       out.append(s);
     };
+    // A search for a closing bracket that failed from some point fails from
+    // every later point too: remembering that keeps a line of unclosed
+    // brackets linear, not quadratic.
+    std::size_t no_double = std::string_view::npos, no_square = std::string_view::npos,
+                no_paren = std::string_view::npos;
+    auto find_from = [&](std::string_view what, std::size_t from, std::size_t& fails_from) {
+      if (fails_from != std::string_view::npos && from >= fails_from) return std::string_view::npos;
+      const std::size_t at = line.find(what, from);
+      if (at == std::string_view::npos) fails_from = std::min(fails_from, from);
+      return at;
+    };
     std::size_t i = 0;
     while (i < line.size()) {
       const char c = line[i];
@@ -196,7 +216,7 @@ class Builder {
       if (starts_with(rest, "![[") || starts_with(rest, "[[")) {
         const bool embed = c == '!';
         const std::size_t open = i + (embed ? 3 : 2);
-        const std::size_t close = line.find("]]", open);
+        const std::size_t close = find_from("]]", open, no_double);
         if (close != std::string_view::npos) {
           render_link(line.substr(open, close - open), embed, emit);
           i = close + 2;
@@ -215,9 +235,9 @@ class Builder {
       if (c == '[' || starts_with(rest, "![")) {
         // [text](url) → text; ![alt](url) → alt
         const std::size_t text_begin = i + (c == '!' ? 2 : 1);
-        const std::size_t close = line.find(']', text_begin);
+        const std::size_t close = find_from("]", text_begin, no_square);
         if (close != std::string_view::npos && close + 1 < line.size() && line[close + 1] == '(') {
-          const std::size_t paren = line.find(')', close + 2);
+          const std::size_t paren = find_from(")", close + 2, no_paren);
           if (paren != std::string_view::npos) {
             emit(trim(line.substr(text_begin, close - text_begin)));
             i = paren + 1;
@@ -466,7 +486,7 @@ Note NoteParser::parse(std::string_view path, std::string_view content) const {
       continue;
     }
     if (in_fence) {
-      builder.render_line(raw);
+      builder.render_verbatim(raw);
       continue;
     }
     for (std::string_view line : unflatten(raw)) {
@@ -478,9 +498,12 @@ Note NoteParser::parse(std::string_view path, std::string_view content) const {
         while (h < line.size() && line[h] == '#') ++h;
         if (h <= 6 && (h == line.size() || line[h] == ' ')) {
           std::string_view heading = trim(line.substr(h));
+          // The title heading: the title as a whole word (a flattened note's
+          // paragraph runs on after it), never just a prefix of a longer word.
           std::string_view title_prefix;
           for (const std::string* t : {&note.fm_title, &note.title})
-            if (!t->empty() && starts_with(heading, *t)) title_prefix = *t;
+            if (!t->empty() && starts_with(heading, *t) && (heading.size() == t->size() || heading[t->size()] == ' '))
+              title_prefix = *t;
           if (h == 1 && first_block && !title_prefix.empty()) {
             std::string_view rest = trim(heading.substr(title_prefix.size()));
             if (!rest.empty()) builder.render_line(rest);

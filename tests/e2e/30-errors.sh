@@ -40,6 +40,14 @@ check empty-field "$SEARCHER" --index "$WORK/idx" 'venue: OSDI'
 check no-hits "$SEARCHER" --index "$WORK/idx" 存在しない語
 check other-vault "$INDEXER" --vault "$SAGASU_SRC/tests/e2e/fixtures/tiny" --index "$WORK/idx"
 
+# A folder that cannot be read: its notes keep their indexed versions.
+mkdir -p "$v/locked" && printf '鍵のかかったフォルダのノート。\n' >"$v/locked/inside.md"
+"$INDEXER" --vault "$v" --index "$WORK/idx" --max-file-size 1000 --quiet
+chmod 000 "$v/locked"
+check unreadable-folder-kept as_user "$INDEXER" --vault "$v" --index "$WORK/idx" --max-file-size 1000
+check unreadable-folder-searchable sh -c "cd '$WORK' && '$SEARCHER' --index '$WORK/idx' --paths 鍵のかかった"
+chmod 755 "$v/locked"
+
 # A locked index: a second writer is refused with a message naming the holder.
 exec 9>"$WORK/idx/lock"
 flock -n 9

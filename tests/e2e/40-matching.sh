@@ -28,6 +28,8 @@ check exact-mode-width J --exact ｻｰﾊﾞｰ
 check rescue-or S 京都 存在しない
 check suggestion S trainng
 check explain S --explain --limit 2 本番クラスタ
+check phrase-and-substring J '"LLM 訓練" ストラグラ'   # a spaced phrase with a piece the text must confirm
+check exact-partial J --exact トラグラ                 # --exact finds a part of a word, as typed
 check snippet-substring "$SEARCHER" --index "$idx" --limit 1 東京
 check snippet-variant "$SEARCHER" --index "$idx" --limit 3 さーばー
 finish

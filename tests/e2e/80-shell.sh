@@ -38,6 +38,9 @@ check err-year-range B 'year:2026..2024'
 check err-sort S --sort size GPU
 check err-modes S --json --paths GPU
 check err-filter-option S --filter 'GPU OR SDC' GPU
+check err-deep-nesting B "$(printf '(%.0s' $(seq 300))GPU$(printf ')%.0s' $(seq 300))"
+check err-invalid-utf8 B "$(printf 'GPU \xe3\x83')"
+check filter-negated F --limit 0 --facets venue --filter 'NOT venue:OSDI' SDC
 check err-no-query S
 check err-unknown-option S --frobnicate GPU
 

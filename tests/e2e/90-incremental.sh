@@ -65,6 +65,19 @@ for step in $(seq 1 12); do
   expect "step $step: incremental index = full rebuild (indexer exit $rc)" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 done
 
+# Two pages of one name in two folders: a change to how others list that
+# name updates both (regression: only one was refreshed).
+mkdir -p "$v/a" "$v/b"
+printf '# X\nページ a。\n' >"$v/a/X.md"
+printf '# X\nページ b。\n' >"$v/b/X.md"
+"$INDEXER" --vault "$v" --index "$inc" --quiet
+printf '\n## 関連\n- 関連研究者: [[X]]\n' >>"$v/Xin Liu.md"
+"$INDEXER" --vault "$v" --index "$inc" --quiet
+rm -rf "$WORK/full" && "$INDEXER" --vault "$v" --index "$WORK/full" --quiet
+"$DUMP" "$inc" >"$WORK/inc.dump"
+"$DUMP" "$WORK/full" >"$WORK/full.dump"
+expect "pages sharing a name are both refreshed: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+
 # The summary names what happened: a rename is a rename, a touch costs nothing.
 rm -rf "$v" && cp -r "$VAULT" "$v"
 "$INDEXER" --vault "$v" --index "$inc" --quiet

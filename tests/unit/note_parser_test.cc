@@ -174,3 +174,26 @@ TEST_CASE("NoteParser, bad content is an error naming the file", "[parser]") {
   CHECK_THROWS_WITH(NoteParser().parse("n/bin.md", std::string("ab\0cd", 5)),
                     "n/bin.md: binary file (NUL byte at byte 2)");
 }
+
+TEST_CASE("NoteParser, a heading that only starts with the title is text", "[parser]") {
+  const Note n = NoteParser().parse("本番.md", "# 本番クラスタの運用\n本文。");
+  CHECK(n.text.find("本番クラスタの運用") != std::string::npos);
+  const Note t = NoteParser().parse("slug.md", "---\ntitle: 分散学習の障害解析\n---\n# 分散学習の障害解析\n本文。");
+  CHECK(t.text == "本文。");  // the title heading is the title
+  CHECK(t.fm_title == "分散学習の障害解析");
+}
+
+TEST_CASE("NoteParser, code blocks are text without tags or links", "[parser]") {
+  const Note n = NoteParser().parse("c.md", "前。\n```c\n#include <stdio.h>\n[[not a link]]\n```\n後。 #real");
+  CHECK(n.tags == std::vector<std::string>{"real"});
+  CHECK(n.links.empty());
+  CHECK(n.text.find("#include <stdio.h>") != std::string::npos);
+}
+
+TEST_CASE("NoteParser, unclosed brackets stay text", "[parser]") {
+  std::string line;
+  for (int i = 0; i < 2000; ++i) line += "[[x [y ";
+  const Note n = NoteParser().parse("b.md", line);
+  CHECK(n.links.empty());
+  CHECK(n.text.size() > 10000);
+}

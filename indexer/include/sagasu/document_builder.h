@@ -25,6 +25,9 @@ NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver);
 
 /// The title shown for a note: a source page's real title, else the file name.
 std::string display_title(const Note& note);
+/// The note's other names, indexed like its title but weighted as body text:
+/// a source page's file-name title, the front-matter title, the aliases.
+std::vector<std::string> other_names(const Note& note);
 
 /// Builds the Xapian document of one note.
 class DocumentBuilder {
