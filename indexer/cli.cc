@@ -153,6 +153,7 @@ int run_checked(int argc, char** argv) {
       fmt::print(stderr, "\r[{}{}] {}/{} notes, {:.0f}/s, {:.0f} s left \x1b[K", std::string(filled, '#'),
                  std::string(width - filled, '.'), done, total, rate, eta);
     };
+  a.opts.entity_notes = a.report == "entities";
   const IndexReport r = run_index(a.opts);
   if (tty) fmt::print(stderr, "\r\x1b[K");
   if (a.opts.dry_run) {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "sagasu/unicode.h"
 
@@ -210,6 +212,8 @@ std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
 }
 
 std::string EntityResolver::canonical(std::string_view name) const {
+  // Every name of the vault was resolved once in finish(): no folding here.
+  if (auto known = m_canonical.find(std::string(name)); known != m_canonical.end()) return known->second;
   const std::string key = fold_name(name);
   auto it = m_by_key.find(key);
   if (it != m_by_key.end()) return it->second;
@@ -242,8 +246,15 @@ std::optional<NoteKind> EntityResolver::heuristic(std::string_view name) const {
 
 void EntityResolver::finish() {
   for (const auto& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
+  // Each distinct spelling is folded once (a large vault repeats its names a million times).
+  std::unordered_map<std::string, std::string> folded;
+  auto fold_once = [&](const std::string& name) -> const std::string& {
+    auto it = folded.find(name);
+    if (it == folded.end()) it = folded.emplace(name, fold_name(name)).first;
+    return it->second;
+  };
   for (const auto& d : m_digests)
-    for (const auto& name : d.names) m_first_spelling.emplace(fold_name(name), name);
+    for (const auto& name : d.names) m_first_spelling.emplace(fold_once(name), name);
   // Aliases need every title known first: a title always beats an alias.
   for (const auto& d : m_digests)
     for (const auto& alias : d.aliases) {
@@ -256,6 +267,20 @@ void EntityResolver::finish() {
         m_ambiguous[key].insert(d.title);
       }
     }
+  // The canonical name of every spelling the vault uses, looked up from now on.
+  auto resolve = [&](const std::string& name) {
+    if (m_canonical.count(name)) return;
+    const std::string& key = fold_once(name);
+    auto page = m_by_key.find(key);
+    if (page != m_by_key.end()) m_canonical.emplace(name, page->second);
+    else if (auto seen = m_first_spelling.find(key); seen != m_first_spelling.end()) m_canonical.emplace(name, seen->second);
+    else m_canonical.emplace(name, name);
+  };
+  for (const auto& d : m_digests) {
+    resolve(d.title);
+    for (const auto& name : d.names) resolve(name);
+    for (const auto& [name, kind] : d.labelled) resolve(name);
+  }
   std::map<std::string, std::map<NoteKind, int>> votes;
   for (const auto& d : m_digests)
     for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
@@ -280,9 +305,13 @@ void EntityResolver::finish() {
   auto try_heuristic = [&](const std::string& name) {
     if (auto k = heuristic(name)) set(name, *k, KindEvidence::Heuristic);
   };
+  std::unordered_set<std::string> tried;  // each canonical name once
   for (const auto& d : m_digests) {
-    try_heuristic(d.title);
-    for (const auto& name : d.names) try_heuristic(canonical(name));
+    if (tried.insert(d.title).second) try_heuristic(d.title);
+    for (const auto& name : d.names) {
+      const std::string canon = canonical(name);
+      if (tried.insert(canon).second) try_heuristic(canon);
+    }
   }
 }
 

@@ -5,6 +5,8 @@
 #include <xapian.h>
 #include <xxhash.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -246,11 +248,13 @@ IndexReport run_index(const IndexOptions& opts) {
       ix.docid = v.get_docid();
       ix.state = std::move(*st);
     }
-    for (auto& [path, ix] : indexed) {
-      const Xapian::Document doc = db.get_document(ix.docid, Xapian::DOC_ASSUME_VALID);
-      ix.digest = doc.get_value(schema::SLOT_DIGEST);
-      ix.signature = doc.get_value(schema::SLOT_SIGNATURE);
-    }
+    // The other values in docid order too: streams, not a document fetch each.
+    std::map<Xapian::docid, Indexed*> by_docid;
+    for (auto& [path, ix] : indexed) by_docid[ix.docid] = &ix;
+    for (auto v = db.valuestream_begin(schema::SLOT_DIGEST); v != db.valuestream_end(schema::SLOT_DIGEST); ++v)
+      if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->digest = *v;
+    for (auto v = db.valuestream_begin(schema::SLOT_SIGNATURE); v != db.valuestream_end(schema::SLOT_SIGNATURE); ++v)
+      if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->signature = *v;
   }
 
   // Which files changed: size and mtime first, then the content hash, so a
@@ -335,18 +339,27 @@ IndexReport run_index(const IndexOptions& opts) {
       overrides = old_overrides;
     }
   }
-  EntityResolver resolver;
-  for (const Work& w : work)
-    if (w.status != Work::Status::Failed || w.old) resolver.add(w.digest);
-  for (const auto& problem : resolver.load_overrides(overrides))
-    report.warnings.push_back({".sagasu/entities.tsv", problem});
-  resolver.finish();
-  report.ambiguous = resolver.ambiguous();
-
   // Renames: a new path whose content equals a vanished one's.
   std::map<std::string, std::string> vanished_by_hash;  // hash → old path
   for (const auto& [path, ix] : indexed)
     if (!present.count(path)) vanished_by_hash.emplace(ix.state.hash, path);
+
+  // When no note and no override changed, entity resolution cannot have
+  // changed either: the last run's findings are reused (a large vault's
+  // resolution is most of a no-op run).
+  const bool nothing_changed =
+      have_old && overrides == old_overrides && vanished_by_hash.empty() && !opts.entity_notes &&
+      std::none_of(work.begin(), work.end(), [](const Work& w) { return w.status == Work::Status::Changed; }) &&
+      !db.get_metadata(std::string(schema::META_FINDINGS)).empty();
+  EntityResolver resolver;
+  if (!nothing_changed) {
+    for (const Work& w : work)
+      if (w.status != Work::Status::Failed || w.old) resolver.add(w.digest);
+    for (const auto& problem : resolver.load_overrides(overrides))
+      report.warnings.push_back({".sagasu/entities.tsv", problem});
+    resolver.finish();
+    report.ambiguous = resolver.ambiguous();
+  }
 
   // Notes whose facets depend on an entity whose name or kind changed are
   // rebuilt too, though their files did not change.
@@ -386,14 +399,19 @@ IndexReport run_index(const IndexOptions& opts) {
   std::map<std::string, Unresolved> unresolved;
   std::map<std::string, EntityInfo> entities;
   for (const Work& w : work) {
+    if (nothing_changed) break;
     if (w.status == Work::Status::Failed && !w.old) continue;
     for (const auto& name : w.digest.names) {
       const std::string canon = resolver.canonical(name);
-      auto& e = entities[canon];
-      e.name = canon;
-      if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
-      e.evidence = std::string(to_string(resolver.evidence(canon)));
-      e.notes.insert(w.file->path);
+      auto [it, inserted] = entities.try_emplace(canon);
+      EntityInfo& e = it->second;
+      if (inserted) {
+        e.name = canon;
+        if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
+        e.evidence = std::string(to_string(resolver.evidence(canon)));
+      }
+      // Which notes mention it: only when asked for (a large vault has millions of mentions).
+      if (opts.entity_notes || !e.kind) e.notes.insert(w.file->path);
     }
   }
   done = 0;
@@ -573,6 +591,14 @@ IndexReport run_index(const IndexOptions& opts) {
     db.set_metadata(std::string(schema::META_VAULT), root.string());
     db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
     db.set_metadata(std::string(schema::META_OVERRIDES), overrides);
+    if (!nothing_changed) {
+      nlohmann::json findings{{"unresolved", nlohmann::json::array()}, {"ambiguous", nlohmann::json::array()}};
+      for (const auto& [name, e] : entities)
+        if (!e.kind) findings["unresolved"].push_back({{"name", e.name}, {"notes", e.notes}});
+      for (const auto& [alias, pages] : report.ambiguous)
+        findings["ambiguous"].push_back({{"alias", alias}, {"pages", pages}});
+      db.set_metadata(std::string(schema::META_FINDINGS), findings.dump());
+    }
     if (fresh) {
       db.commit();
       db.close();
@@ -588,6 +614,16 @@ IndexReport run_index(const IndexOptions& opts) {
   for (auto& [name, e] : entities) {
     if (!e.kind) report.unresolved.push_back({e.name, e.notes});
     report.entities.push_back(std::move(e));
+  }
+  if (nothing_changed) {
+    // The last run's unresolved entities and ambiguous aliases.
+    const auto j = nlohmann::json::parse(db.get_metadata(std::string(schema::META_FINDINGS)), nullptr, false);
+    if (!j.is_discarded()) {
+      for (const auto& u : j.value("unresolved", nlohmann::json::array()))
+        report.unresolved.push_back({u.value("name", ""), u.value("notes", std::set<std::string>{})});
+      for (const auto& a : j.value("ambiguous", nlohmann::json::array()))
+        report.ambiguous[a.value("alias", "")] = a.value("pages", std::set<std::string>{});
+    }
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

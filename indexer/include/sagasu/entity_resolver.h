@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -80,6 +81,7 @@ class EntityResolver {
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, NoteKind> m_overrides;  // raw name → kind
   std::map<std::string, Info> m_info;           // canonical → kind
+  std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
 
   std::optional<NoteKind> heuristic(std::string_view name) const;
 };

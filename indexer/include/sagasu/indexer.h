@@ -22,6 +22,7 @@ struct IndexOptions {
   bool dry_run = false;   ///< find what would change; write nothing
   bool strict = false;    ///< any skipped file is an error: nothing is written
   unsigned jobs = 0;      ///< threads parsing and analysing notes (0: one per core)
+  bool entity_notes = false;  ///< list for every entity the notes mentioning it (unresolved ones always)
   /// Called now and then with (notes done, notes to do) while notes are analysed.
   std::function<void(std::size_t, std::size_t)> progress;
 };
