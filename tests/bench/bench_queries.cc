@@ -35,6 +35,7 @@ struct Options {
   int warmup = 2;
   std::size_t limit = 10;
   std::size_t snippets = 1;
+  bool no_facets = false;
 };
 
 std::vector<std::string> read_queries(const std::string& path) {
@@ -90,6 +91,7 @@ int run(const Options& opt) {
     r.query = q;
     r.limit = opt.limit;
     r.snippets = opt.snippets;
+    if (opt.no_facets) r.facets.clear();
     requests.push_back(r);
   }
 
@@ -147,6 +149,7 @@ int main(int argc, char** argv) {
       ("warmup,w", po::value(&opt.warmup)->default_value(2), "unmeasured runs of each query first")
       ("limit,n", po::value(&opt.limit)->default_value(10), "hits per query")
       ("snippets", po::value(&opt.snippets)->default_value(1), "snippet fragments per hit")
+      ("no-facets", po::bool_switch(&opt.no_facets), "count no facets (to measure what facet counting costs)")
       ("raw", po::value(&opt.raw), "also write every sample (query_no, run, ms, total) as TSV here")
       ("help,h", "show this help");
   try {
