@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+"""Helpers of scripts/bench: the parts that are easier in Python than in bash.
+
+  files    VAULT EXT            count, bytes and first path of the files the indexer takes
+  groonga  ...                  Groonga load+index and in-process query latency
+  oneshot  -- CMD...            median wall time of a whole process
+  report   ...                  the Markdown tables from the per-vault results
+
+Every result is written as JSON or TSV under the work folder, so the report
+can be rebuilt without measuring again.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+MAX_FILE_BYTES = 8388608  # the indexer's default --max-file-size
+# MeCab refuses a "sentence" longer than its buffer (a 2 MB manual with no
+# 。 fails with "too long sentence"); chunked_tokenize splits long text first.
+TOKENIZER_SPEC = {"TokenBigram": "TokenBigram", "TokenMecab": "'TokenMecab(\"chunked_tokenize\", true)'"}
+
+
+# --- the vault as the indexer sees it ------------------------------------------
+def wanted(name, exts):
+    return any(e == "*" or (name.endswith("." + e) and len(name) > len(e) + 1) for e in exts)
+
+
+def vault_files(vault, ext):
+    """(relative path, absolute path) of every file the indexer would index, sorted.
+
+    The same rules as indexer.cc's walk(): hidden names skipped, symbolic links
+    to folders not followed (links to files are), only the wanted endings,
+    nothing over the size limit, nothing that is not UTF-8. Groonga gets exactly
+    these files, so both engines index the same text.
+    """
+    exts = ext.split(",")
+    root = Path(vault).resolve()
+    out = []
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        for entry in os.scandir(d):
+            if entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=True):
+                if not entry.is_symlink():
+                    stack.append(Path(entry.path))
+                continue
+            if not wanted(entry.name, exts) or not entry.is_file(follow_symlinks=True):
+                continue
+            if os.stat(entry.path).st_size > MAX_FILE_BYTES:
+                continue
+            out.append((os.path.relpath(entry.path, root), entry.path))
+    out.sort(key=lambda x: x[1].encode("utf-8", "surrogateescape"))
+    return out
+
+
+def read_utf8(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
+    except (UnicodeDecodeError, OSError):
+        return None
+
+
+def cmd_files(a):
+    files = vault_files(a.vault, a.ext)
+    total = sum(os.stat(p).st_size for _, p in files)
+    print(f"{len(files)}\t{total}\t{files[0][0] if files else ''}")
+
+
+# --- percentiles ------------------------------------------------------------------
+def percentile(values, p):
+    """Nearest rank, as in bench_queries.cc: always a real sample."""
+    if not values:
+        return math.nan
+    v = sorted(values)
+    return v[min(len(v), max(1, math.ceil(p / 100 * len(v)))) - 1]
+
+
+def read_queries(path):
+    """The query mix, numbered like bench_queries.cc numbers it."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if line and not line.startswith("#"):
+                out.append(line)
+    return out
+
+
+FIELD = re.compile(r'^-?[a-z]+:("[^"]*"|\S+)$')
+
+
+def groonga_query(q):
+    """The mix query in Groonga's query syntax, or None if it is filters only.
+
+    Groonga's table has no venue/year/kind columns, so field filters are
+    dropped; words, "phrases" and -exclusions mean the same in both syntaxes.
+    """
+    tokens = re.findall(r'-?"[^"]*"|\S+', q)
+    kept = [t for t in tokens if not FIELD.match(t)]
+    return " ".join(kept) if kept else None
+
+
+def read_samples(raw_tsv):
+    """query_no → list of ms, from bench_queries --raw."""
+    by_q = {}
+    with open(raw_tsv, encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            q, _run, ms, _total = line.rstrip("\n").split("\t")
+            by_q.setdefault(int(q), []).append(float(ms))
+    return by_q
+
+
+# --- Groonga ------------------------------------------------------------------------
+def groonga_quote(s):
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def select_command(query):
+    # Ranked top 10 with a highlighted snippet: the closest Groonga has to what
+    # the searcher returns (it has no facet columns to drill down on).
+    return ("select Docs --match_columns body --query " + groonga_quote(query)
+            + " --output_columns '_key,_score,snippet_html(body)' --limit 10 --sort_keys -_score")
+
+
+def responses(text):
+    """Groonga prints one JSON value per command; decode them in order."""
+    dec = json.JSONDecoder()
+    i, out = 0, []
+    while True:
+        while i < len(text) and text[i] in " \r\n\t":
+            i += 1
+        if i >= len(text):
+            return out
+        value, i = dec.raw_decode(text, i)
+        out.append(value)
+
+
+def timed_run(cmd, stdin_path, stdout_path):
+    """Runs cmd under /usr/bin/time; returns (wall s, CPU s, peak RSS KB)."""
+    tfile = str(stdout_path) + ".time"
+    with open(stdin_path, "rb") as fin, open(stdout_path, "wb") as fout:
+        t0 = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", tfile] + cmd, stdin=fin, stdout=fout, check=True)
+        wall = time.perf_counter() - t0
+    with open(tfile) as f:
+        rss, user, system = f.read().splitlines()[-1].split()
+    return wall, float(user) + float(system), int(rss)
+
+
+def du_bytes(path):
+    out = subprocess.run(["du", "-s", "--block-size=1", str(path)], capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[0])
+
+
+def write_load_file(files, path):
+    """One `load` of every file: _key = vault-relative path, body = the raw text."""
+    n = 0
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("table_create Docs TABLE_HASH_KEY ShortText\n")
+        f.write("column_create Docs body COLUMN_SCALAR LongText\n")
+        f.write("load --table Docs\n[\n")
+        first = True
+        for rel, p in files:
+            text = read_utf8(p)
+            if text is None:
+                continue  # the indexer skips it too
+            f.write(("" if first else ",\n") + json.dumps({"_key": rel, "body": text}, ensure_ascii=False))
+            first = False
+            n += 1
+        f.write("\n]\n")
+    return n
+
+
+def cmd_groonga(a):
+    out_dir = Path(a.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    work = Path(a.work)
+    work.mkdir(parents=True, exist_ok=True)
+    files = vault_files(a.vault, a.ext)
+    result = {"tokenizer": a.tokenizer, "normalizer": "NormalizerNFKC100"}
+
+    # The load file is built once per vault and shared by both tokenizers; its
+    # writing is not timed (it stands for the indexer's own file reading).
+    load = work / "load.grn"
+    stamp = work / "load.stamp"
+    key = f"{len(files)} {sum(os.stat(p).st_size for _, p in files)} {files[0][0] if files else ''}"
+    if not load.exists() or not stamp.exists() or stamp.read_text() != key:
+        write_load_file(files, load)
+        stamp.write_text(key)
+    # Load first, then create the lexicon and the index column: Groonga then
+    # builds the index statically from the loaded column, its fast bulk path.
+    build = work / f"build-{a.tokenizer}.grn"
+    shutil.copyfile(load, build)
+    with open(build, "a", encoding="utf-8") as f:
+        f.write(f"table_create Terms TABLE_PAT_KEY ShortText --default_tokenizer {TOKENIZER_SPEC[a.tokenizer]} "
+                "--normalizer NormalizerNFKC100\n")
+        f.write("column_create Terms body_index COLUMN_INDEX|WITH_POSITION Docs body\n")
+    db_dir = work / f"db-{a.tokenizer}"
+    shutil.rmtree(db_dir, ignore_errors=True)
+    db_dir.mkdir()
+    db = db_dir / "db"
+    subprocess.run(["groonga", "-n", str(db), "status"], stdout=subprocess.DEVNULL, check=True)
+    build_out = work / f"build-{a.tokenizer}.out"
+    wall, cpu, rss = timed_run(["groonga", str(db)], build, build_out)
+    res = responses(build_out.read_text(encoding="utf-8"))
+    for r in res:
+        if r[0][0] != 0:
+            sys.exit(f"bench.py groonga: command failed: {json.dumps(r, ensure_ascii=False)[:500]}")
+    result.update(build_s=wall, build_cpu_s=cpu, build_rss_kb=rss, load_s=res[2][0][2], index_s=res[4][0][2],
+                  loaded=res[2][1], db_bytes=du_bytes(db_dir))
+    build.unlink()
+
+    # Queries: the mix in the order bench_queries runs it, warm-up first, the
+    # query cache off so every repetition really searches.
+    queries = read_queries(a.queries)
+    mix = [(i, groonga_query(q)) for i, q in enumerate(queries)]
+    mix = [(i, g) for i, g in mix if g is not None]
+    qfile = work / f"queries-{a.tokenizer}.grn"
+    with open(qfile, "w", encoding="utf-8") as f:
+        f.write("cache_limit --max 0\n")
+        for _ in range(a.warmup + a.runs):
+            for _, g in mix:
+                f.write(select_command(g) + "\n")
+    qout = work / f"queries-{a.tokenizer}.out"
+    _, _, q_rss = timed_run(["groonga", str(db)], qfile, qout)
+    res = responses(qout.read_text(encoding="utf-8"))[1:]
+    samples, hits, errors = {i: [] for i, _ in mix}, {}, {}
+    for k, r in enumerate(res):
+        i = mix[k % len(mix)][0]
+        if r[0][0] != 0:
+            errors[i] = r[0][3] if len(r[0]) > 3 else str(r[0][0])
+            hits[i] = "error"
+        else:
+            hits[i] = r[1][0][0][0]
+        if k >= a.warmup * len(mix):
+            samples[i].append(r[0][2] * 1000)
+    flat = [ms for v in samples.values() for ms in v]
+    result.update(
+        queries={str(i): {"groonga_query": g, "hits": hits.get(i), "p50_ms": percentile(samples[i], 50),
+                          "error": errors.get(i)} for i, g in mix},
+        p50_ms=percentile(flat, 50), p95_ms=percentile(flat, 95), p99_ms=percentile(flat, 99),
+        query_rss_kb=q_rss)
+    qfile.unlink()
+
+    # One process per query, as a shell user would run it.
+    # groonga joins its arguments into one command line and parses that, so
+    # the quoting of select_command() carries over.
+    oneshot_cmd = ["groonga", str(db), select_command(a.oneshot_query)]
+    result["oneshot_ms"] = oneshot_median(oneshot_cmd, a.oneshot_runs)
+    (out_dir / f"groonga-{a.tokenizer}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1))
+    if not a.keep_db:
+        shutil.rmtree(db_dir, ignore_errors=True)
+
+
+# --- one-shot wall time -------------------------------------------------------------
+def oneshot_median(cmd, runs, warmup=3):
+    """Median wall ms of a whole process (start to exit), output discarded.
+
+    hyperfine when it is installed (it corrects for its own spawn cost), else a
+    plain loop: the spawn from Python costs well under a millisecond.
+    """
+    if shutil.which("hyperfine"):
+        import shlex
+        out = Path(os.environ.get("TMPDIR", "/tmp")) / f"hyperfine-{os.getpid()}.json"
+        subprocess.run(["hyperfine", "-N", "-i", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
+                        "--export-json", str(out), shlex.join(cmd)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        data = json.loads(out.read_text())
+        out.unlink()
+        return data["results"][0]["median"] * 1000
+    times = []
+    for k in range(warmup + runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if k >= warmup:
+            times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def cmd_oneshot(a):
+    print(f"{oneshot_median(a.cmd, a.runs):.3f}")
+
+
+# --- the report ------------------------------------------------------------------------
+def read_metrics(path):
+    m = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("\t")
+            m[k] = v
+    return m
+
+
+def fnum(x, digits=2):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    return f"{x:.{digits}f}"
+
+
+def ratio(ours, theirs):
+    if ours is None or theirs in (None, 0) or (isinstance(theirs, float) and math.isnan(theirs)):
+        return ""
+    return f" (×{ours / theirs:.2f})"
+
+
+def cmd_report(a):
+    work = Path(a.work)
+    queries = read_queries(a.queries)
+    common = [i for i, q in enumerate(queries) if groonga_query(q) is not None]
+    env = read_metrics(work / "results" / "env.tsv")
+    lines = [f"# Sagasu benchmark ({env.get('date', '')})", "",
+             f"Machine: {env.get('cpu', '?')}, {env.get('cores', '?')} cores, {env.get('mem', '?')}. "
+             f"Sagasu {env.get('commit', '?')}; {env.get('xapian', '')}; {env.get('groonga', '')}.",
+             f"Query mix: {len(queries)} queries (`{a.queries_rel}`) × {env.get('runs', '?')} runs after "
+             f"{env.get('warmup', '?')} warm-up rounds, in one process; facets and snippets on, top 10. "
+             f"One-shot: `searcher` started from scratch, query `{env.get('oneshot_query', '')}`, "
+             f"median of {env.get('oneshot_runs', '?')} runs.", "",
+             "## Sagasu", "",
+             "| vault | files | MB | build s | MB/s | notes/s | peak RSS MB | index MB | no-op reindex s "
+             "| 1-note reindex s | p50 ms | p95 ms | p99 ms | one-shot ms |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    vaults = a.vaults
+    per_vault = {}
+    for v in vaults:
+        d = work / "results" / v
+        m = read_metrics(d / "metrics.tsv")
+        samples = read_samples(d / "sagasu-raw.tsv")
+        flat = [ms for q in samples.values() for ms in q]
+        mb = int(m["bytes"]) / 1e6
+        build_s = float(m["build_s"])
+        s = {"build_s": build_s, "rss_mb": int(m["build_rss_kb"]) / 1024, "size_mb": int(m["index_bytes"]) / 1e6,
+             "p50": percentile(flat, 50), "p95": percentile(flat, 95), "p99": percentile(flat, 99),
+             "oneshot": float(m["oneshot_ms"])}
+        common_flat = [ms for i in common for ms in samples.get(i, [])]
+        s["common"] = (percentile(common_flat, 50), percentile(common_flat, 95), percentile(common_flat, 99))
+        per_vault[v] = (m, s, samples)
+        lines.append(f"| {v} | {int(m['files']):,} | {fnum(mb, 1)} | {fnum(build_s)} | {fnum(mb / build_s)} | "
+                     f"{fnum(int(m['notes']) / build_s)} | {fnum(s['rss_mb'])} | {fnum(s['size_mb'])} | "
+                     f"{fnum(float(m['noop_s']))} | {fnum(float(m['change_s']))} | {fnum(s['p50'])} | "
+                     f"{fnum(s['p95'])} | {fnum(s['p99'])} | {fnum(s['oneshot'])} |")
+    busy = [f"{v} {per_vault[v][0].get('busy_before', '?')} % before, {per_vault[v][0].get('busy_after', '?')} % after"
+            for v in vaults
+            if max(int(per_vault[v][0].get("busy_before", 0)), int(per_vault[v][0].get("busy_after", 0))) > 10]
+    if busy:
+        lines += ["", "**Warning: other processes were using the CPU** (share of the machine while the benchmark "
+                  "slept: " + "; ".join(busy) + "): figures are pessimistic; rerun on an idle machine."]
+    lines += ["", "`notes` = notes in the index (the indexer's summary line); MB = 10^6 bytes of the files indexed; "
+              "index MB = `du` of the index folder; peak RSS = /usr/bin/time's maximum resident set. No-op reindex: the indexer "
+              "again with nothing changed; 1-note: one line appended to one note first.", ""]
+
+    have_groonga = any((work / "results" / v / "groonga-TokenBigram.json").exists() for v in vaults)
+    if have_groonga:
+        lines += ["## Side by side with Groonga", "",
+                  f"Groonga: table `Docs` (`_key` = path, `body` LongText), lexicon `TABLE_PAT_KEY` with "
+                  f"NormalizerNFKC100 and TokenBigram or `TokenMecab(\"chunked_tokenize\", true)`, index `COLUMN_INDEX|WITH_POSITION` created after one JSON `load` of the same "
+                  f"files. Queries: `select --match_columns body --query Q --sort_keys -_score --limit 10 "
+                  f"--output_columns _key,_score,snippet_html(body)`, query cache off, latency = the `elapsed` of "
+                  f"each response header (in-process). Latency columns cover the {len(common)} queries that are not "
+                  f"filters only; their field filters (year:, venue: …) are dropped for Groonga, which has no such "
+                  f"columns. Sagasu's figures carry (×ratio) to Groonga-bigram's.", "",
+                  "| vault | engine | build s | build CPU s | peak RSS MB | index MB | p50 ms | p95 ms | p99 ms "
+                  "| one-shot ms |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for v in vaults:
+            m, s, _ = per_vault[v]
+            d = work / "results" / v
+            g = {}
+            for tok in ("TokenBigram", "TokenMecab"):
+                p = d / f"groonga-{tok}.json"
+                if p.exists():
+                    g[tok] = json.loads(p.read_text(encoding="utf-8"))
+            b = g.get("TokenBigram", {})
+            c50, c95, c99 = s["common"]
+            cpu = float(m["build_cpu_s"]) if "build_cpu_s" in m else None
+            lines.append(
+                f"| {v} | **sagasu** | {fnum(s['build_s'])}{ratio(s['build_s'], b.get('build_s'))} | "
+                f"{fnum(cpu)}{ratio(cpu, b.get('build_cpu_s'))} | "
+                f"{fnum(s['rss_mb'])}{ratio(s['rss_mb'], b.get('build_rss_kb', 0) / 1024 or None)} | "
+                f"{fnum(s['size_mb'])}{ratio(s['size_mb'], b.get('db_bytes', 0) / 1e6 or None)} | "
+                f"{fnum(c50)}{ratio(c50, b.get('p50_ms'))} | {fnum(c95)}{ratio(c95, b.get('p95_ms'))} | "
+                f"{fnum(c99)}{ratio(c99, b.get('p99_ms'))} | {fnum(s['oneshot'])}{ratio(s['oneshot'], b.get('oneshot_ms'))} |")
+            for tok, r in g.items():
+                lines.append(f"| {v} | groonga {tok[5:].lower()} | {fnum(r['build_s'])} | {fnum(r.get('build_cpu_s'))} | "
+                             f"{fnum(r['build_rss_kb'] / 1024)} | {fnum(r['db_bytes'] / 1e6)} | {fnum(r['p50_ms'])} | "
+                             f"{fnum(r['p95_ms'])} | {fnum(r['p99_ms'])} | {fnum(r['oneshot_ms'])} |")
+        lines += ["", "Groonga build s = the whole `groonga` process: JSON load + static index build "
+                  "(load/index split and hit counts per query in the details below). Build CPU s = user + system "
+                  "time: the indexer uses every core, Groonga's load one. Hit counts differ where Groonga reads "
+                  "the raw file (front matter, link lists) and Sagasu stems English or corrects a word.", ""]
+
+    # Per-query details go to the results file only: the stdout tables stay short.
+    details = ["## Per query (hits / p50 ms)", ""]
+    for v in vaults:
+        m, s, samples = per_vault[v]
+        d = work / "results" / v
+        g = {tok: json.loads((d / f"groonga-{tok}.json").read_text(encoding="utf-8"))
+             for tok in ("TokenBigram", "TokenMecab") if (d / f"groonga-{tok}.json").exists()}
+        totals = {}
+        with open(d / "sagasu-queries.tsv", encoding="utf-8") as f:
+            next(f)
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if parts[0] != "ALL":
+                    totals[int(parts[0])] = parts[2]
+        head = "| query | sagasu hits | sagasu p50 |" + "".join(f" {t[5:].lower()} hits | {t[5:].lower()} p50 |" for t in g)
+        details += [f"### {v}", ""]
+        for tok, r in g.items():
+            details.append(f"Groonga {tok}: load {fnum(r['load_s'])} s + index {fnum(r['index_s'])} s, "
+                           f"{r['loaded']:,} records.")
+        details += ["", head, "|---|" + "---:|" * (2 + 2 * len(g))]
+        for i, q in enumerate(queries):
+            row = f"| `{q}` | {totals.get(i, '?')} | {fnum(percentile(samples.get(i, []), 50))} |"
+            for tok, r in g.items():
+                qq = r["queries"].get(str(i))
+                row += " – | – |" if qq is None else f" {qq['hits']} | {fnum(qq['p50_ms'])} |"
+            details.append(row)
+        details.append("")
+
+    table = "\n".join(lines)
+    print(table)
+    print(f"Per-query details: {a.out}")
+    Path(a.out).write_text(table + "\n" + "\n".join(details) + "\n", encoding="utf-8")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="action", required=True)
+    p = sub.add_parser("files")
+    p.add_argument("vault")
+    p.add_argument("ext")
+    p.set_defaults(func=cmd_files)
+    p = sub.add_parser("groonga")
+    p.add_argument("--vault", required=True)
+    p.add_argument("--ext", required=True)
+    p.add_argument("--work", required=True, help="scratch folder for the load file and the database")
+    p.add_argument("--out", required=True, help="results folder of this vault")
+    p.add_argument("--tokenizer", default="TokenBigram", choices=sorted(TOKENIZER_SPEC))
+    p.add_argument("--queries", required=True)
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--oneshot-query", required=True)
+    p.add_argument("--oneshot-runs", type=int, default=20)
+    p.add_argument("--keep-db", action="store_true")
+    p.set_defaults(func=cmd_groonga)
+    p = sub.add_parser("oneshot")
+    p.add_argument("--runs", type=int, default=20)
+    p.add_argument("cmd", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_oneshot)
+    p = sub.add_parser("report")
+    p.add_argument("--work", required=True)
+    p.add_argument("--queries", required=True)
+    p.add_argument("--queries-rel", default="tests/bench/queries.txt")
+    p.add_argument("--out", required=True)
+    p.add_argument("vaults", nargs="+")
+    p.set_defaults(func=cmd_report)
+    a = ap.parse_args()
+    if a.action == "oneshot" and a.cmd and a.cmd[0] == "--":
+        a.cmd = a.cmd[1:]
+    a.func(a)
+
+
+if __name__ == "__main__":
+    main()
