@@ -24,7 +24,7 @@ kill_at() {  # kill_at MS ARGS...: run the indexer, SIGKILL it after MS millisec
   shift
   "$INDEXER" "$@" --quiet -j 2 &
   local pid=$!
-  sleep "$(printf '0.%03d' "$ms")"
+  sleep "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
 }
@@ -49,7 +49,7 @@ done
 # answering from the old generation, then from the new one, never from half.
 rm -rf "$WORK/idx" && cp -r "$base" "$WORK/idx"
 old_total=$("$SEARCHER" --index "$WORK/idx" --json --limit 0 --facets none 障害検知 | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
-"$INDEXER" --vault "$v" --index "$WORK/idx" --rebuild --quiet -j 2 &
+"$INDEXER" --vault "$v" --index "$WORK/idx" --rebuild --quiet -j 1 &  # one thread: a longer window
 pid=$!
 answers=0 bad=0
 while kill -0 "$pid" 2>/dev/null; do
