@@ -333,6 +333,46 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
   return changed;
 }
 
+std::string EntityResolver::serialize() const {
+  std::string out = "r1";
+  put(out, std::to_string(m_canonical.size()));
+  // Sorted, so one resolution always has one encoding.
+  const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
+  for (const auto& [name, canon] : sorted) {
+    put(out, name);
+    put(out, canon);
+  }
+  put(out, std::to_string(m_info.size()));
+  for (const auto& [name, info] : m_info) {
+    put(out, name);
+    put(out, kind_code(info.kind));
+    put(out, std::to_string(static_cast<int>(info.evidence)));
+  }
+  return out;
+}
+
+std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
+  if (in.substr(0, 2) != "r1") return std::nullopt;
+  in.remove_prefix(2);
+  EntityResolver r;
+  std::string count, a, b, c;
+  if (!get(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    if (!get(in, a) || !get(in, b)) return std::nullopt;
+    r.m_canonical.emplace(a, b);
+  }
+  if (!get(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    if (!get(in, a) || !get(in, b) || !get(in, c)) return std::nullopt;
+    Info info;
+    info.kind = b.empty() ? std::nullopt : parse_kind(b);
+    info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));
+    r.m_info.emplace(a, info);
+  }
+  if (!in.empty()) return std::nullopt;
+  return r;
+}
+
 std::optional<NoteKind> EntityResolver::kind(std::string_view canonical_name) const {
   auto it = m_info.find(std::string(canonical_name));
   if (it == m_info.end()) return std::nullopt;

@@ -344,14 +344,23 @@ IndexReport run_index(const IndexOptions& opts) {
   for (const auto& [path, ix] : indexed)
     if (!present.count(path)) vanished_by_hash.emplace(ix.state.hash, path);
 
-  // When no note and no override changed, entity resolution cannot have
-  // changed either: the last run's findings are reused (a large vault's
-  // resolution is most of a no-op run).
-  const bool nothing_changed =
+  // When no note's digest and no override changed (nothing changed, or only
+  // text that names no entity), entity resolution cannot have changed: the
+  // last run's resolution and findings are reused. Resolving a large vault is
+  // most of such a run.
+  const bool entities_unchanged =
       have_old && overrides == old_overrides && vanished_by_hash.empty() && !opts.entity_notes &&
-      std::none_of(work.begin(), work.end(), [](const Work& w) { return w.status == Work::Status::Changed; }) &&
+      std::all_of(work.begin(), work.end(), [](const Work& w) {
+        if (w.status != Work::Status::Changed) return true;
+        if (!w.old) return false;
+        const auto before = NoteDigest::deserialize(w.old->digest);
+        return before && *before == w.digest;
+      }) &&
       !db.get_metadata(std::string(schema::META_FINDINGS)).empty();
-  EntityResolver resolver;
+  std::optional<EntityResolver> kept_resolution;
+  if (entities_unchanged) kept_resolution = EntityResolver::deserialize(db.get_metadata(std::string(schema::META_RESOLUTION)));
+  const bool nothing_changed = entities_unchanged && kept_resolution.has_value();
+  EntityResolver resolver = nothing_changed ? std::move(*kept_resolution) : EntityResolver();
   if (!nothing_changed) {
     for (const Work& w : work)
       if (w.status != Work::Status::Failed || w.old) resolver.add(w.digest);
@@ -367,7 +376,7 @@ IndexReport run_index(const IndexOptions& opts) {
                           std::any_of(work.begin(), work.end(), [](const Work& w) { return w.status == Work::Status::Changed; }) ||
                           !vanished_by_hash.empty();
   std::set<std::string> refresh;
-  if (have_old && any_change) {
+  if (have_old && any_change && !nothing_changed) {
     EntityResolver before;
     for (const auto& [path, ix] : indexed)
       if (auto d = NoteDigest::deserialize(ix.digest)) before.add(*d);
@@ -598,6 +607,7 @@ IndexReport run_index(const IndexOptions& opts) {
       for (const auto& [alias, pages] : report.ambiguous)
         findings["ambiguous"].push_back({{"alias", alias}, {"pages", pages}});
       db.set_metadata(std::string(schema::META_FINDINGS), findings.dump());
+      db.set_metadata(std::string(schema::META_RESOLUTION), resolver.serialize());
     }
     if (fresh) {
       db.commit();

@@ -136,6 +136,7 @@ inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
 inline constexpr std::string_view META_VAULT = "sagasu.vault";
 inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
+inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 inline constexpr std::string_view SCHEMA_VERSION = "4";
 
 /// Separator of packed multi-values in a value slot.

@@ -70,6 +70,12 @@ class EntityResolver {
   /// evidence differ between two resolutions of a vault (before and after a change).
   std::set<std::string> changed_names(const EntityResolver& other) const;
 
+  /// The resolution of every name (after finish()), to keep in the index; and
+  /// a resolver restored from it, which answers canonical() and kind() for
+  /// the same names without the notes (nullopt if malformed).
+  std::string serialize() const;
+  static std::optional<EntityResolver> deserialize(std::string_view data);
+
  private:
   struct Info {
     std::optional<NoteKind> kind;
