@@ -21,7 +21,6 @@ std::size_t length(std::string_view s);
 std::string nfkc_casefold(std::string_view s);
 
 bool is_katakana(char32_t c);  ///< katakana incl. half-width and ー, not the middle dot
-bool is_hiragana(char32_t c);
 bool is_han(char32_t c);       ///< CJK ideographs and 々
 bool is_latin_alpha(char32_t c);  ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
