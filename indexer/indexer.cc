@@ -423,6 +423,13 @@ IndexReport run_index(const IndexOptions& opts) {
       if (opts.entity_notes || !e.kind) e.notes.insert(w.file->path);
     }
   }
+  // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
+  auto parse_again = [&](Work& w) {
+    if (w.note) return;
+    const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
+    w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
+    w.hash = hash_of(content);
+  };
   done = 0;
   auto state_of = [&](const Work& w) {
     return encode_state({w.file->path, w.file->size, w.file->mtime_ns, w.hash});
@@ -443,11 +450,7 @@ IndexReport run_index(const IndexOptions& opts) {
         for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
           Work& w = work[to_build[k]];
           try {
-            if (!w.note) {
-              const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
-              w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
-              w.hash = hash_of(content);
-            }
+            parse_again(w);
             Xapian::Document doc = builder.build(*w.note, resolve_facets(*w.note, resolver));
             doc.add_value(schema::SLOT_STATE, state_of(w));
             doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
@@ -482,11 +485,7 @@ IndexReport run_index(const IndexOptions& opts) {
   parallel_for(to_build.size(), jobs, [&](std::size_t k, unsigned t) {
     Work& w = work[to_build[k]];
     try {
-      if (!w.note) {  // unchanged file, rebuilt for its entities: read it again
-        const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
-        w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
-        w.hash = hash_of(content);
-      }
+      parse_again(w);
       if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
       DocumentBuilder builder(*analyzers[t]);
       const NoteFacets facets = resolve_facets(*w.note, resolver);

@@ -103,11 +103,13 @@ int run_checked(int argc, char** argv) {
   po::positional_options_description pos;
   pos.add("query", -1);
   // "-word" excludes a word: an argument with one dash and more than one
-  // letter is query text (short options stand alone: -n 5, not -n5).
+  // letter is query text (short options stand alone: -n 5, not -n5). It goes
+  // to the option parser marked as a positional argument, so order is kept.
+  constexpr char DASH_WORD = '\x01';
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (!(arg.size() > 2 && arg[0] == '-' && arg[1] != '-')) args.push_back(arg);
+    args.push_back(arg.size() > 2 && arg[0] == '-' && arg[1] != '-' ? DASH_WORD + arg : arg);
   }
   po::variables_map vm;
   try {
@@ -146,16 +148,10 @@ int run_checked(int argc, char** argv) {
     return EXIT_HITS;
   }
   // Query words in the order given, "-word" exclusions included.
-  std::size_t next_positional = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const bool dash_word = arg.size() > 2 && arg[0] == '-' && arg[1] != '-';
-    if (dash_word) a.req.query += (a.req.query.empty() ? "" : " ") + arg;
-    else if (next_positional < positional.size() && arg == positional[next_positional])
-      a.req.query += (a.req.query.empty() ? "" : " ") + positional[next_positional++];
+  for (std::string w : positional) {
+    if (!w.empty() && w.front() == DASH_WORD) w.erase(0, 1);
+    a.req.query += (a.req.query.empty() ? "" : " ") + w;
   }
-  for (; next_positional < positional.size(); ++next_positional)
-    a.req.query += (a.req.query.empty() ? "" : " ") + positional[next_positional];
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
     throw UsageError("no query given (try 'searcher --help')");
   const std::string index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),

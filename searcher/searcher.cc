@@ -123,6 +123,8 @@ struct DocText {
 };
 
 bool contains_folded(const DocText& t, const std::string& needle, Fold fold) {
+  // The needle is folded: found as it is in the raw text, it is in the folded text too.
+  if (t.body.find(needle) != std::string::npos || t.title_and_aliases.find(needle) != std::string::npos) return true;
   return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
          fold_text(t.title_and_aliases, false, fold).text.find(needle) != std::string::npos;
 }
