@@ -45,6 +45,9 @@ po::options_description options(Args& a) {
       ("rebuild", po::bool_switch(&a.opts.rebuild),
        "build a new index beside the live one and switch to it atomically (also replaces an index of another vault)")
       ("jobs,j", po::value(&a.opts.jobs)->value_name("N"), "threads parsing and analysing notes (default: one per core)")
+      ("shards", po::value(&a.opts.shards)->value_name("N"),
+       "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
+       "default: the index's count, 1 for a new index; another count rebuilds")
       ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
       ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
       ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
@@ -133,6 +136,8 @@ int run_checked(int argc, char** argv) {
                                     std::getenv("HOME"));
   a.opts.extensions = split_list(a.extensions);
   if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
+  if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
+    throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
 
   if (!a.report.empty() && a.report != "entities") throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
   // A progress bar on a terminal: notes done / total, notes per second, time left.
@@ -179,9 +184,10 @@ int run_checked(int argc, char** argv) {
           fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
     }
     fmt::print(stderr,
-               "indexer: {}{} notes in {}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+               "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
                "unresolved entities {}, {:.2f} s\n",
-               a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index, r.added, r.updated,
+               a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
+               r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated,
                r.deleted, r.renamed, r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
   }
   return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;

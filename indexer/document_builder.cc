@@ -181,7 +181,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
   doc.add_value(schema::SLOT_PERSONS, schema::pack_values(facets.persons));
   doc.add_value(schema::SLOT_ORGS, schema::pack_values(facets.orgs));
   doc.add_value(schema::SLOT_KIND, kind);
-  doc.add_value(schema::SLOT_TITLE, display_title(note));
+  doc.add_value(schema::SLOT_TITLE, display_title(note) + std::string(1, '\0') + note.path);
   if (!facets.years.empty())
     doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(facets.years.back())));
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, facets));

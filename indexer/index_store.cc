@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -89,14 +90,50 @@ IndexStore::~IndexStore() {
   }
 }
 
+namespace {
+
+// The names a stub lists ("auto NAME" lines).
+std::vector<std::string> stub_names(const std::string& stub) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start < stub.size()) {
+    auto end = stub.find('\n', start);
+    if (end == std::string::npos) end = stub.size();
+    std::string line = stub.substr(start, end - start);
+    start = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.rfind("auto ", 0) == 0 && line.size() > 5) names.push_back(line.substr(5));
+  }
+  return names;
+}
+
+constexpr const char* SHARD_PREFIX = "shard-";
+
+}  // namespace
+
 std::string IndexStore::current() const {
-  std::string stub = read_all(fs::path(m_dir) / STUB);
+  const auto names = stub_names(read_all(fs::path(m_dir) / STUB));
   // "auto gen-000001\n"
-  const auto sp = stub.find(' ');
-  if (stub.rfind("auto ", 0) != 0 || sp == std::string::npos) return {};
-  std::string name = stub.substr(sp + 1);
-  while (!name.empty() && (name.back() == '\n' || name.back() == '\r' || name.back() == ' ')) name.pop_back();
-  return name;
+  if (names.size() != 1 || names.front().find('/') != std::string::npos) return {};
+  return names.front();
+}
+
+std::vector<std::string> IndexStore::shards() const {
+  // "auto shard-0/gen-000001\nauto shard-1/gen-000003\n"
+  std::vector<std::string> out;
+  for (const auto& n : stub_names(read_all(fs::path(m_dir) / STUB))) {
+    const auto slash = n.find('/');
+    if (slash == std::string::npos || n.rfind(SHARD_PREFIX, 0) != 0) return {};
+    out.push_back(n);
+  }
+  return out;
+}
+
+void IndexStore::switch_to_shards(const std::vector<std::string>& generations) {
+  std::string stub;
+  for (const auto& g : generations) stub += fmt::format("auto {}\n", g);
+  replace_file(fs::path(m_dir) / STUB, stub);
+  remove_stale();
 }
 
 Xapian::WritableDatabase IndexStore::open_current() {
@@ -145,11 +182,14 @@ void IndexStore::switch_to(const std::string& name) {
 }
 
 void IndexStore::remove_stale() {
-  const std::string keep = current();
+  std::vector<std::string> keep = stub_names(read_all(fs::path(m_dir) / STUB));
+  for (auto& k : keep) k = k.substr(0, k.find('/'));  // a shard folder is kept whole
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(m_dir, ec)) {
     const std::string n = e.path().filename().string();
-    if (n.rfind(GEN_PREFIX, 0) == 0 && n != keep) fs::remove_all(e.path(), ec);
+    if ((n.rfind(GEN_PREFIX, 0) == 0 || n.rfind(SHARD_PREFIX, 0) == 0) &&
+        std::find(keep.begin(), keep.end(), n) == keep.end())
+      fs::remove_all(e.path(), ec);
   }
 }
 

@@ -156,6 +156,7 @@ std::optional<FileState> decode_state(const std::string& v) {
 
 // What the index held for a path before this run.
 struct Indexed {
+  std::size_t shard = 0;
   Xapian::docid docid = 0;
   FileState state;
   std::string digest;     // serialized NoteDigest
@@ -195,6 +196,20 @@ struct Work {
   std::string error;
 };
 
+// One shard of the index being written (the whole index when it is not sharded).
+struct Shard {
+  IndexStore* store = nullptr;
+  std::unique_ptr<IndexStore> own;  // a sharded index: the shard's own folder
+  Xapian::WritableDatabase db;
+  std::string new_generation;  // a fresh build writes this generation
+};
+
+// The shard a note lives in: a hash of its vault-relative path, so the same
+// note always goes to the same shard and no note lives in two.
+std::size_t shard_of(const std::string& path, std::size_t count) {
+  return count <= 1 ? 0 : static_cast<std::size_t>(XXH3_64bits(path.data(), path.size()) % count);
+}
+
 }  // namespace
 
 IndexReport run_index(const IndexOptions& opts) {
@@ -212,25 +227,54 @@ IndexReport run_index(const IndexOptions& opts) {
 
   // The lock first: nothing is read from the index that another writer could change.
   IndexStore store(opts.index, opts.wait);
+  const std::vector<std::string> old_shards = store.shards();
+  const bool exists = !store.current().empty() || !old_shards.empty();
+  const std::size_t old_count = old_shards.empty() ? 1 : old_shards.size();
+  const std::size_t count = opts.shards ? opts.shards : exists ? old_count : 1;
+  report.shards = count;
   if (!opts.dry_run) store.remove_stale();
+  std::vector<Shard> shards(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    Shard& sh = shards[k];
+    if (count == 1) {
+      sh.store = &store;
+      continue;
+    }
+    const std::string name = fmt::format("shard-{}", k);
+    sh.own = std::make_unique<IndexStore>(store.path_of(name), opts.wait);
+    sh.store = sh.own.get();
+  }
+  // The top stub is the truth: a shard's own stub (what xapian-tcpsrv opens)
+  // is brought in line with it, as a killed rebuild may have left it behind.
+  if (count > 1 && old_shards.size() == count && !opts.dry_run)
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::string& named = old_shards[k];  // "shard-K/gen-N"
+      const std::string gen = named.substr(named.find('/') + 1);
+      if (named.rfind(fmt::format("shard-{}/", k), 0) == 0 && shards[k].store->current() != gen)
+        shards[k].store->switch_to(gen);
+    }
   // An index of another schema version is rebuilt: its documents cannot be trusted to match.
   bool stale_schema = false;
-  if (!opts.rebuild && !store.current().empty()) {
+  if (!opts.rebuild && exists && count == old_count) {
     try {
-      Xapian::Database current(store.path_of(store.current()));
+      Xapian::Database current(shards[0].store->path_of(shards[0].store->current()));
       const std::string v = current.get_metadata(std::string(schema::META_SCHEMA_VERSION));
       stale_schema = v != schema::SCHEMA_VERSION;
     } catch (const Xapian::Error&) {
       stale_schema = true;
     }
   }
-  const bool fresh = opts.rebuild || store.current().empty() || stale_schema;
-  std::string new_generation;
+  // Another shard count than the index's: a new layout, built fresh.
+  const bool fresh = opts.rebuild || !exists || count != old_count || stale_schema ||
+                     std::any_of(shards.begin(), shards.end(), [](const Shard& sh) { return sh.store->current().empty(); });
   // A fresh build writes sub-indexes and merges them into the new generation
   // at the end; an update writes into the current one.
-  if (fresh) new_generation = store.next_name();
-  Xapian::WritableDatabase db = !fresh && !store.current().empty() ? store.open_current() : Xapian::WritableDatabase();
-  const bool have_old = !fresh && !store.current().empty();
+  for (Shard& sh : shards) {
+    if (fresh) sh.new_generation = sh.store->next_name();
+    else sh.db = sh.store->open_current();
+  }
+  const bool have_old = !fresh;
+  Xapian::WritableDatabase& db = shards[0].db;  // metadata is read from the first shard (every shard holds it)
 
   // What the index holds: path → state, digest and signature.
   std::map<std::string, Indexed> indexed;
@@ -241,20 +285,24 @@ IndexReport run_index(const IndexOptions& opts) {
       throw Error(fmt::format("{}: index was built from vault {}, not {}; use --rebuild to replace it",
                               opts.index, vault_meta, root.string()));
     old_overrides = db.get_metadata(std::string(schema::META_OVERRIDES));
-    for (auto v = db.valuestream_begin(schema::SLOT_STATE); v != db.valuestream_end(schema::SLOT_STATE); ++v) {
-      auto st = decode_state(*v);
-      if (!st) continue;
-      Indexed& ix = indexed[st->path];
-      ix.docid = v.get_docid();
-      ix.state = std::move(*st);
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      Xapian::WritableDatabase& sdb = shards[k].db;
+      std::map<Xapian::docid, Indexed*> by_docid;
+      for (auto v = sdb.valuestream_begin(schema::SLOT_STATE); v != sdb.valuestream_end(schema::SLOT_STATE); ++v) {
+        auto st = decode_state(*v);
+        if (!st) continue;
+        Indexed& ix = indexed[st->path];
+        ix.shard = k;
+        ix.docid = v.get_docid();
+        ix.state = std::move(*st);
+        by_docid[ix.docid] = &ix;
+      }
+      // The other values in docid order too: streams, not a document fetch each.
+      for (auto v = sdb.valuestream_begin(schema::SLOT_DIGEST); v != sdb.valuestream_end(schema::SLOT_DIGEST); ++v)
+        if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->digest = *v;
+      for (auto v = sdb.valuestream_begin(schema::SLOT_SIGNATURE); v != sdb.valuestream_end(schema::SLOT_SIGNATURE); ++v)
+        if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->signature = *v;
     }
-    // The other values in docid order too: streams, not a document fetch each.
-    std::map<Xapian::docid, Indexed*> by_docid;
-    for (auto& [path, ix] : indexed) by_docid[ix.docid] = &ix;
-    for (auto v = db.valuestream_begin(schema::SLOT_DIGEST); v != db.valuestream_end(schema::SLOT_DIGEST); ++v)
-      if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->digest = *v;
-    for (auto v = db.valuestream_begin(schema::SLOT_SIGNATURE); v != db.valuestream_end(schema::SLOT_SIGNATURE); ++v)
-      if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->signature = *v;
   }
 
   // Which files changed: size and mtime first, then the content hash, so a
@@ -356,7 +404,12 @@ IndexReport run_index(const IndexOptions& opts) {
         const auto before = NoteDigest::deserialize(w.old->digest);
         return before && *before == w.digest;
       }) &&
-      !db.get_metadata(std::string(schema::META_FINDINGS)).empty();
+      !db.get_metadata(std::string(schema::META_FINDINGS)).empty() &&
+      // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
+      std::all_of(shards.begin(), shards.end(), [&](Shard& sh) {
+        return sh.db.get_metadata(std::string(schema::META_RESOLUTION)) ==
+               db.get_metadata(std::string(schema::META_RESOLUTION));
+      });
   std::optional<EntityResolver> kept_resolution;
   if (entities_unchanged) kept_resolution = EntityResolver::deserialize(db.get_metadata(std::string(schema::META_RESOLUTION)));
   const bool nothing_changed = entities_unchanged && kept_resolution.has_value();
@@ -384,12 +437,13 @@ IndexReport run_index(const IndexOptions& opts) {
     before.finish();
     std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
     for (const Work& w : work) path_of_title.emplace(fold_name(w.digest.title), w.file->path);
-    std::map<Xapian::docid, std::string> path_of_doc;
-    for (const auto& [path, ix] : indexed) path_of_doc[ix.docid] = path;
+    std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
+    for (const auto& [path, ix] : indexed) path_of_doc[{ix.shard, ix.docid}] = path;
     for (const auto& name : resolver.changed_names(before)) {
       const std::string term = schema::filter_term(schema::LINK, name);
-      for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p)
-        if (path_of_doc.count(*p)) refresh.insert(path_of_doc[*p]);
+      for (std::size_t k = 0; k < shards.size(); ++k)
+        for (auto p = shards[k].db.postlist_begin(term); p != shards[k].db.postlist_end(term); ++p)
+          if (auto it = path_of_doc.find({k, *p}); it != path_of_doc.end()) refresh.insert(it->second);
       const auto [first, last] = path_of_title.equal_range(fold_name(name));
       for (auto page = first; page != last; ++page) refresh.insert(page->second);
     }
@@ -435,46 +489,53 @@ IndexReport run_index(const IndexOptions& opts) {
     return encode_state({w.file->path, w.file->size, w.file->mtime_ns, w.hash});
   };
   if (fresh && !opts.dry_run) {
-    // Disjoint sub-indexes, one per thread over a contiguous slice of the
-    // notes in path order, merged by Xapian's compaction: every core feeds
-    // Xapian, and the result is compact and the same for any -j.
-    const std::size_t n = to_build.size();
-    const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n / 64 + 1));
-    std::vector<std::string> part_names(parts), part_errors(parts);
-    parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
-      part_names[p] = fmt::format("{}.part{}", new_generation, p);
-      try {
-        Xapian::WritableDatabase sub(store.path_of(part_names[p]), Xapian::DB_CREATE_OR_OVERWRITE);
-        Analyzer analyzer;
-        DocumentBuilder builder(analyzer);
-        for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
-          Work& w = work[to_build[k]];
-          try {
-            parse_again(w);
-            Xapian::Document doc = builder.build(*w.note, resolve_facets(*w.note, resolver));
-            doc.add_value(schema::SLOT_STATE, state_of(w));
-            doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
-            sub.add_document(doc);
-            w.note.reset();  // done with it: keep memory flat
-          } catch (const Error& e) {
-            w.status = Work::Status::Failed;
-            w.error = e.what();
+    // Shard by shard: disjoint sub-indexes, one per thread over a contiguous
+    // slice of the shard's notes in path order, merged by Xapian's
+    // compaction: every core feeds Xapian, and the result is compact and the
+    // same for any -j.
+    for (std::size_t s_k = 0; s_k < shards.size(); ++s_k) {
+      Shard& sh = shards[s_k];
+      std::vector<std::size_t> mine;
+      for (std::size_t k : to_build)
+        if (shard_of(work[k].file->path, shards.size()) == s_k) mine.push_back(k);
+      const std::size_t n = mine.size();
+      const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n / 64 + 1));
+      std::vector<std::string> part_names(parts), part_errors(parts);
+      parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
+        part_names[p] = fmt::format("{}.part{}", sh.new_generation, p);
+        try {
+          Xapian::WritableDatabase sub(sh.store->path_of(part_names[p]), Xapian::DB_CREATE_OR_OVERWRITE);
+          Analyzer analyzer;
+          DocumentBuilder builder(analyzer);
+          for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
+            Work& w = work[mine[k]];
+            try {
+              parse_again(w);
+              Xapian::Document doc = builder.build(*w.note, resolve_facets(*w.note, resolver));
+              doc.add_value(schema::SLOT_STATE, state_of(w));
+              doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+              sub.add_document(doc);
+              w.note.reset();  // done with it: keep memory flat
+            } catch (const Error& e) {
+              w.status = Work::Status::Failed;
+              w.error = e.what();
+            }
+            if (opts.progress) opts.progress(++done, to_build.size());
           }
-          if (opts.progress) opts.progress(++done, n);
+          sub.commit();
+        } catch (const Xapian::Error& e) {
+          part_errors[p] = e.get_description();
         }
-        sub.commit();
-      } catch (const Xapian::Error& e) {
-        part_errors[p] = e.get_description();
-      }
-    });
-    for (const auto& e : part_errors)
-      if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", opts.index, e));
-    Xapian::Database merged;
-    for (const auto& name : part_names) merged.add_database(Xapian::Database(store.path_of(name)));
-    merged.compact(store.path_of(new_generation));
-    merged.close();
-    for (const auto& name : part_names) fs::remove_all(store.path_of(name), ec);
-    db = Xapian::WritableDatabase(store.path_of(new_generation), Xapian::DB_OPEN);
+      });
+      for (const auto& e : part_errors)
+        if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", opts.index, e));
+      Xapian::Database merged;
+      for (const auto& name : part_names) merged.add_database(Xapian::Database(sh.store->path_of(name)));
+      merged.compact(sh.store->path_of(sh.new_generation));
+      merged.close();
+      for (const auto& name : part_names) fs::remove_all(sh.store->path_of(name), ec);
+      sh.db = Xapian::WritableDatabase(sh.store->path_of(sh.new_generation), Xapian::DB_OPEN);
+    }
     for (std::size_t k : to_build)
       if (work[k].status != Work::Status::Failed) {
         ++report.added;
@@ -505,7 +566,8 @@ IndexReport run_index(const IndexOptions& opts) {
       report.skipped.push_back({work[i].file->path, work[i].error.substr(work[i].file->path.size() + 2)});
       work[i].error.clear();
     }
-  if (!fresh && !opts.dry_run) db.begin_transaction(true);  // readers see all of this run or none of it
+  if (!fresh && !opts.dry_run)
+    for (Shard& sh : shards) sh.db.begin_transaction(true);  // readers see all of this run or none of it
   for (std::size_t i = 0; i < work.size() && !(fresh && !opts.dry_run); ++i) {
     Work& w = work[i];
     if (w.status == Work::Status::Failed) continue;
@@ -528,15 +590,16 @@ IndexReport run_index(const IndexOptions& opts) {
           vanished_by_hash.erase(v);
         }
       }
+      Xapian::WritableDatabase& target = shards[shard_of(w.file->path, shards.size())].db;
       if (!opts.dry_run) {
-        if (fresh) db.add_document(doc);
-        else db.replace_document(id, doc);
+        if (fresh) target.add_document(doc);
+        else target.replace_document(id, doc);
       }
       if (!renamed_from.empty()) {
         ++report.renamed;
         report.renamed_paths.emplace_back(renamed_from, w.file->path);
         present.insert(renamed_from);  // not a deletion: it moved
-        if (!opts.dry_run) db.delete_document(schema::unique_id_term(renamed_from));
+        if (!opts.dry_run) shards[indexed.at(renamed_from).shard].db.delete_document(schema::unique_id_term(renamed_from));
       } else if (w.old || (fresh && indexed.count(w.file->path))) {
         ++report.updated;
         report.updated_paths.push_back(w.file->path);
@@ -549,10 +612,11 @@ IndexReport run_index(const IndexOptions& opts) {
     ++report.unchanged;
     // Same content, new mtime: only the state changes (Xapian rewrites just the value).
     if (!opts.dry_run && w.old && (w.old->state.mtime_ns != w.file->mtime_ns || w.old->state.size != w.file->size)) {
-      Xapian::Document doc = db.get_document(w.old->docid);
+      Xapian::WritableDatabase& own = shards[w.old->shard].db;
+      Xapian::Document doc = own.get_document(w.old->docid);
       doc.add_value(schema::SLOT_STATE, state_of(w));
       doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
-      db.replace_document(w.old->docid, doc);
+      own.replace_document(w.old->docid, doc);
     }
   }
   // Notes gone from the vault (a failed file keeps its document).
@@ -566,18 +630,31 @@ IndexReport run_index(const IndexOptions& opts) {
     if (!present.count(path) && !kept.count(path)) {
       ++report.deleted;
       report.deleted_paths.push_back(path);
-      if (!opts.dry_run && !fresh) db.delete_document(ix.docid);
+      if (!opts.dry_run && !fresh) shards[ix.shard].db.delete_document(ix.docid);
     }
 
   if (!opts.dry_run) {
+    // Every shard holds the whole vault's metadata: a searcher reads it from
+    // any one of them (Xapian reads metadata from the first database).
+    std::vector<std::pair<std::string, std::string>> meta{
+        {std::string(schema::META_VAULT), root.string()},
+        {std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION)},
+        {std::string(schema::META_OVERRIDES), overrides}};
+    if (!nothing_changed) {
+      nlohmann::json findings{{"unresolved", nlohmann::json::array()}, {"ambiguous", nlohmann::json::array()}};
+      for (const auto& [name, e] : entities)
+        if (!e.kind) findings["unresolved"].push_back({{"name", e.name}, {"notes", e.notes}});
+      for (const auto& [alias, pages] : report.ambiguous)
+        findings["ambiguous"].push_back({{"alias", alias}, {"pages", pages}});
+      meta.emplace_back(std::string(schema::META_FINDINGS), findings.dump());
+      meta.emplace_back(std::string(schema::META_RESOLUTION), resolver.serialize());
+    }
+    std::map<std::string, std::set<std::string>> synonyms;
     if (any_change || fresh) {
       // Synonyms from the vault itself: a page's title and its aliases name one
       // thing (ByteDance = バイトダンス, チェックポイント = checkpoint); and entity
       // filters by alias. The table is rebuilt whole, so it always matches the notes.
       Analyzer analyzer;
-      std::vector<std::string> old_keys;
-      for (auto k = db.synonym_keys_begin(); k != db.synonym_keys_end(); ++k) old_keys.push_back(*k);
-      for (const auto& k : old_keys) db.clear_synonyms(k);
       for (const Work& w : work) {
         if ((w.status == Work::Status::Failed && !w.old) || w.digest.aliases.empty()) continue;
         const NoteDigest& d = w.digest;
@@ -588,33 +665,49 @@ IndexReport run_index(const IndexOptions& opts) {
           for (const auto& to : group)
             if (!from.empty() && !to.empty() && from != to && from.size() <= schema::MAX_TERM_BYTES &&
                 to.size() <= schema::MAX_TERM_BYTES)
-              db.add_synonym(from, to);
+              synonyms[from].insert(to);
         for (const auto& a : d.aliases)
           for (const auto* prefix : {&schema::PERSON, &schema::ORG, &schema::LINK}) {
             const std::string from = schema::filter_term(*prefix, a), to = schema::filter_term(*prefix, d.title);
-            if (from != to && from.size() > prefix->prefix.size()) db.add_synonym(from, to);
+            if (from != to && from.size() > prefix->prefix.size()) synonyms[from].insert(to);
           }
       }
     }
-    db.set_metadata(std::string(schema::META_VAULT), root.string());
-    db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
-    db.set_metadata(std::string(schema::META_OVERRIDES), overrides);
-    if (!nothing_changed) {
-      nlohmann::json findings{{"unresolved", nlohmann::json::array()}, {"ambiguous", nlohmann::json::array()}};
-      for (const auto& [name, e] : entities)
-        if (!e.kind) findings["unresolved"].push_back({{"name", e.name}, {"notes", e.notes}});
-      for (const auto& [alias, pages] : report.ambiguous)
-        findings["ambiguous"].push_back({{"alias", alias}, {"pages", pages}});
-      db.set_metadata(std::string(schema::META_FINDINGS), findings.dump());
-      db.set_metadata(std::string(schema::META_RESOLUTION), resolver.serialize());
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      Xapian::WritableDatabase& sdb = shards[k].db;
+      if (any_change || fresh) {
+        const std::string px(schema::META_SYNONYM);
+        std::vector<std::string> old_keys;
+        for (auto m = sdb.metadata_keys_begin(px); m != sdb.metadata_keys_end(px); ++m) old_keys.push_back(*m);
+        for (const auto& key : old_keys)
+          if (!synonyms.count(key.substr(px.size()))) sdb.set_metadata(key, "");
+        for (const auto& [from, to] : synonyms) {
+          if (px.size() + from.size() > schema::MAX_TERM_BYTES) continue;  // Xapian's key limit: no such name is typed
+          std::string joined;
+          for (const auto& t : to) joined += (joined.empty() ? "" : "\n") + t;
+          sdb.set_metadata(px + from, joined);
+        }
+      }
+      for (const auto& [key, value] : meta) sdb.set_metadata(key, value);
+      if (shards.size() > 1) sdb.set_metadata(std::string(schema::META_SHARD), fmt::format("{}/{}", k, shards.size()));
     }
     if (fresh) {
-      db.commit();
-      db.close();
-      store.switch_to(new_generation);  // the atomic switch: readers now open the new generation
+      std::vector<std::string> generations;
+      for (std::size_t k = 0; k < shards.size(); ++k) {
+        shards[k].db.commit();
+        shards[k].db.close();
+        generations.push_back(fmt::format("shard-{}/{}", k, shards[k].new_generation));
+      }
+      // The atomic switch: readers now open the new generation (of every shard).
+      if (shards.size() == 1) {
+        store.switch_to(shards[0].new_generation);
+      } else {
+        store.switch_to_shards(generations);
+        for (Shard& sh : shards) sh.store->switch_to(sh.new_generation);
+      }
       report.rebuilt = true;
     } else {
-      db.commit_transaction();
+      for (Shard& sh : shards) sh.db.commit_transaction();
     }
   }
 

@@ -27,7 +27,8 @@ constexpr int EXIT_NO_HITS = 1;
 constexpr int EXIT_ERROR = 2;
 
 struct Args {
-  std::string index;
+  std::vector<std::string> index;
+  bool allow_partial = false;
   SearchRequest req;
   bool json = false;
   bool jsonl = false;
@@ -55,7 +56,10 @@ po::options_description options(Args& a) {
       110, 60);
   d.add_options()
       ("index,i", po::value(&a.index)->value_name("DIR"),
-       "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
+       "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index); repeat it, or give "
+       "tcp://HOST:PORT (xapian-tcpsrv) or a stub file, to search shards as one index")
+      ("allow-partial", po::bool_switch(&a.allow_partial),
+       "search the shards that answer when some do not; the result says which are missing")
       ("filter,f", po::value(&a.req.filters)->value_name("F:V"), "add a facet filter FIELD:VALUE (repeatable)")
       ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10; all with --paths, --vimgrep, --jsonl)")
       ("offset", po::value(&a.req.offset)->value_name("N"), "skip the first N hits")
@@ -154,8 +158,10 @@ int run_checked(int argc, char** argv) {
   }
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
     throw UsageError("no query given (try 'searcher --help')");
-  const std::string index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
-                                               std::getenv("HOME"));
+  IndexSet indexes{a.index, a.allow_partial};
+  if (indexes.locations.empty())
+    indexes.locations.push_back(
+        resolve_index_path("", std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"), std::getenv("HOME")));
   // Which facets to count: only what is shown costs time.
   if (!a.facets.empty() || !a.facet.empty()) {
     a.req.facets.clear();
@@ -170,7 +176,9 @@ int run_checked(int argc, char** argv) {
       }
     for (const auto& f : a.facet) a.req.facets.push_back(f);
   }
-  Searcher searcher(index);
+  Searcher searcher(indexes);
+  for (const auto& m : searcher.missing_shards())
+    fmt::print(stderr, "searcher: warning: {} did not answer; results and counts leave its notes out\n", m);
   if (!a.list.empty()) {
     const FacetCounts counts = searcher.list(a.list);
     print_list(out, counts, a.json);

@@ -70,6 +70,13 @@ nlohmann::json hit_json(const Hit& h) {
   return jh;
 }
 
+// Results without some shards say so; complete ones carry no such fields.
+void add_partial_json(nlohmann::json& j, const SearchResult& res) {
+  if (res.missing_shards.empty()) return;
+  j["partial"] = true;
+  j["missing_shards"] = res.missing_shards;
+}
+
 void add_facets_json(nlohmann::json& j, const SearchResult& res) {
   nlohmann::json facets = nlohmann::json::object();
   auto sideways = nlohmann::json::array();
@@ -186,6 +193,7 @@ void print_json(std::string& out, const SearchRequest& req, const SearchResult& 
   add_facets_json(j, res);
   j["notices"] = res.notices;
   j["suggestions"] = res.suggestions;
+  add_partial_json(j, res);
   if (req.explain) j["explain"] = explain_json(res);
   out += j.dump();
   out += '\n';
@@ -203,6 +211,7 @@ void print_jsonl(std::string& out, const SearchRequest& req, const SearchResult&
                          {"filters", req.filters}, {"total", res.total}, {"offset", req.offset},
                          {"limit", req.limit}, {"notices", res.notices}, {"suggestions", res.suggestions}};
   add_facets_json(summary, res);
+  add_partial_json(summary, res);
   out += summary.dump();
   out += '\n';
 }

@@ -14,6 +14,7 @@
 #include "sagasu/note.h"
 #include "sagasu/query.h"
 #include "sagasu/schema.h"
+#include "sagasu/shards.h"
 #include "sagasu/substring.h"
 #include "sagasu/unicode.h"
 
@@ -144,8 +145,9 @@ struct VNode {
 // and exact, so a NOT node never rejects here.
 class Verifier : public Xapian::MatchDecider {
  public:
-  Verifier(const Xapian::Database& db, const std::vector<Chunk>& chunks, const std::vector<VNode>& nodes, bool exact)
-      : m_probe(db), m_chunks(chunks), m_nodes(nodes), m_exact(exact) {}
+  Verifier(const Xapian::Database& db, bool shards, const std::vector<Chunk>& chunks, const std::vector<VNode>& nodes,
+           bool exact)
+      : m_db(db), m_shards(shards), m_probe(db), m_chunks(chunks), m_nodes(nodes), m_exact(exact) {}
 
   void set_root(int root) { m_root = root; }
   bool needed() const {
@@ -154,13 +156,27 @@ class Verifier : public Xapian::MatchDecider {
   }
 
   bool operator()(const Xapian::Document& doc) const override {
-    Lazy lazy{doc, {}, {}, {}, {}};
+    // Over several shards a document knows its number in its own shard only
+    // (Xapian's rule): its number in the whole is found by its unique term.
+    Xapian::docid did = doc.get_docid();
+    if (m_shards) {
+      const std::string state = doc.get_value(schema::SLOT_STATE);
+      auto p = m_db.postlist_begin(schema::unique_id_term(state.substr(0, state.find('\0'))));
+      if (p == m_db.postlist_end("")) return false;
+      did = *p;
+    }
+    return accept(doc, did);
+  }
+  /// Does the note `doc`, number `did` in the database searched, satisfy the query?
+  bool accept(const Xapian::Document& doc, Xapian::docid did) const {
+    Lazy lazy{doc, did, {}, {}, {}, {}};
     return m_root < 0 || eval(m_root, lazy);
   }
 
  private:
   struct Lazy {
     const Xapian::Document& doc;
+    Xapian::docid did;
     std::optional<DocText> text;
     std::optional<std::string> body, title, lower;
     const DocText& raw() {
@@ -200,7 +216,7 @@ class Verifier : public Xapian::MatchDecider {
       case VNode::Op::Chunk: return satisfied(m_chunks[static_cast<std::size_t>(n.chunk)], lazy);
       case VNode::Op::Filter:
         for (auto t = n.filter.get_terms_begin(); t != n.filter.get_terms_end(); ++t)
-          if (m_probe.has(*t, lazy.doc.get_docid())) return true;
+          if (m_probe.has(*t, lazy.did)) return true;
         return false;
       case VNode::Op::Not: return true;
       case VNode::Op::And:
@@ -216,10 +232,12 @@ class Verifier : public Xapian::MatchDecider {
       return lazy.raw().body.find(c.info.text) != std::string::npos ||
              lazy.raw().title_and_aliases.find(c.info.text) != std::string::npos;
     for (const auto& alt : c.alternatives)
-      if (m_probe.has_all(alt, lazy.doc.get_docid())) return true;
+      if (m_probe.has_all(alt, lazy.did)) return true;
     return !c.info.substring.empty() && lazy.folded_contains(c.info.substring);
   }
 
+  const Xapian::Database& m_db;
+  bool m_shards;
   mutable TermProbe m_probe;
   const std::vector<Chunk>& m_chunks;
   const std::vector<VNode>& m_nodes;
@@ -248,26 +266,118 @@ std::u32string to_u32(std::string_view s) {
 
 }  // namespace
 
-Searcher::Searcher(const std::string& index_path) : m_path(index_path) {
+namespace {
+
+// Opens one shard; throws Error naming it.
+Xapian::Database open_shard(const ShardLocation& shard) {
+  if (shard.remote()) {
+    try {
+      // Timeouts in ms: a shard that does not answer is an error, not a hang.
+      return Xapian::Remote::open(shard.host, shard.port, 10000, 3000);
+    } catch (const Xapian::Error& e) {
+      throw Error(fmt::format("{}: cannot reach the shard: {}", shard.name, e.get_msg()));
+    }
+  }
   std::error_code ec;
   namespace fs = std::filesystem;
-  if (!fs::exists(index_path, ec) ||
-      (fs::is_directory(index_path, ec) && !fs::exists(fs::path(index_path) / "XAPIANDB", ec) &&
-       !fs::exists(fs::path(index_path) / "iamglass", ec)))
-    throw Error(fmt::format("{}: no index here; build one with: indexer --vault DIR --index {}", index_path,
-                            index_path));
+  const std::string& path = shard.path;
+  if (!fs::exists(path, ec) ||
+      (fs::is_directory(path, ec) && !fs::exists(fs::path(path) / "XAPIANDB", ec) &&
+       !fs::exists(fs::path(path) / "iamglass", ec)))
+    throw Error(fmt::format("{}: no index here; build one with: indexer --vault DIR --index {}", shard.name,
+                            shard.name));
   try {
-    m_db = Xapian::Database(index_path);
+    return Xapian::Database(path);
   } catch (const Xapian::DatabaseOpeningError& e) {
     throw Error(fmt::format("{}: not a Sagasu index ({}); build one with: indexer --vault DIR --index {}",
-                            index_path, e.get_msg(), index_path));
+                            shard.name, e.get_msg(), shard.name));
   } catch (const Xapian::Error& e) {
-    throw Error(fmt::format("{}: cannot open index: {}", index_path, e.get_msg()));
+    throw Error(fmt::format("{}: cannot open index: {}", shard.name, e.get_msg()));
   }
-  const std::string version = m_db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
-  if (!version.empty() && version != schema::SCHEMA_VERSION)
-    throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: indexer --rebuild", index_path,
-                            version, schema::SCHEMA_VERSION));
+}
+
+}  // namespace
+
+Searcher::Searcher(const std::string& index_path) : Searcher(IndexSet{{index_path}, false}) {}
+
+Searcher::Searcher(const IndexSet& indexes) {
+  for (const auto& l : indexes.locations) m_path += (m_path.empty() ? "" : ", ") + l;
+  const std::vector<ShardLocation> shards = expand_locations(indexes.locations);
+  std::string vault_of_first, first_name;
+  std::map<std::size_t, std::string> shard_seen;  // shard number → its location
+  std::size_t shard_count = 0;
+  bool unnumbered = false;
+  for (const auto& shard : shards) {
+    Xapian::Database db;
+    try {
+      db = open_shard(shard);
+    } catch (const Error& e) {
+      // A shard that does not answer: with --allow-partial, searched without it.
+      if (!indexes.allow_partial || !shard.remote()) throw;
+      m_missing.push_back(shard.name);
+      continue;
+    }
+    const std::string version = db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
+    if (!version.empty() && version != schema::SCHEMA_VERSION)
+      throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: indexer --rebuild", shard.name,
+                              version, schema::SCHEMA_VERSION));
+    // Shards of one vault: the notes' files are found from its folder.
+    const std::string vault = db.get_metadata(std::string(schema::META_VAULT));
+    if (first_name.empty()) {
+      first_name = shard.name;
+      vault_of_first = vault;
+    } else if (vault != vault_of_first) {
+      throw Error(fmt::format("{}: an index of vault {}, but {} is of vault {}: search one vault's shards together",
+                              shard.name, vault.empty() ? "(none)" : vault, first_name,
+                              vault_of_first.empty() ? "(none)" : vault_of_first));
+    }
+    // "K/N": every shard once, or a note would count twice (or not at all).
+    const std::string id = db.get_metadata(std::string(schema::META_SHARD));
+    const auto slash = id.find('/');
+    if (slash == std::string::npos) {
+      unnumbered = true;
+    } else {
+      const std::size_t k = std::stoul(id.substr(0, slash)), n = std::stoul(id.substr(slash + 1));
+      if (shard_count && n != shard_count)
+        throw Error(fmt::format("{}: shard {} of {}, but other shards given are of a {}-shard index", shard.name,
+                                k + 1, n, shard_count));
+      shard_count = n;
+      if (auto [it, fresh] = shard_seen.emplace(k, shard.name); !fresh)
+        throw Error(fmt::format("{}: shard {} of {} is given twice (also as {})", shard.name, k + 1, n, it->second));
+    }
+    m_remote = m_remote || shard.remote();
+    m_db.add_database(db);
+    m_shards.push_back(db);
+  }
+  if (unnumbered && shard_count)
+    throw Error(fmt::format("{}: a whole index given with shards of a {}-shard index", m_path, shard_count));
+  if (m_missing.size() == shards.size()) throw Error(fmt::format("{}: no shard answered", m_path));
+  std::vector<std::string> absent;
+  for (std::size_t k = 0; k < shard_count; ++k)
+    if (!shard_seen.count(k)) absent.push_back(std::to_string(k + 1));
+  if (absent.size() > m_missing.size()) {
+    // Shards not given at all (those that did not answer are named already).
+    std::string list;
+    for (const auto& a : absent) list += (list.empty() ? "" : ", ") + a;
+    if (!indexes.allow_partial)
+      throw Error(fmt::format("{}: shard {} of {} missing (give every shard, or --allow-partial)", m_path, list,
+                              shard_count));
+    m_missing.push_back(fmt::format("shard {} of {} (not given)", list, shard_count));
+  }
+}
+
+std::vector<std::string> Searcher::synonyms(const std::string& key) const {
+  const std::string px(schema::META_SYNONYM);
+  std::vector<std::string> out;
+  if (key.empty() || px.size() + key.size() > schema::MAX_TERM_BYTES) return out;
+  const std::string all = m_db.get_metadata(px + key);
+  for (std::size_t start = 0; start < all.size();) {
+    auto end = all.find('\n', start);
+    if (end == std::string::npos) end = all.size();
+    if (end > start) out.push_back(all.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
 }
 
 Searcher::~Searcher() = default;
@@ -275,6 +385,15 @@ Searcher::~Searcher() = default;
 std::string Searcher::vault() const { return m_db.get_metadata(std::string(schema::META_VAULT)); }
 
 SearchResult Searcher::search(const SearchRequest& req) {
+  try {
+    return search_all(req);
+  } catch (const Xapian::NetworkError& e) {
+    // Xapian does not say which shard: name them all.
+    throw Error(fmt::format("{}: a shard stopped answering during the search: {}", m_path, e.get_msg()));
+  }
+}
+
+SearchResult Searcher::search_all(const SearchRequest& req) {
   for (const std::string* q : {&req.query})
     if (const auto bad = unicode::find_invalid_utf8(*q); bad != std::string::npos)
       throw UsageError(fmt::format("query: invalid UTF-8 at byte {}", bad));
@@ -362,10 +481,10 @@ SearchResult Searcher::search(const SearchRequest& req) {
       std::string key;
       for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
       std::vector<Xapian::Query> alts;
-      for (auto syn = m_db.synonyms_begin(key); syn != m_db.synonyms_end(key); ++syn) {
+      for (const std::string& syn : synonyms(key)) {
         std::vector<std::string> sw;
         std::string cur;
-        for (char ch : *syn + " ") {
+        for (char ch : syn + " ") {
           if (ch == ' ') {
             if (!cur.empty()) sw.push_back(cur);
             cur.clear();
@@ -374,7 +493,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
           }
         }
         if (sw.empty()) continue;
-        c.info.synonyms.push_back(*syn);
+        c.info.synonyms.push_back(syn);
         c.alternatives.push_back(sw);
         for (const auto& w : sw) match.words.insert(w);
         if (sw.size() == 1) {
@@ -399,7 +518,13 @@ SearchResult Searcher::search(const SearchRequest& req) {
         c.info.grams = qg.grams;
         if (!qg.prefix.empty()) {
           c.info.grams = {qg.prefix + "*"};
-          c.substring = Xapian::Query(Xapian::Query::OP_WILDCARD, gram_prefix + qg.prefix);
+          // Expanded here, not by OP_WILDCARD: each shard would expand it with
+          // its own statistics, and a sharded index would score it otherwise
+          // than one index. The best gram counts (OP_MAX).
+          std::vector<Xapian::Query> terms;
+          const std::string px = gram_prefix + qg.prefix;
+          for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) terms.emplace_back(*t);
+          if (!terms.empty()) c.substring = Xapian::Query(Xapian::Query::OP_MAX, terms.begin(), terms.end());
         } else if (!qg.grams.empty()) {
           std::vector<Xapian::Query> terms;
           for (const auto& g : qg.grams) terms.emplace_back(gram_prefix + g);
@@ -470,7 +595,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
       const std::string term = schema::filter_term(prefixes.at(p.field), value);
       alts.emplace_back(term);
       // An alias names the page: org:バイトダンス = org:ByteDance.
-      for (auto syn = m_db.synonyms_begin(term); syn != m_db.synonyms_end(term); ++syn) alts.emplace_back(*syn);
+      for (const auto& syn : synonyms(term)) alts.emplace_back(syn);
     }
     for (const auto& q : alts)
       for (auto t = q.get_terms_begin(); t != q.get_terms_end(); ++t) selected_terms[p.field].insert(*t);
@@ -512,7 +637,7 @@ SearchResult Searcher::search(const SearchRequest& req) {
       all_text += (all_text.empty() ? "" : " ") + n.leaf.value;
       for (const auto& w : m_analyzer.words(n.leaf.value)) key += (key.empty() ? "" : " ") + w;
     }
-    if (m_db.synonyms_begin(key) != m_db.synonyms_end(key)) {
+    if (!synonyms(key).empty()) {
       // The words as one name, or the words as they are: nothing the plain
       // query found is lost.
       QueryPart merged;
@@ -617,30 +742,87 @@ SearchResult Searcher::search(const SearchRequest& req) {
   SearchResult result;
   for (const auto& c : chunks) result.chunks.push_back(c.info);
   const Xapian::doccount all = m_db.get_doccount();
-  Verifier verifier(m_db, chunks, vnodes, req.exact);
+  Verifier verifier(m_db, m_shards.size() > 1, chunks, vnodes, req.exact);
   verifier.set_root(vroot);
 
   // One match over every document (so counts are exact), counting the
   // facets asked for with Xapian's own spy on the packed slots.
-  using Spies = std::vector<std::pair<const schema::Facet*, std::unique_ptr<Xapian::ValueCountMatchSpy>>>;
+  struct Matched {
+    Xapian::doccount total = 0;
+    std::vector<std::pair<Xapian::Document, double>> page;  // the hits asked for, best first
+    std::map<const schema::Facet*, std::map<std::string, std::size_t>> counts;  // single values
+  };
   auto run = [&](const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
-                 const std::vector<const schema::Facet*>& facets, Spies& spies) {
+                 const std::vector<const schema::Facet*>& facets) {
     Xapian::Enquire enquire(m_db);
     enquire.set_query(query);
     enquire.set_weighting_scheme(Xapian::BM25Weight());
+    // Equal scores are ordered by title and path, not by document number: the
+    // same order on one index and on any number of shards.
+    if (req.sort == SearchRequest::Sort::Relevance) enquire.set_sort_by_relevance_then_value(schema::SLOT_TITLE, false);
     if (req.sort == SearchRequest::Sort::Year) enquire.set_sort_by_value_then_relevance(schema::SLOT_YEAR_SORT, true);
     if (req.sort == SearchRequest::Sort::Title) enquire.set_sort_by_value_then_relevance(schema::SLOT_TITLE, false);
-    spies.clear();
-    for (const auto* f : facets) {
-      spies.emplace_back(f, std::make_unique<Xapian::ValueCountMatchSpy>(f->slot));
-      enquire.add_matchspy(spies.back().second.get());
+    Matched m;
+    if (m_remote && verifier.needed()) {
+      // Xapian's remote backend runs no MatchDecider: every candidate comes
+      // back and is confirmed here, and the total and the facets are counted
+      // from the confirmed ones: the same numbers as the decider gives locally.
+      const Xapian::MSet candidates = enquire.get_mset(0, all, all);
+      std::vector<std::pair<Xapian::docid, std::size_t>> by_docid;  // the verifier reads postings in docid order
+      for (auto it = candidates.begin(); it != candidates.end(); ++it) by_docid.emplace_back(*it, by_docid.size());
+      std::sort(by_docid.begin(), by_docid.end());
+      std::vector<std::optional<Xapian::Document>> confirmed(by_docid.size());
+      for (const auto& [did, at] : by_docid) {
+        Xapian::Document doc = m_db.get_document(did);
+        if (!verifier.accept(doc, did)) continue;
+        for (const auto* f : facets)
+          for (const auto& single : schema::unpack_values(doc.get_value(f->slot))) ++m.counts[f][single];
+        confirmed[at] = std::move(doc);
+      }
+      auto it = candidates.begin();
+      for (std::size_t at = 0; at < confirmed.size(); ++at, ++it) {
+        if (!confirmed[at]) continue;
+        if (m.total >= first && m.total - first < max) m.page.emplace_back(std::move(*confirmed[at]), it.get_weight());
+        ++m.total;
+      }
+      return m;
     }
-    return enquire.get_mset(first, max, all, nullptr, verifier.needed() ? &verifier : nullptr);
+    auto count_with_spies = [&](Xapian::Enquire& e) {
+      std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies;
+      for (const auto* f : facets) {
+        spies.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(f->slot));
+        e.add_matchspy(spies.back().get());
+      }
+      return spies;
+    };
+    auto add_counts = [&](const std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>>& spies) {
+      for (std::size_t i = 0; i < facets.size(); ++i)
+        for (auto v = spies[i]->values_begin(); v != spies[i]->values_end(); ++v)
+          for (const auto& single : schema::unpack_values(*v)) m.counts[facets[i]][single] += v.get_termfreq();
+    };
+    // Spies over several shards of which some are remote over-count (Xapian
+    // 1.4.22 adds some remote documents twice); each shard alone counts
+    // exactly, so the shards are counted one by one and summed.
+    const bool per_shard = m_remote && m_shards.size() > 1 && !facets.empty();
+    const auto spies = per_shard ? decltype(count_with_spies(enquire))() : count_with_spies(enquire);
+    const Xapian::MSet mset = enquire.get_mset(first, max, all, nullptr, verifier.needed() ? &verifier : nullptr);
+    m.total = mset.get_matches_estimated();  // exact: check_at_least covers every document
+    for (auto it = mset.begin(); it != mset.end(); ++it) m.page.emplace_back(it.get_document(), it.get_weight());
+    if (!per_shard) {
+      add_counts(spies);
+      return m;
+    }
+    for (const auto& shard : m_shards) {
+      Xapian::Enquire e(shard);
+      e.set_query(query);
+      e.set_weighting_scheme(Xapian::BoolWeight());
+      const auto shard_spies = count_with_spies(e);
+      e.get_mset(0, 0, shard.get_doccount());
+      add_counts(shard_spies);
+    }
+    return m;
   };
-  auto counts_of = [&](const schema::Facet& f, const Xapian::ValueCountMatchSpy& spy) {
-    std::map<std::string, std::size_t> counts;
-    for (auto v = spy.values_begin(); v != spy.values_end(); ++v)
-      for (const auto& single : schema::unpack_values(*v)) counts[single] += v.get_termfreq();
+  auto counts_of = [&](const schema::Facet& f, const std::map<std::string, std::size_t>& counts) {
     FacetCounts fc;
     fc.name = std::string(f.name);
     const auto& sel = selected_terms[fc.name];
@@ -664,47 +846,46 @@ SearchResult Searcher::search(const SearchRequest& req) {
   for (const auto* f : wanted)
     if (!filters.count(std::string(f->name))) in_main.push_back(f);
 
-  Spies spies;
   Xapian::Query query = assemble(text_query, "");
   const auto first = static_cast<Xapian::doccount>(req.offset);
   const auto max = static_cast<Xapian::doccount>(req.limit);
-  Xapian::MSet mset = run(query, first, max, in_main, spies);
+  Matched matched = run(query, first, max, in_main);
   // Zero-hit rescue: no note has every piece, so show notes with any piece.
-  if (mset.get_matches_estimated() == 0 && widenable) {
+  if (matched.total == 0 && widenable) {
     chunks.clear();
     vnodes.clear();
     std::tie(text_query, vroot) = build(text_root, true);
     verifier.set_root(vroot);
     query = assemble(text_query, "");
-    mset = run(query, first, max, in_main, spies);
-    if (mset.get_matches_estimated() > 0)
+    matched = run(query, first, max, in_main);
+    if (matched.total > 0)
       result.notices.push_back("no note matches every word; showing notes that match any of them");
   }
   result.query_description = query.get_description();
-  result.total = mset.get_matches_estimated();  // exact: check_at_least covers every document
+  result.total = matched.total;
+  result.missing_shards = m_missing;
 
   std::map<const schema::Facet*, FacetCounts> counted;
-  for (const auto& [f, spy] : spies) counted[f] = counts_of(*f, *spy);
+  for (const auto* f : in_main) counted[f] = counts_of(*f, matched.counts[f]);
   // Drill-sideways (as Lucene's DrillSideways): a filtered facet is counted
   // without its own filter, so the other values show what widening gives.
   for (const auto* f : wanted) {
     if (counted.count(f)) continue;
-    Spies side;
-    run(assemble(text_query, std::string(f->name)), 0, 0, {f}, side);
-    counted[f] = counts_of(*f, *side.front().second);
+    Matched side = run(assemble(text_query, std::string(f->name)), 0, 0, {f});
+    counted[f] = counts_of(*f, side.counts[f]);
     counted[f].sideways = true;
   }
   for (const auto* f : wanted) result.facets.push_back(std::move(counted[f]));
 
   const std::string vault_root = vault();
   std::size_t rank = req.offset;
-  for (auto it = mset.begin(); it != mset.end(); ++it) {
-    const Xapian::Document doc = it.get_document();
+  for (const auto& [doc, weight] : matched.page) {
     Hit hit;
     hit.rank = ++rank;
-    hit.score = it.get_weight();
+    hit.score = weight;
     const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
-    if (meta.is_discarded()) throw Error(fmt::format("{}: document {} has unreadable metadata", m_path, *it));
+    if (meta.is_discarded())
+      throw Error(fmt::format("{}: document {} has unreadable metadata", m_path, doc.get_docid()));
     hit.path = meta.value(std::string(schema::META_PATH), "");
     hit.title = meta.value(std::string(schema::META_TITLE), "");
     hit.kind = meta.value(std::string(schema::META_KIND), "");

@@ -29,7 +29,8 @@
 //                        ValueCountMatchSpy counts combinations that the
 //                        searcher splits into exact single-value counts.
 //   value KIND           the note kind (single valued)
-//   value TITLE          the title, for --sort title
+//   value TITLE          "title\0path": --sort title, and the tie-break of
+//                        equal scores (the same order on one index or many shards)
 //   value YEAR_SORT      sortable_serialise(newest year), for --sort year
 //   value SIGNATURE      xxh64 of everything the document was built from; an
 //                        unchanged signature means the stored document is current
@@ -42,9 +43,11 @@
 //
 //   document data        the note's plain text (snippets, substring checks)
 //
-// Synonym table: Analyzer::key(name) → Analyzer::key(other name), for every
-// pair of names (title, aliases) of one page; and for entity filters,
-// filter_term(XP/XO/XL, alias) → filter_term(same prefix, page title).
+// Synonyms, as metadata (Xapian's remote backend does not serve the synonym
+// table): META_SYNONYM + key → the other names, '\n'-separated. Keys are
+// Analyzer::key(name) → Analyzer::key(other name), for every pair of names
+// (title, aliases) of one page; and for entity filters, filter_term(XP/XO/XL,
+// alias) → filter_term(same prefix, page title). Every shard holds them all.
 //
 // Index metadata keys are the META_* constants.
 #pragma once
@@ -137,7 +140,9 @@ inline constexpr std::string_view META_VAULT = "sagasu.vault";
 inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
-inline constexpr std::string_view SCHEMA_VERSION = "4";
+inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
+inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
+inline constexpr std::string_view SCHEMA_VERSION = "5";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

@@ -3,11 +3,17 @@
 // reader opens the folder and gets whatever generation the stub names; a
 // full rebuild writes a new generation beside it and switches the stub with
 // one atomic rename, so readers never see a half-built index.
+//
+// A sharded index (indexer --shards N) is a folder of shard folders
+// (shard-0 …), each an index folder of its own (servable alone by
+// xapian-tcpsrv); the top stub names one generation of every shard, so a
+// rebuild of all shards is switched with one rename too.
 #pragma once
 
 #include <xapian.h>
 
 #include <string>
+#include <vector>
 
 namespace sagasu {
 
@@ -30,10 +36,17 @@ class IndexStore {
   std::string path_of(const std::string& name) const;
   /// Makes generation `name` current (atomic rename of the stub), then removes the others.
   void switch_to(const std::string& name);
-  /// Removes generation folders the stub does not name (left by a killed rebuild).
+  /// Removes generation and shard folders the stub does not name (left by a killed
+  /// rebuild, or by another shard layout).
   void remove_stale();
-  /// The current generation's name, or empty if none.
+  /// The current generation's name, or empty if none (or if the index is sharded).
   std::string current() const;
+  /// The shard generations the stub names ("shard-0/gen-000001", …, in shard
+  /// order), empty if the index is not sharded.
+  std::vector<std::string> shards() const;
+  /// Makes the shard generations current ("shard-0/gen-000002", …; atomic), then removes
+  /// what the stub no longer names.
+  void switch_to_shards(const std::vector<std::string>& generations);
 
  private:
   std::string m_dir;

@@ -22,6 +22,9 @@ struct IndexOptions {
   bool dry_run = false;   ///< find what would change; write nothing
   bool strict = false;    ///< any skipped file is an error: nothing is written
   unsigned jobs = 0;      ///< threads parsing and analysing notes (0: one per core)
+  /// Split the notes by path hash into this many shard indexes (0: as many as the
+  /// index has, 1 for a new one). Another count than the index's rebuilds it.
+  unsigned shards = 0;
   bool entity_notes = false;  ///< list for every entity the notes mentioning it (unresolved ones always)
   /// Called now and then with (notes done, notes to do) while notes are analysed.
   std::function<void(std::size_t, std::size_t)> progress;
@@ -58,6 +61,7 @@ struct IndexReport {
   std::vector<EntityInfo> entities;  ///< every linked name, by name
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
   bool rebuilt = false;  ///< a new generation was built and switched to
+  std::size_t shards = 1;  ///< the number of shard indexes written
   double seconds = 0;
   std::size_t notes() const { return added + updated + unchanged + renamed; }
 };

@@ -81,12 +81,27 @@ struct SearchResult {
   std::size_t total = 0;          ///< exact number of matching notes
   std::vector<Hit> hits;
   std::vector<FacetCounts> facets;  ///< venue, year, person, org, kind
+  /// Shards that did not answer (--allow-partial): the total, the hits and the
+  /// facet counts leave their notes out. Empty when every shard answered.
+  std::vector<std::string> missing_shards;
 };
 
-/// An open index. Throws sagasu::Error naming the index when it cannot be opened.
+/// What to search: --index values (see expand_locations in shards.h).
+struct IndexSet {
+  std::vector<std::string> locations;
+  /// Search the shards that answer when some do not (the result names the
+  /// missing ones) instead of failing.
+  bool allow_partial = false;
+};
+
+/// An open index, or several shards searched as one (local folders and
+/// xapian-tcpsrv servers; same results, ranking and exact counts as one
+/// index of the same notes). Throws sagasu::Error naming the index or shard
+/// that cannot be opened.
 class Searcher {
  public:
   explicit Searcher(const std::string& index_path);
+  explicit Searcher(const IndexSet& indexes);
   ~Searcher();
 
   /// Runs a request; throws UsageError for a malformed query.
@@ -97,13 +112,22 @@ class Searcher {
   Analyzer& analyzer() { return m_analyzer; }
   /// The vault the index was built from.
   std::string vault() const;
+  /// Shards that did not answer when opened (--allow-partial); empty when all did.
+  const std::vector<std::string>& missing_shards() const { return m_missing; }
   /// For each word, the closest index word by edit distance ("did you mean"),
   /// or an empty string when the word is known or nothing is close.
   std::vector<std::string> suggest(const std::vector<std::string>& words);
 
  private:
+  /// The other names of a name (the vault's aliases): metadata, which every shard holds.
+  std::vector<std::string> synonyms(const std::string& key) const;
+  SearchResult search_all(const SearchRequest& request);
+
   std::string m_path;
-  Xapian::Database m_db;
+  Xapian::Database m_db;               // every shard
+  std::vector<Xapian::Database> m_shards;  // each shard alone
+  bool m_remote = false;  // a shard is served over TCP: no MatchDecider runs there
+  std::vector<std::string> m_missing;  // shards that did not answer (--allow-partial)
   Analyzer m_analyzer;
   int m_corrections = 0;  // guards the one corrected re-run
 };
