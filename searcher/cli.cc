@@ -178,7 +178,7 @@ int run_checked(int argc, char** argv) {
   }
   Searcher searcher(indexes);
   for (const auto& m : searcher.missing_shards())
-    fmt::print(stderr, "searcher: warning: {} did not answer; results and counts leave its notes out\n", m);
+    fmt::print(stderr, "searcher: warning: {} not searched (down, or not given): results and counts leave its notes out\n", m);
   if (!a.list.empty()) {
     const FacetCounts counts = searcher.list(a.list);
     print_list(out, counts, a.json);

@@ -362,7 +362,7 @@ Searcher::Searcher(const IndexSet& indexes) {
     if (!indexes.allow_partial)
       throw Error(fmt::format("{}: shard {} of {} missing (give every shard, or --allow-partial)", m_path, list,
                               shard_count));
-    m_missing.push_back(fmt::format("shard {} of {} (not given)", list, shard_count));
+    m_missing.push_back(fmt::format("shard {} of {}", list, shard_count));
   }
 }
 
@@ -752,17 +752,55 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     std::vector<std::pair<Xapian::Document, double>> page;  // the hits asked for, best first
     std::map<const schema::Facet*, std::map<std::string, std::size_t>> counts;  // single values
   };
+  // Hits in order: (year then) score, equal ones by title and path, never by
+  // document number (which differs between one index and shards).
+  struct Ranked {
+    Xapian::docid did;
+    double weight;
+    std::string key;  // the sort value (year), empty for other orders
+    std::optional<Xapian::Document> doc;
+  };
+  auto title_of = [&](Ranked& r) {
+    if (!r.doc) r.doc = m_db.get_document(r.did);
+    return r.doc->get_value(schema::SLOT_TITLE);
+  };
+  // Xapian orders equal (year, score) by document number: reorder them by title.
+  auto order_ties = [&](std::vector<Ranked>& ranked) {
+    for (std::size_t i = 0; i < ranked.size();) {
+      std::size_t j = i + 1;
+      while (j < ranked.size() && ranked[j].key == ranked[i].key && ranked[j].weight == ranked[i].weight) ++j;
+      if (j - i > 1) {
+        std::vector<std::pair<std::string, std::size_t>> titles;
+        for (std::size_t k = i; k < j; ++k) titles.emplace_back(title_of(ranked[k]), k);
+        std::sort(titles.begin(), titles.end());
+        std::vector<Ranked> group;
+        for (const auto& t : titles) group.push_back(std::move(ranked[t.second]));
+        std::move(group.begin(), group.end(), ranked.begin() + static_cast<std::ptrdiff_t>(i));
+      }
+      i = j;
+    }
+  };
   auto run = [&](const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
                  const std::vector<const schema::Facet*>& facets) {
     Xapian::Enquire enquire(m_db);
     enquire.set_query(query);
     enquire.set_weighting_scheme(Xapian::BM25Weight());
     // Equal scores are ordered by title and path, not by document number: the
-    // same order on one index and on any number of shards.
+    // same order on one index and on any number of shards. Sorting by year,
+    // Xapian can only break (year, score) ties by document number; they are
+    // reordered here (order_ties).
+    const bool by_year = req.sort == SearchRequest::Sort::Year;
     if (req.sort == SearchRequest::Sort::Relevance) enquire.set_sort_by_relevance_then_value(schema::SLOT_TITLE, false);
-    if (req.sort == SearchRequest::Sort::Year) enquire.set_sort_by_value_then_relevance(schema::SLOT_YEAR_SORT, true);
+    if (by_year) enquire.set_sort_by_value_then_relevance(schema::SLOT_YEAR_SORT, true);
     if (req.sort == SearchRequest::Sort::Title) enquire.set_sort_by_value_then_relevance(schema::SLOT_TITLE, false);
     Matched m;
+    auto take_page = [&](std::vector<Ranked>& ranked, std::size_t from) {
+      if (by_year) order_ties(ranked);
+      for (std::size_t at = from; at < ranked.size() && at - from < max; ++at) {
+        if (!ranked[at].doc) ranked[at].doc = m_db.get_document(ranked[at].did);
+        m.page.emplace_back(std::move(*ranked[at].doc), ranked[at].weight);
+      }
+    };
     if (m_remote && verifier.needed()) {
       // Xapian's remote backend runs no MatchDecider: every candidate comes
       // back and is confirmed here, and the total and the facets are counted
@@ -779,12 +817,13 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
           for (const auto& single : schema::unpack_values(doc.get_value(f->slot))) ++m.counts[f][single];
         confirmed[at] = std::move(doc);
       }
+      std::vector<Ranked> ranked;
       auto it = candidates.begin();
-      for (std::size_t at = 0; at < confirmed.size(); ++at, ++it) {
-        if (!confirmed[at]) continue;
-        if (m.total >= first && m.total - first < max) m.page.emplace_back(std::move(*confirmed[at]), it.get_weight());
-        ++m.total;
-      }
+      for (std::size_t at = 0; at < confirmed.size(); ++at, ++it)
+        if (confirmed[at])
+          ranked.push_back({*it, it.get_weight(), by_year ? it.get_sort_key() : "", std::move(confirmed[at])});
+      m.total = static_cast<Xapian::doccount>(ranked.size());
+      take_page(ranked, first);
       return m;
     }
     auto count_with_spies = [&](Xapian::Enquire& e) {
@@ -805,9 +844,35 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     // exactly, so the shards are counted one by one and summed.
     const bool per_shard = m_remote && m_shards.size() > 1 && !facets.empty();
     const auto spies = per_shard ? decltype(count_with_spies(enquire))() : count_with_spies(enquire);
-    const Xapian::MSet mset = enquire.get_mset(first, max, all, nullptr, verifier.needed() ? &verifier : nullptr);
+    Xapian::MatchDecider* decider = verifier.needed() ? &verifier : nullptr;
+    // By year, the hits before the page too: a tie group may begin before it.
+    const Xapian::doccount from = by_year ? 0 : first;
+    const Xapian::doccount upto = !by_year ? max : max >= all || first >= all - max ? all : first + max;
+    const Xapian::MSet mset = enquire.get_mset(from, upto, all, nullptr, decider);
     m.total = mset.get_matches_estimated();  // exact: check_at_least covers every document
-    for (auto it = mset.begin(); it != mset.end(); ++it) m.page.emplace_back(it.get_document(), it.get_weight());
+    std::vector<Ranked> ranked;
+    for (auto it = mset.begin(); it != mset.end(); ++it)
+      ranked.push_back({*it, it.get_weight(), by_year ? it.get_sort_key() : "",
+                        by_year ? std::nullopt : std::optional<Xapian::Document>(it.get_document())});
+    if (by_year && !ranked.empty() && ranked.size() < m.total) {
+      // The last tie group may go on past the page: fetch the rest of it.
+      enquire.clear_matchspies();
+      const std::string key = ranked.back().key;
+      const double weight = ranked.back().weight;
+      for (bool more = true; more;) {
+        constexpr Xapian::doccount STEP = 64;
+        const Xapian::MSet next = enquire.get_mset(static_cast<Xapian::doccount>(ranked.size()), STEP, 0, nullptr, decider);
+        more = next.size() == STEP;
+        for (auto it = next.begin(); it != next.end(); ++it) {
+          if (it.get_sort_key() != key || it.get_weight() != weight) {
+            more = false;
+            break;
+          }
+          ranked.push_back({*it, it.get_weight(), key, std::nullopt});
+        }
+      }
+    }
+    take_page(ranked, from == 0 ? first : 0);
     if (!per_shard) {
       add_counts(spies);
       return m;
