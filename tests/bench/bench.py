@@ -318,6 +318,30 @@ def ratio(ours, theirs):
     return f" (×{ours / theirs:.2f})"
 
 
+def overhead(ours, base):
+    """' (+X ms, ×R)': what ours adds to base."""
+    if ours is None or base in (None, 0) or math.isnan(ours) or math.isnan(base):
+        return ""
+    d = ours - base
+    return f" ({'+' if d >= 0 else '−'}{fnum(abs(d))} ms, ×{ours / base:.2f})"
+
+
+def read_totals(path):
+    """query_no → hits (or "error"), from bench_queries' table."""
+    totals = {}
+    with open(path, encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if parts[0] != "ALL":
+                totals[int(parts[0])] = parts[2]
+    return totals
+
+
+# The runs of scripts/bench's bench_remote: file stem under the vault's results, row label.
+REMOTE_RUNS = [("remote-local", "local"), ("remote-sharded", "local shards"), ("remote-tcp", "remote shards (TCP)")]
+
+
 def cmd_report(a):
     work = Path(a.work)
     queries = read_queries(a.queries)
@@ -403,6 +427,49 @@ def cmd_report(a):
                   "time: the indexer uses every core, Groonga's load one. Hit counts differ where Groonga reads "
                   "the raw file (front matter, link lists) and Sagasu stems English or corrects a word.", ""]
 
+    remote = [v for v in vaults if (work / "results" / v / "remote-tcp-raw.tsv").exists()]
+    if remote:
+        lines += ["## Remote shards against local", "",
+                  f"The vault indexed again with `indexer --shards N`, then the same mix × {env.get('runs', '?')} runs "
+                  "back to back in one process on: the one local index above, the N shard folders searched locally "
+                  "(`--index DIR`), and N `xapian-tcpsrv` on 127.0.0.1, one per shard (`--index tcp://127.0.0.1:PORT` "
+                  "each). Servers and searcher share the machine, so the remote rows are the cost of the protocol and "
+                  "of the servers' work, not of a network. Sharded rows carry (+ms, ×ratio) over the local index; "
+                  "worst query = the largest p50 overhead.", "",
+                  "| vault | shards | search | build s | p50 ms | p95 ms | mean ms | worst query, p50 ms |",
+                  "|---|---:|---|---:|---:|---:|---:|---|"]
+        mismatches = []
+        for v in remote:
+            m = per_vault[v][0]
+            d = work / "results" / v
+            runs = {key: read_samples(d / f"{key}-raw.tsv") for key, _ in REMOTE_RUNS}
+            hits = {key: read_totals(d / f"{key}.tsv") for key, _ in REMOTE_RUNS}
+            base = runs["remote-local"]
+            b_flat = [ms for q in base.values() for ms in q]
+            b = (percentile(b_flat, 50), percentile(b_flat, 95), statistics.mean(b_flat))
+            for key, label in REMOTE_RUNS:
+                r = runs[key]
+                flat = [ms for q in r.values() for ms in q]
+                p50, p95, mean = percentile(flat, 50), percentile(flat, 95), statistics.mean(flat)
+                if key == "remote-local":
+                    lines.append(f"| {v} | 1 | {label} | {fnum(float(m['build_s']))} | {fnum(p50)} | {fnum(p95)} | "
+                                 f"{fnum(mean)} | – |")
+                    continue
+                d50 = {i: percentile(r[i], 50) - percentile(base[i], 50) for i in r if i in base}
+                w = max(d50, key=d50.get)
+                worst = (f"`{queries[w]}` {fnum(percentile(base[w], 50))} → {fnum(percentile(r[w], 50))}"
+                         f"{overhead(percentile(r[w], 50), percentile(base[w], 50))}")
+                lines.append(f"| {v} | {m['shards']} | {label} | {fnum(float(m['shards_build_s']))} | "
+                             f"{fnum(p50)}{overhead(p50, b[0])} | {fnum(p95)}{overhead(p95, b[1])} | "
+                             f"{fnum(mean)}{overhead(mean, b[2])} | {worst} |")
+                mismatches += [f"{v} {label} `{queries[i]}` {n} (local {hits['remote-local'].get(i, '?')})"
+                               for i, n in sorted(hits[key].items()) if n != hits["remote-local"].get(i)]
+        if mismatches:
+            lines += ["", "**Warning: the sharded searches found other hit counts than the local index:** "
+                      + "; ".join(mismatches) + "."]
+        lines += ["", "Build s = the indexer on an empty folder (the sharded index: all N shards). "
+                  "Mean = arithmetic mean of every sample; per-query p50s in the details below.", ""]
+
     # Per-query details go to the results file only: the stdout tables stay short.
     details = ["## Per query (hits / p50 ms)", ""]
     for v in vaults:
@@ -410,13 +477,7 @@ def cmd_report(a):
         d = work / "results" / v
         g = {tok: json.loads((d / f"groonga-{tok}.json").read_text(encoding="utf-8"))
              for tok in ("TokenBigram", "TokenMecab") if (d / f"groonga-{tok}.json").exists()}
-        totals = {}
-        with open(d / "sagasu-queries.tsv", encoding="utf-8") as f:
-            next(f)
-            for line in f:
-                parts = line.rstrip("\n").split("\t")
-                if parts[0] != "ALL":
-                    totals[int(parts[0])] = parts[2]
+        totals = read_totals(d / "sagasu-queries.tsv")
         head = "| query | sagasu hits | sagasu p50 |" + "".join(f" {t[5:].lower()} hits | {t[5:].lower()} p50 |" for t in g)
         details += [f"### {v}", ""]
         for tok, r in g.items():
@@ -430,6 +491,17 @@ def cmd_report(a):
                 row += " – | – |" if qq is None else f" {qq['hits']} | {fnum(qq['p50_ms'])} |"
             details.append(row)
         details.append("")
+        if v in remote:
+            runs = {key: read_samples(d / f"{key}-raw.tsv") for key, _ in REMOTE_RUNS}
+            details += [f"Remote shards ({per_vault[v][0]['shards']}), p50 ms:", "",
+                        "| query | hits |" + "".join(f" {label} |" for _, label in REMOTE_RUNS) + " remote − local |",
+                        "|---|" + "---:|" * (2 + len(REMOTE_RUNS))]
+            tcp_hits = read_totals(d / "remote-tcp.tsv")
+            for i, q in enumerate(queries):
+                p = [percentile(runs[key].get(i, []), 50) for key, _ in REMOTE_RUNS]
+                details.append(f"| `{q}` | {tcp_hits.get(i, '?')} |" + "".join(f" {fnum(x)} |" for x in p)
+                               + f" {fnum(p[-1] - p[0])} |")
+            details.append("")
 
     table = "\n".join(lines)
     print(table)

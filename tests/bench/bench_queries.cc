@@ -7,6 +7,10 @@
 // each sample is the full cost of one search as the CLI sees it, minus
 // process start and printing.
 //
+// --index may be given more than once (shard folders, tcp://HOST:PORT of
+// xapian-tcpsrv servers): the searcher searches them as one index, so the
+// same mix measures local against remote shards.
+//
 // The query file has one query per line, in the searcher's query language;
 // blank lines and lines starting with '#' are ignored. Queries are numbered
 // from 0 in file order (the bench script numbers them the same way).
@@ -30,7 +34,8 @@ namespace po = boost::program_options;
 namespace {
 
 struct Options {
-  std::string index, queries, raw;
+  std::vector<std::string> index;
+  std::string queries, raw;
   int runs = 20;
   int warmup = 2;
   std::size_t limit = 10;
@@ -83,7 +88,9 @@ Outcome run_one(sagasu::Searcher& searcher, const sagasu::SearchRequest& req) {
 
 int run(const Options& opt) {
   const auto queries = read_queries(opt.queries);
-  sagasu::Searcher searcher(opt.index);
+  sagasu::IndexSet indexes;
+  indexes.locations = opt.index;
+  sagasu::Searcher searcher(indexes);
 
   std::vector<sagasu::SearchRequest> requests;
   for (const auto& q : queries) {
@@ -141,9 +148,10 @@ int run(const Options& opt) {
 
 int main(int argc, char** argv) {
   Options opt;
-  po::options_description desc("Usage: sagasu-bench-queries --index DIR --queries FILE [options]\n\nOptions");
+  po::options_description desc("Usage: sagasu-bench-queries --index DIR... --queries FILE [options]\n\nOptions");
   desc.add_options()
-      ("index,i", po::value(&opt.index)->required(), "index folder")
+      ("index,i", po::value<std::vector<std::string>>(&opt.index)->required(),
+       "index folder, shard folder or tcp://HOST:PORT (repeatable: searched as one index)")
       ("queries,q", po::value(&opt.queries)->required(), "query file, one query per line ('#' comments)")
       ("runs,k", po::value(&opt.runs)->default_value(20), "measured runs of each query")
       ("warmup,w", po::value(&opt.warmup)->default_value(2), "unmeasured runs of each query first")

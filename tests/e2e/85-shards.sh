@@ -65,6 +65,7 @@ queries=(
   "Llama 3 中断" "silent data corruption" "venue:MLSys" "venue:OSDI year:2024..2026"
   'person:"Xin Liu"' "org:バイトダンス" "kind:person OR kind:organization" "障害 -SDC" "stragler"
   "GPU venue:OSDI" "title:FSDP" '"学習 ジョブ"' "訓練 OR 推論" "エラー"
+  "x venue:OSDI" "l venue:SC"  # one-character prefixes under a filter (a Xapian crash with OP_MAX)
 )
 n=0
 same=0
