@@ -841,8 +841,9 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
           for (const auto& single : schema::unpack_values(*v)) m.counts[facets[i]][single] += v.get_termfreq();
     };
     // Spies over several shards of which some are remote over-count (Xapian
-    // 1.4.22 adds some remote documents twice); each shard alone counts
-    // exactly, so the shards are counted one by one and summed.
+    // 1.4.22, measured: org:ByteDance on 4 tcp shards counted kinds summing to
+    // 32 for 27 notes); each shard alone counts exactly, so the shards are
+    // counted one by one and summed.
     const bool per_shard = m_remote && m_shards.size() > 1 && !facets.empty();
     const auto spies = per_shard ? decltype(count_with_spies(enquire))() : count_with_spies(enquire);
     Xapian::MatchDecider* decider = verifier.needed() ? &verifier : nullptr;

@@ -170,12 +170,6 @@ int main(int argc, char** argv) {
     po::notify(vm);
     if (opt.runs < 1 || opt.warmup < 0) throw sagasu::UsageError("--runs must be at least 1, --warmup at least 0");
     return run(opt);
-  } catch (const po::error& e) {
-    std::cerr << "sagasu-bench-queries: " << e.what() << "\n";
-    return 2;
-  } catch (const sagasu::Error& e) {
-    std::cerr << "sagasu-bench-queries: " << e.what() << "\n";
-    return 2;
   } catch (const Xapian::Error& e) {
     std::cerr << "sagasu-bench-queries: " << e.get_description() << "\n";
     return 2;
