@@ -396,7 +396,7 @@ IndexReport run_index(const IndexOptions& opts) {
   // text that names no entity), entity resolution cannot have changed: the
   // last run's resolution and findings are reused. Resolving a large vault is
   // most of such a run.
-  const bool entities_unchanged =
+  const bool digests_unchanged =
       have_old && overrides == old_overrides && vanished_by_hash.empty() && !opts.entity_notes &&
       std::all_of(work.begin(), work.end(), [](const Work& w) {
         if (w.status != Work::Status::Changed) return true;
@@ -404,14 +404,15 @@ IndexReport run_index(const IndexOptions& opts) {
         const auto before = NoteDigest::deserialize(w.old->digest);
         return before && *before == w.digest;
       }) &&
-      !db.get_metadata(std::string(schema::META_FINDINGS)).empty() &&
-      // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
-      std::all_of(shards.begin(), shards.end(), [&](Shard& sh) {
-        return sh.db.get_metadata(std::string(schema::META_RESOLUTION)) ==
-               db.get_metadata(std::string(schema::META_RESOLUTION));
+      !db.get_metadata(std::string(schema::META_FINDINGS)).empty();
+  const std::string last_resolution = digests_unchanged ? db.get_metadata(std::string(schema::META_RESOLUTION)) : "";
+  // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
+  const bool entities_unchanged =
+      digests_unchanged && std::all_of(shards.begin() + 1, shards.end(), [&](Shard& sh) {
+        return sh.db.get_metadata(std::string(schema::META_RESOLUTION)) == last_resolution;
       });
   std::optional<EntityResolver> kept_resolution;
-  if (entities_unchanged) kept_resolution = EntityResolver::deserialize(db.get_metadata(std::string(schema::META_RESOLUTION)));
+  if (entities_unchanged) kept_resolution = EntityResolver::deserialize(last_resolution);
   const bool nothing_changed = entities_unchanged && kept_resolution.has_value();
   EntityResolver resolver = nothing_changed ? std::move(*kept_resolution) : EntityResolver();
   if (!nothing_changed) {
