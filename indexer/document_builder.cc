@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <unordered_map>
-#include <nlohmann/json.hpp>
 
 #include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
 
 namespace sagasu {
@@ -76,17 +76,11 @@ NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver) {
 }
 
 std::string DocumentBuilder::meta_json(const Note& note, const NoteFacets& facets) const {
-  nlohmann::json j;
-  j[std::string(schema::META_PATH)] = note.path;
-  j[std::string(schema::META_TITLE)] = display_title(note);
-  j[std::string(schema::META_KIND)] = std::string(to_string(facets.kind));
-  j[std::string(schema::META_ALIASES)] = note.aliases;
-  auto cites = nlohmann::json::array();
+  NoteMeta meta{note.path, display_title(note), std::string(to_string(facets.kind)), note.aliases, {}};
   for (const auto& link : note.links)
     if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
-      cites.push_back({link.text_begin, link.text_end, link.target.substr(1)});
-  j[std::string(schema::META_CITATIONS)] = std::move(cites);
-  return j.dump();
+      meta.citations.push_back({link.text_begin, link.text_end, link.target.substr(1)});
+  return meta.encode();
 }
 
 std::string DocumentBuilder::signature(const Note& note, const NoteFacets& facets) const {
@@ -157,7 +151,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const NoteFacets& face
     doc.add_term(gram_term, count);
   }
 
-  auto filter = [&](const schema::Prefix& p, const std::string& v) {
+  auto filter = [&](const schema::Field& p, const std::string& v) {
     std::string term = schema::filter_term(p, v);
     if (term.size() > p.prefix.size()) doc.add_boolean_term(term);
   };

@@ -6,9 +6,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
+
+using unicode::fold_name;
 
 std::string_view to_string(KindEvidence e) {
   switch (e) {
@@ -20,22 +23,6 @@ std::string_view to_string(KindEvidence e) {
     case KindEvidence::None: return "none";
   }
   return "none";
-}
-
-std::string fold_name(std::string_view name) {
-  const std::string folded = unicode::nfkc_casefold(name);
-  std::string out;
-  bool space = false;
-  for (char c : folded) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '_') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
 }
 
 std::optional<NoteKind> kind_of_label(std::string_view label) {
@@ -59,96 +46,9 @@ std::optional<NoteKind> kind_of_label(std::string_view label) {
 
 namespace {
 
-// The length-prefixed encoding of digests: varint length, then bytes.
-void put(std::string& out, std::string_view s) {
-  std::size_t n = s.size();
-  do {
-    unsigned char b = n & 0x7F;
-    n >>= 7;
-    if (n) b |= 0x80;
-    out += static_cast<char>(b);
-  } while (n);
-  out.append(s);
-}
-
-bool get(std::string_view& in, std::string& s) {
-  std::size_t n = 0;
-  int shift = 0;
-  while (true) {
-    if (in.empty() || shift > 35) return false;
-    const unsigned char b = static_cast<unsigned char>(in.front());
-    in.remove_prefix(1);
-    n |= static_cast<std::size_t>(b & 0x7F) << shift;
-    shift += 7;
-    if (!(b & 0x80)) break;
-  }
-  if (in.size() < n) return false;
-  s.assign(in.substr(0, n));
-  in.remove_prefix(n);
-  return true;
-}
-
 std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string(to_string(*k)) : std::string(); }
 
 }  // namespace
-
-bool NoteDigest::operator==(const NoteDigest& o) const {
-  return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
-         declared == o.declared && structure == o.structure && labelled == o.labelled && names == o.names;
-}
-
-std::string NoteDigest::serialize() const {
-  std::string out = "d1";
-  put(out, title);
-  put(out, display_title);
-  put(out, source ? "1" : "");
-  put(out, kind_code(declared));
-  put(out, kind_code(structure));
-  put(out, std::to_string(aliases.size()));
-  for (const auto& a : aliases) put(out, a);
-  put(out, std::to_string(labelled.size()));
-  for (const auto& [name, kind] : labelled) {
-    put(out, name);
-    put(out, to_string(kind));
-  }
-  put(out, std::to_string(names.size()));
-  for (const auto& n : names) put(out, n);
-  return out;
-}
-
-std::optional<NoteDigest> NoteDigest::deserialize(std::string_view in) {
-  if (in.substr(0, 2) != "d1") return std::nullopt;
-  in.remove_prefix(2);
-  NoteDigest d;
-  std::string s, count;
-  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : parse_kind(v); };
-  auto list = [&](std::vector<std::string>& v) {
-    if (!get(in, count)) return false;
-    const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!get(in, s)) return false;
-      v.push_back(s);
-    }
-    return true;
-  };
-  if (!get(in, d.title) || !get(in, d.display_title) || !get(in, s)) return std::nullopt;
-  d.source = s == "1";
-  if (!get(in, s)) return std::nullopt;
-  d.declared = kind_of(s);
-  if (!get(in, s)) return std::nullopt;
-  d.structure = kind_of(s);
-  if (!list(d.aliases) || !get(in, count)) return std::nullopt;
-  const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::string name, kind;
-    if (!get(in, name) || !get(in, kind)) return std::nullopt;
-    const auto k = parse_kind(kind);
-    if (!k) return std::nullopt;
-    d.labelled.emplace_back(name, *k);
-  }
-  if (!list(d.names) || !in.empty()) return std::nullopt;
-  return d;
-}
 
 NoteDigest make_digest(const Note& note) {
   NoteDigest d;
@@ -335,18 +235,18 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 
 std::string EntityResolver::serialize() const {
   std::string out = "r1";
-  put(out, std::to_string(m_canonical.size()));
+  put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
   const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
   for (const auto& [name, canon] : sorted) {
-    put(out, name);
-    put(out, canon);
+    put_field(out, name);
+    put_field(out, canon);
   }
-  put(out, std::to_string(m_info.size()));
+  put_field(out, std::to_string(m_info.size()));
   for (const auto& [name, info] : m_info) {
-    put(out, name);
-    put(out, kind_code(info.kind));
-    put(out, std::to_string(static_cast<int>(info.evidence)));
+    put_field(out, name);
+    put_field(out, kind_code(info.kind));
+    put_field(out, std::to_string(static_cast<int>(info.evidence)));
   }
   return out;
 }
@@ -356,14 +256,14 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
   in.remove_prefix(2);
   EntityResolver r;
   std::string count, a, b, c;
-  if (!get(in, count)) return std::nullopt;
+  if (!get_field(in, count)) return std::nullopt;
   for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    if (!get(in, a) || !get(in, b)) return std::nullopt;
+    if (!get_field(in, a) || !get_field(in, b)) return std::nullopt;
     r.m_canonical.emplace(a, b);
   }
-  if (!get(in, count)) return std::nullopt;
+  if (!get_field(in, count)) return std::nullopt;
   for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    if (!get(in, a) || !get(in, b) || !get(in, c)) return std::nullopt;
+    if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c)) return std::nullopt;
     Info info;
     info.kind = b.empty() ? std::nullopt : parse_kind(b);
     info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));

@@ -15,14 +15,12 @@
 #include <sstream>
 
 #include "sagasu/error.h"
+#include "sagasu/index_layout.h"
 
 namespace fs = std::filesystem;
 
 namespace sagasu {
 namespace {
-
-constexpr const char* STUB = "XAPIANDB";
-constexpr const char* GEN_PREFIX = "gen-";
 
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -53,9 +51,9 @@ IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", dir, ec.message()));
-  if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / STUB, ec))
+  if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / layout::STUB_FILE, ec))
     throw Error(fmt::format("{}: an index of an older Sagasu layout; remove the folder and index again", dir));
-  const fs::path lock = fs::path(dir) / "lock";
+  const fs::path lock = fs::path(dir) / layout::LOCK_FILE;
   m_lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (m_lock_fd < 0) throw Error(fmt::format("{}: cannot open the lock file: {}", lock.string(), std::strerror(errno)));
   if (::flock(m_lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
@@ -90,49 +88,23 @@ IndexStore::~IndexStore() {
   }
 }
 
-namespace {
-
-// The names a stub lists ("auto NAME" lines).
-std::vector<std::string> stub_names(const std::string& stub) {
-  std::vector<std::string> names;
-  std::size_t start = 0;
-  while (start < stub.size()) {
-    auto end = stub.find('\n', start);
-    if (end == std::string::npos) end = stub.size();
-    std::string line = stub.substr(start, end - start);
-    start = end + 1;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    if (line.rfind("auto ", 0) == 0 && line.size() > 5) names.push_back(line.substr(5));
-  }
-  return names;
-}
-
-constexpr const char* SHARD_PREFIX = "shard-";
-
-}  // namespace
-
 std::string IndexStore::current() const {
-  const auto names = stub_names(read_all(fs::path(m_dir) / STUB));
-  // "auto gen-000001\n"
+  const auto names = layout::read_stub(m_dir);
   if (names.size() != 1 || names.front().find('/') != std::string::npos) return {};
   return names.front();
 }
 
 std::vector<std::string> IndexStore::shards() const {
-  // "auto shard-0/gen-000001\nauto shard-1/gen-000003\n"
   std::vector<std::string> out;
-  for (const auto& n : stub_names(read_all(fs::path(m_dir) / STUB))) {
-    const auto slash = n.find('/');
-    if (slash == std::string::npos || n.rfind(SHARD_PREFIX, 0) != 0) return {};
+  for (const auto& n : layout::read_stub(m_dir)) {
+    if (!layout::shard_entry(n)) return {};
     out.push_back(n);
   }
   return out;
 }
 
 void IndexStore::switch_to_shards(const std::vector<std::string>& generations) {
-  std::string stub;
-  for (const auto& g : generations) stub += fmt::format("auto {}\n", g);
-  replace_file(fs::path(m_dir) / STUB, stub);
+  replace_file(fs::path(m_dir) / layout::STUB_FILE, layout::stub_text(generations));
   remove_stale();
 }
 
@@ -158,11 +130,9 @@ std::string IndexStore::next_name() const {
   // The next number after every generation folder present.
   unsigned long next = 1;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(m_dir, ec)) {
-    const std::string n = e.path().filename().string();
-    if (n.rfind(GEN_PREFIX, 0) == 0) next = std::max(next, std::strtoul(n.c_str() + 4, nullptr, 10) + 1);
-  }
-  return fmt::format("{}{:06}", GEN_PREFIX, next);
+  for (const auto& e : fs::directory_iterator(m_dir, ec))
+    if (const auto n = layout::generation_number(e.path().filename().string())) next = std::max(next, *n + 1);
+  return layout::generation_name(next);
 }
 
 std::string IndexStore::path_of(const std::string& name) const { return (fs::path(m_dir) / name).string(); }
@@ -177,19 +147,17 @@ Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
 }
 
 void IndexStore::switch_to(const std::string& name) {
-  replace_file(fs::path(m_dir) / STUB, fmt::format("auto {}\n", name));
+  replace_file(fs::path(m_dir) / layout::STUB_FILE, layout::stub_text({name}));
   remove_stale();
 }
 
 void IndexStore::remove_stale() {
-  std::vector<std::string> keep = stub_names(read_all(fs::path(m_dir) / STUB));
+  std::vector<std::string> keep = layout::read_stub(m_dir);
   for (auto& k : keep) k = k.substr(0, k.find('/'));  // a shard folder is kept whole
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(m_dir, ec)) {
     const std::string n = e.path().filename().string();
-    if ((n.rfind(GEN_PREFIX, 0) == 0 || n.rfind(SHARD_PREFIX, 0) == 0) &&
-        std::find(keep.begin(), keep.end(), n) == keep.end())
-      fs::remove_all(e.path(), ec);
+    if (layout::owned_folder(n) && std::find(keep.begin(), keep.end(), n) == keep.end()) fs::remove_all(e.path(), ec);
   }
 }
 

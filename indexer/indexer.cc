@@ -21,9 +21,11 @@
 #include "sagasu/document_builder.h"
 #include "sagasu/entity_resolver.h"
 #include "sagasu/error.h"
+#include "sagasu/index_layout.h"
 #include "sagasu/index_store.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
 
 namespace fs = std::filesystem;
@@ -123,37 +125,6 @@ std::string hash_of(const std::string& content) {
   return fmt::format("{:016x}", XXH3_64bits(content.data(), content.size()));
 }
 
-// The STATE value: what the file was when it was indexed.
-struct FileState {
-  std::string path;
-  std::uint64_t size = 0;
-  std::int64_t mtime_ns = 0;
-  std::string hash;
-};
-
-std::string encode_state(const FileState& s) {
-  std::string out = s.path;
-  out += '\0';
-  out += std::to_string(s.size);
-  out += '\0';
-  out += std::to_string(s.mtime_ns);
-  out += '\0';
-  out += s.hash;
-  return out;
-}
-
-std::optional<FileState> decode_state(const std::string& v) {
-  std::vector<std::string> f;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= v.size(); ++i)
-    if (i == v.size() || v[i] == '\0') {
-      f.push_back(v.substr(start, i - start));
-      start = i + 1;
-    }
-  if (f.size() != 4) return std::nullopt;
-  return FileState{f[0], std::strtoull(f[1].c_str(), nullptr, 10), std::strtoll(f[2].c_str(), nullptr, 10), f[3]};
-}
-
 // What the index held for a path before this run.
 struct Indexed {
   std::size_t shard = 0;
@@ -240,7 +211,7 @@ IndexReport run_index(const IndexOptions& opts) {
       sh.store = &store;
       continue;
     }
-    const std::string name = fmt::format("shard-{}", k);
+    const std::string name = layout::shard_folder(k);
     sh.own = std::make_unique<IndexStore>(store.path_of(name), opts.wait);
     sh.store = sh.own.get();
   }
@@ -248,10 +219,9 @@ IndexReport run_index(const IndexOptions& opts) {
   // is brought in line with it, as a killed rebuild may have left it behind.
   if (count > 1 && old_shards.size() == count && !opts.dry_run)
     for (std::size_t k = 0; k < count; ++k) {
-      const std::string& named = old_shards[k];  // "shard-K/gen-N"
-      const std::string gen = named.substr(named.find('/') + 1);
-      if (named.rfind(fmt::format("shard-{}/", k), 0) == 0 && shards[k].store->current() != gen)
-        shards[k].store->switch_to(gen);
+      const auto named = layout::shard_entry(old_shards[k]);
+      if (named && named->folder == layout::shard_folder(k) && shards[k].store->current() != named->generation)
+        shards[k].store->switch_to(named->generation);
     }
   // An index of another schema version is rebuilt: its documents cannot be trusted to match.
   bool stale_schema = false;
@@ -289,7 +259,7 @@ IndexReport run_index(const IndexOptions& opts) {
       Xapian::WritableDatabase& sdb = shards[k].db;
       std::map<Xapian::docid, Indexed*> by_docid;
       for (auto v = sdb.valuestream_begin(schema::SLOT_STATE); v != sdb.valuestream_end(schema::SLOT_STATE); ++v) {
-        auto st = decode_state(*v);
+        auto st = FileState::decode(*v);
         if (!st) continue;
         Indexed& ix = indexed[st->path];
         ix.shard = k;
@@ -321,7 +291,7 @@ IndexReport run_index(const IndexOptions& opts) {
     }
     std::optional<NoteDigest> digest;
     if (w.old && w.old->state.size == files[i].size && w.old->state.mtime_ns == files[i].mtime_ns &&
-        (digest = NoteDigest::deserialize(w.old->digest))) {
+        (digest = NoteDigest::decode(w.old->digest))) {
       w.status = Work::Status::Unchanged;
       w.digest = std::move(*digest);
       w.hash = w.old->state.hash;
@@ -337,7 +307,7 @@ IndexReport run_index(const IndexOptions& opts) {
       const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
       w.hash = hash_of(content);
       std::optional<NoteDigest> digest;
-      if (w.old && w.old->state.hash == w.hash && (digest = NoteDigest::deserialize(w.old->digest))) {
+      if (w.old && w.old->state.hash == w.hash && (digest = NoteDigest::decode(w.old->digest))) {
         w.status = Work::Status::Touched;
         w.digest = std::move(*digest);
       } else {
@@ -361,7 +331,7 @@ IndexReport run_index(const IndexOptions& opts) {
     if (w.status != Work::Status::Failed) continue;
     report.skipped.push_back({w.file->path, w.error});
     if (w.old)
-      if (auto d = NoteDigest::deserialize(w.old->digest)) w.digest = std::move(*d);
+      if (auto d = NoteDigest::decode(w.old->digest)) w.digest = std::move(*d);
   }
   std::sort(report.skipped.begin(), report.skipped.end(),
             [](const Skipped& a, const Skipped& b) { return a.path < b.path; });
@@ -401,7 +371,7 @@ IndexReport run_index(const IndexOptions& opts) {
       std::all_of(work.begin(), work.end(), [](const Work& w) {
         if (w.status != Work::Status::Changed) return true;
         if (!w.old) return false;
-        const auto before = NoteDigest::deserialize(w.old->digest);
+        const auto before = NoteDigest::decode(w.old->digest);
         return before && *before == w.digest;
       }) &&
       !db.get_metadata(std::string(schema::META_FINDINGS)).empty();
@@ -433,11 +403,11 @@ IndexReport run_index(const IndexOptions& opts) {
   if (have_old && any_change && !nothing_changed) {
     EntityResolver before;
     for (const auto& [path, ix] : indexed)
-      if (auto d = NoteDigest::deserialize(ix.digest)) before.add(*d);
+      if (auto d = NoteDigest::decode(ix.digest)) before.add(*d);
     before.load_overrides(old_overrides);
     before.finish();
     std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
-    for (const Work& w : work) path_of_title.emplace(fold_name(w.digest.title), w.file->path);
+    for (const Work& w : work) path_of_title.emplace(unicode::fold_name(w.digest.title), w.file->path);
     std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
     for (const auto& [path, ix] : indexed) path_of_doc[{ix.shard, ix.docid}] = path;
     for (const auto& name : resolver.changed_names(before)) {
@@ -445,7 +415,7 @@ IndexReport run_index(const IndexOptions& opts) {
       for (std::size_t k = 0; k < shards.size(); ++k)
         for (auto p = shards[k].db.postlist_begin(term); p != shards[k].db.postlist_end(term); ++p)
           if (auto it = path_of_doc.find({k, *p}); it != path_of_doc.end()) refresh.insert(it->second);
-      const auto [first, last] = path_of_title.equal_range(fold_name(name));
+      const auto [first, last] = path_of_title.equal_range(unicode::fold_name(name));
       for (auto page = first; page != last; ++page) refresh.insert(page->second);
     }
   }
@@ -487,7 +457,7 @@ IndexReport run_index(const IndexOptions& opts) {
   };
   done = 0;
   auto state_of = [&](const Work& w) {
-    return encode_state({w.file->path, w.file->size, w.file->mtime_ns, w.hash});
+    return FileState{w.file->path, w.file->size, w.file->mtime_ns, w.hash}.encode();
   };
   if (fresh && !opts.dry_run) {
     // Shard by shard: disjoint sub-indexes, one per thread over a contiguous
@@ -503,7 +473,7 @@ IndexReport run_index(const IndexOptions& opts) {
       const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n / 64 + 1));
       std::vector<std::string> part_names(parts), part_errors(parts);
       parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
-        part_names[p] = fmt::format("{}.part{}", sh.new_generation, p);
+        part_names[p] = layout::part_name(sh.new_generation, p);
         try {
           Xapian::WritableDatabase sub(sh.store->path_of(part_names[p]), Xapian::DB_CREATE_OR_OVERWRITE);
           Analyzer analyzer;
@@ -514,7 +484,7 @@ IndexReport run_index(const IndexOptions& opts) {
               parse_again(w);
               Xapian::Document doc = builder.build(*w.note, resolve_facets(*w.note, resolver));
               doc.add_value(schema::SLOT_STATE, state_of(w));
-              doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+              doc.add_value(schema::SLOT_DIGEST, w.digest.encode());
               sub.add_document(doc);
               w.note.reset();  // done with it: keep memory flat
             } catch (const Error& e) {
@@ -582,7 +552,7 @@ IndexReport run_index(const IndexOptions& opts) {
     if (built[i]) {
       Xapian::Document& doc = *built[i];
       doc.add_value(schema::SLOT_STATE, state_of(w));
-      doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+      doc.add_value(schema::SLOT_DIGEST, w.digest.encode());
       std::string renamed_from;
       if (!w.old) {
         auto v = vanished_by_hash.find(w.hash);
@@ -616,7 +586,7 @@ IndexReport run_index(const IndexOptions& opts) {
       Xapian::WritableDatabase& own = shards[w.old->shard].db;
       Xapian::Document doc = own.get_document(w.old->docid);
       doc.add_value(schema::SLOT_STATE, state_of(w));
-      doc.add_value(schema::SLOT_DIGEST, w.digest.serialize());
+      doc.add_value(schema::SLOT_DIGEST, w.digest.encode());
       own.replace_document(w.old->docid, doc);
     }
   }
@@ -668,7 +638,7 @@ IndexReport run_index(const IndexOptions& opts) {
                 to.size() <= schema::MAX_TERM_BYTES)
               synonyms[from].insert(to);
         for (const auto& a : d.aliases)
-          for (const auto* prefix : {&schema::PERSON, &schema::ORG, &schema::LINK}) {
+          for (const schema::Field* prefix : {&schema::PERSON, &schema::ORG, &schema::LINK}) {
             const std::string from = schema::filter_term(*prefix, a), to = schema::filter_term(*prefix, d.title);
             if (from != to && from.size() > prefix->prefix.size()) synonyms[from].insert(to);
           }
@@ -697,7 +667,7 @@ IndexReport run_index(const IndexOptions& opts) {
       for (std::size_t k = 0; k < shards.size(); ++k) {
         shards[k].db.commit();
         shards[k].db.close();
-        generations.push_back(fmt::format("shard-{}/{}", k, shards[k].new_generation));
+        generations.push_back(layout::shard_folder(k) + "/" + shards[k].new_generation);
       }
       // The atomic switch: readers now open the new generation (of every shard).
       if (shards.size() == 1) {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <functional>
 #include <optional>
 #include <set>
@@ -15,6 +14,7 @@
 #include "sagasu/query.h"
 #include "sagasu/schema.h"
 #include "sagasu/shards.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
 #include "sagasu/unicode.h"
 
@@ -106,24 +106,7 @@ class TermProbe {
   std::map<std::string, Cursor> m_cursors;
 };
 
-// The text a document can be matched against: body, title and aliases.
-struct DocText {
-  std::string body, title_and_aliases;
-
-  static DocText of(const Xapian::Document& doc) {
-    DocText t;
-    t.body = doc.get_data();
-    const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
-    if (!meta.is_discarded()) {
-      t.title_and_aliases = meta.value(std::string(schema::META_TITLE), "");
-      for (const auto& a : meta.value(std::string(schema::META_ALIASES), nlohmann::json::array()))
-        if (a.is_string()) t.title_and_aliases += "\n" + a.get<std::string>();
-    }
-    return t;
-  }
-};
-
-bool contains_folded(const DocText& t, const std::string& needle, Fold fold) {
+bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
   // The needle is folded: found as it is in the raw text, it is in the folded text too.
   if (t.body.find(needle) != std::string::npos || t.title_and_aliases.find(needle) != std::string::npos) return true;
   return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
@@ -160,8 +143,7 @@ class Verifier : public Xapian::MatchDecider {
     // (Xapian's rule): its number in the whole is found by its unique term.
     Xapian::docid did = doc.get_docid();
     if (m_shards) {
-      const std::string state = doc.get_value(schema::SLOT_STATE);
-      auto p = m_db.postlist_begin(schema::unique_id_term(state.substr(0, state.find('\0'))));
+      auto p = m_db.postlist_begin(schema::unique_id_term(FileState::path_of(doc.get_value(schema::SLOT_STATE))));
       if (p == m_db.postlist_end("")) return false;
       did = *p;
     }
@@ -177,10 +159,10 @@ class Verifier : public Xapian::MatchDecider {
   struct Lazy {
     const Xapian::Document& doc;
     Xapian::docid did;
-    std::optional<DocText> text;
+    std::optional<NoteText> text;
     std::optional<std::string> body, title, lower;
-    const DocText& raw() {
-      if (!text) text = DocText::of(doc);
+    const NoteText& raw() {
+      if (!text) text = NoteText::of(doc);
       return *text;
     }
     bool folded_contains(const std::string& needle) {
@@ -569,7 +551,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     } else if (p.field == "cites" || p.field == "path") {
       // cites:KEY, cites:2026__OSDI__* (a key prefix), or cites:"SDCs in the Wild" (a title);
       // path:wiki/sources (a folder or path prefix), path:*.md style globs are not supported.
-      const schema::Prefix& prefix = p.field == "cites" ? schema::CITE : schema::PATH;
+      const schema::Field& prefix = p.field == "cites" ? schema::CITE : schema::PATH;
       std::string value = p.value;
       if (p.field == "cites" && !value.empty() && value.front() == '@') value.erase(0, 1);
       const bool wildcard = !value.empty() && value.back() == '*';
@@ -588,12 +570,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
         }
       }
     } else {
-      static const std::map<std::string, schema::Prefix> prefixes{
-          {"venue", schema::VENUE}, {"person", schema::PERSON}, {"org", schema::ORG},
-          {"tag", schema::TAG},     {"links", schema::LINK}};
-      std::string value = p.value;
-      if (p.field == "venue") value = normalize_venue(value);
-      const std::string term = schema::filter_term(prefixes.at(p.field), value);
+      const std::string term = schema::filter_term(*schema::find_field(p.field), p.value);
       alts.emplace_back(term);
       // An alias names the page: org:バイトダンス = org:ByteDance.
       for (const auto& syn : synonyms(term)) alts.emplace_back(syn);
@@ -751,7 +728,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
   struct Matched {
     Xapian::doccount total = 0;
     std::vector<std::pair<Xapian::Document, double>> page;  // the hits asked for, best first
-    std::map<const schema::Facet*, std::map<std::string, std::size_t>> counts;  // single values
+    std::map<const schema::Field*, std::map<std::string, std::size_t>> counts;  // single values
   };
   // Hits in order: (year then) score, equal ones by title and path, never by
   // document number (which differs between one index and shards).
@@ -782,7 +759,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     }
   };
   auto run = [&](const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
-                 const std::vector<const schema::Facet*>& facets) {
+                 const std::vector<const schema::Field*>& facets) {
     Xapian::Enquire enquire(m_db);
     enquire.set_query(query);
     enquire.set_weighting_scheme(Xapian::BM25Weight());
@@ -815,7 +792,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
         Xapian::Document doc = m_db.get_document(did);
         if (!verifier.accept(doc, did)) continue;
         for (const auto* f : facets)
-          for (const auto& single : schema::unpack_values(doc.get_value(f->slot))) ++m.counts[f][single];
+          for (const auto& single : schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f->facet_slot)))) ++m.counts[f][single];
         confirmed[at] = std::move(doc);
       }
       std::vector<Ranked> ranked;
@@ -830,7 +807,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     auto count_with_spies = [&](Xapian::Enquire& e) {
       std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>> spies;
       for (const auto* f : facets) {
-        spies.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(f->slot));
+        spies.push_back(std::make_unique<Xapian::ValueCountMatchSpy>(static_cast<Xapian::valueno>(f->facet_slot)));
         e.add_matchspy(spies.back().get());
       }
       return spies;
@@ -889,12 +866,12 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     }
     return m;
   };
-  auto counts_of = [&](const schema::Facet& f, const std::map<std::string, std::size_t>& counts) {
+  auto counts_of = [&](const schema::Field& f, const std::map<std::string, std::size_t>& counts) {
     FacetCounts fc;
     fc.name = std::string(f.name);
     const auto& sel = selected_terms[fc.name];
     for (auto& [value, n] : counts) {
-      const bool selected = sel.count(schema::filter_term(f.prefix, value)) > 0;
+      const bool selected = sel.count(schema::filter_term(f, value)) > 0;
       fc.values.push_back({value, n, selected});
     }
     std::stable_sort(fc.values.begin(), fc.values.end(),
@@ -902,14 +879,14 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     return fc;
   };
 
-  std::vector<const schema::Facet*> wanted;
+  std::vector<const schema::Field*> wanted;
   for (const auto& name : req.facets) {
-    const schema::Facet* f = schema::find_facet(name);
+    const schema::Field* f = schema::find_facet(name);
     if (!f) throw UsageError(fmt::format("--facet {}: expected venue, year, person, org or kind", name));
     if (std::find(wanted.begin(), wanted.end(), f) == wanted.end()) wanted.push_back(f);
   }
   // Facets the query filters on are counted sideways (below); the rest in the main match.
-  std::vector<const schema::Facet*> in_main;
+  std::vector<const schema::Field*> in_main;
   for (const auto* f : wanted)
     if (!filters.count(std::string(f->name))) in_main.push_back(f);
 
@@ -932,7 +909,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
   result.total = matched.total;
   result.missing_shards = m_missing;
 
-  std::map<const schema::Facet*, FacetCounts> counted;
+  std::map<const schema::Field*, FacetCounts> counted;
   for (const auto* f : in_main) counted[f] = counts_of(*f, matched.counts[f]);
   // Drill-sideways (as Lucene's DrillSideways): a filtered facet is counted
   // without its own filter, so the other values show what widening gives.
@@ -950,12 +927,11 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
     Hit hit;
     hit.rank = ++rank;
     hit.score = weight;
-    const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
-    if (meta.is_discarded())
-      throw Error(fmt::format("{}: document {} has unreadable metadata", m_path, doc.get_docid()));
-    hit.path = meta.value(std::string(schema::META_PATH), "");
-    hit.title = meta.value(std::string(schema::META_TITLE), "");
-    hit.kind = meta.value(std::string(schema::META_KIND), "");
+    const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
+    if (!meta) throw Error(fmt::format("{}: document {} has unreadable metadata", m_path, doc.get_docid()));
+    hit.path = meta->path;
+    hit.title = meta->title;
+    hit.kind = meta->kind;
     if (!vault_root.empty()) hit.file = vault_root + "/" + hit.path;
     hit.venues = schema::unpack_values(doc.get_value(schema::SLOT_VENUES));
     hit.years = schema::unpack_values(doc.get_value(schema::SLOT_YEARS));
@@ -970,14 +946,14 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
       e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, only));
       return !e.get_mset(0, 1).empty();
     };
-    std::optional<DocText> text;
+    std::optional<NoteText> text;
     // Highlights: whole words always; substrings only for the pieces this
     // note has not as words.
     MatchTerms hit_terms{match.words, match.stems, {}, match.literals};
     for (const Chunk& c : chunks) {
       if (matches(c.word) || matches(c.scattered) || matches(c.synonyms)) continue;
       if (!c.info.substring.empty() && !req.exact) hit_terms.substrings.push_back(c.info.substring);
-      if (!text) text = DocText::of(doc);
+      if (!text) text = NoteText::of(doc);
       if (!c.info.substring_exact.empty() && contains_folded(*text, c.info.substring_exact, Fold::Width))
         hit.tier = std::max(hit.tier, Tier::Substring);
       else if (!c.info.substring.empty() && contains_folded(*text, c.info.substring, Fold::Full))
@@ -1009,10 +985,7 @@ SearchResult Searcher::search_all(const SearchRequest& req) {
       hit.score_parts.emplace_back("substring", weight_of([](const Chunk& c) { return c.substring; }));
     }
     if (req.snippets > 0) {
-      std::vector<CitationSpan> cites;
-      for (const auto& c : meta.value(std::string(schema::META_CITATIONS), nlohmann::json::array()))
-        if (c.is_array() && c.size() == 3) cites.push_back({c[0].get<std::size_t>(), c[1].get<std::size_t>(), c[2].get<std::string>()});
-      hit.fragments = SnippetGenerator(m_analyzer, hit_terms).generate(doc.get_data(), cites, req.snippets,
+      hit.fragments = SnippetGenerator(m_analyzer, hit_terms).generate(doc.get_data(), meta->citations, req.snippets,
                                                                        req.snippet_bytes);
     }
     hit.terms = std::move(hit_terms);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sagasu/error.h"
+#include "sagasu/index_layout.h"
 
 namespace fs = std::filesystem;
 
@@ -79,14 +80,10 @@ std::vector<ShardLocation> expand_locations(const std::vector<std::string>& loca
     std::error_code ec;
     if (fs::is_directory(loc, ec)) {
       // A sharded index folder: its stub names one generation of each shard.
-      const fs::path stub = fs::path(loc) / "XAPIANDB";
       std::vector<ShardLocation> shards;
-      if (fs::is_regular_file(stub, ec))
-        for (const auto& line : lines_of(stub))
-          if (line.rfind("auto shard-", 0) == 0) {
-            const std::string rel = line.substr(5);
-            shards.push_back({(fs::path(loc) / rel.substr(0, rel.find('/'))).string(), (fs::path(loc) / rel).string(), "", 0});
-          }
+      for (const auto& entry : layout::read_stub(loc))
+        if (const auto shard = layout::shard_entry(entry))
+          shards.push_back({(fs::path(loc) / shard->folder).string(), (fs::path(loc) / entry).string(), "", 0});
       if (shards.empty()) shards.push_back({loc, loc, "", 0});
       for (auto& s : shards) out.push_back(std::move(s));
     } else if (fs::is_regular_file(loc, ec)) {

@@ -1,24 +1,38 @@
 #include "sagasu/schema.h"
 
+#include <fmt/format.h>
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cstdio>
 
+#include "sagasu/note.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu::schema {
 
+std::optional<std::string> venue_value(std::string_view typed) { return normalize_venue(typed); }
+
+std::optional<std::string> kind_value(std::string_view typed) {
+  const auto kind = parse_kind(typed);
+  if (!kind) return std::nullopt;
+  return std::string(to_string(*kind));
+}
+
+std::optional<std::string> citation_value(std::string_view typed) {
+  if (!typed.empty() && typed.front() == '@') typed.remove_prefix(1);
+  return std::string(typed);
+}
+
+std::optional<std::string> path_value(std::string_view typed) {
+  while (!typed.empty() && typed.back() == '/') typed.remove_suffix(1);
+  return std::string(typed);
+}
+
 std::string pack_values(std::vector<std::string> values) {
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
-  std::string out;
-  for (const auto& v : values) {
-    if (v.empty()) continue;
-    if (!out.empty()) out += PACK_SEPARATOR;
-    out += v;
-  }
-  return out;
+  values.erase(std::remove(values.begin(), values.end(), std::string()), values.end());
+  return fmt::format("{}", fmt::join(values, std::string_view(&PACK_SEPARATOR, 1)));
 }
 
 std::vector<std::string> unpack_values(std::string_view packed) {
@@ -35,34 +49,32 @@ std::vector<std::string> unpack_values(std::string_view packed) {
 std::string unique_id_term(std::string_view path) {
   std::string term(UNIQUE_ID.prefix);
   if (term.size() + path.size() <= MAX_TERM_BYTES) return term.append(path);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(XXH64(path.data(), path.size(), 0)));
-  return term.append("#").append(hex);
+  return term.append(fmt::format("#{:016x}", XXH64(path.data(), path.size(), 0)));
 }
 
-std::string filter_term(const Prefix& prefix, std::string_view value) {
-  std::string folded = unicode::nfkc_casefold(value);
-  // Runs of white space count as one space: "Xin  Liu" = "Xin Liu".
-  std::string term(prefix.prefix);
-  bool space = false;
-  for (char c : folded) {
-    if (c == ' ' || c == '\t' || c == '\n') {
-      space = true;
-      continue;
-    }
-    if (space && term.size() > prefix.prefix.size()) term += ' ';
-    space = false;
-    term += c;
+std::string filter_term(const Field& field, std::string_view value) {
+  std::string term(field.prefix);
+  std::optional<std::string> normalized;
+  if (field.normalize) {
+    normalized = field.normalize(value);
+    if (!normalized) return term;
+    value = *normalized;
   }
+  term += field.folding == Folding::Name ? unicode::fold_name(value) : unicode::fold_key(value);
   if (term.size() > MAX_TERM_BYTES) term.resize(MAX_TERM_BYTES);  // may cut a character: still unique enough
   return term;
 }
 
-const Facet* find_facet(std::string_view name) {
-  for (const auto& f : FACETS)
-    if (f.name == name) return &f;
-  return nullptr;
+const Field* find_facet(std::string_view name) {
+  const Field* f = find_field(name);
+  return f && f->is_facet() ? f : nullptr;
+}
+
+std::string facet_names() {
+  std::vector<std::string_view> names;
+  for (const Field& f : FIELDS)
+    if (f.is_facet()) names.push_back(f.name);
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 }  // namespace sagasu::schema

@@ -76,6 +76,32 @@ std::string nfkc_casefold(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// NFKC_Casefold, then the characters `blanks` and runs of white space as one space, trimmed.
+std::string fold_collapsing(std::string_view s, std::string_view blanks) {
+  const std::string folded = nfkc_casefold(s);
+  std::string out;
+  out.reserve(folded.size());
+  bool space = false;
+  for (char c : folded) {
+    if (blanks.find(c) != std::string_view::npos) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string fold_name(std::string_view name) { return fold_collapsing(name, " \t\n\r_"); }
+
+std::string fold_key(std::string_view key) { return fold_collapsing(key, " \t\n\r"); }
+
 bool is_katakana(char32_t c) {
   return (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) ||
          (c >= 0x31F0 && c <= 0x31FF) || (c >= 0xFF66 && c <= 0xFF9F);

@@ -35,4 +35,18 @@ print(" ".join("%s=%d" % (v["value"], v["count"]) for v in json.loads(sys.argv[1
 expect "the venue facet is not empty" test -n "$(counts "$plain" venue)"
 expect "venue facet under venue:OSDI = venue facet without it" test "$(counts "$side" venue)" = "$(counts "$plain" venue)"
 expect "year facet under year:2025..2026 = year facet within OSDI" test "$(counts "$side" year)" = "$(counts "$osdi" year)"
+
+# One name folding for resolution, filter terms and query values: a link
+# written [[Xin_Liu]] resolves to the page "Xin Liu", and person:Xin_Liu,
+# links:Xin_Liu and person:"Xin Liu" all find the note that writes it.
+u="$WORK/underscore"
+mkdir -p "$u"
+printf -- '---\nentity_type: person\n---\n# Xin Liu\n研究者。\n' >"$u/Xin Liu.md"
+printf '# Paper\n[[Xin_Liu]] の論文メモ。\n' >"$u/Paper.md"
+"$INDEXER" --vault "$u" --index "$WORK/underscore-idx" --quiet
+U() { "$SEARCHER" --index "$WORK/underscore-idx" --paths "$@"; }
+expect "person:Xin_Liu finds the note linking [[Xin_Liu]]" grep -q '/Paper\.md$' <(U person:Xin_Liu)
+expect "links:Xin_Liu finds it" grep -q '/Paper\.md$' <(U links:Xin_Liu)
+expect "person:\"Xin Liu\" finds it" grep -q '/Paper\.md$' <(U 'person:"Xin Liu"')
+expect "links:\"xin liu\" finds it" grep -q '/Paper\.md$' <(U 'links:"xin liu"')
 finish

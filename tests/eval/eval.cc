@@ -17,6 +17,7 @@
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
 #include "sagasu/unicode.h"
 
@@ -102,11 +103,11 @@ std::pair<std::size_t, std::size_t> substring_check(const std::string& index, Se
   std::vector<std::string> raw;
   for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
     const Xapian::Document doc = db.get_document(*it);
-    const auto meta = nlohmann::json::parse(doc.get_value(schema::SLOT_META));
-    std::string all = meta.value("title", "") + "\n";
-    for (const auto& a : meta.value("aliases", nlohmann::json::array())) all += a.get<std::string>() + "\n";
+    const NoteMeta meta = NoteMeta::of(doc);
+    std::string all = meta.title + "\n";
+    for (const auto& a : meta.aliases) all += a + "\n";
     all += doc.get_data();
-    notes.push_back({meta.value("path", ""), fold_text(all).text});
+    notes.push_back({meta.path, fold_text(all).text});
     raw.push_back(doc.get_data());
   }
   std::mt19937 rng(20261130);

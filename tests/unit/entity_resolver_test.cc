@@ -38,10 +38,10 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   const Note a = p.parse("A.md", "---\naliases: [Alpha, アルファ]\nentity_type: organization\n---\n"
                                  "## 関連\n- 関連研究者: [[Bob]] / Carol\n- 親組織: [[Big Corp]]\n");
   const NoteDigest d = make_digest(a);
-  const auto back = NoteDigest::deserialize(d.serialize());
+  const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
   CHECK(*back == d);
-  CHECK_FALSE(NoteDigest::deserialize("garbage"));
+  CHECK_FALSE(NoteDigest::decode("garbage"));
 
   EntityResolver before, after;
   before.add(d);

@@ -6,22 +6,37 @@
 
 using namespace sagasu::schema;
 
-TEST_CASE("Schema, no two fields share a prefix", "[schema]") {
+TEST_CASE("Schema, no two fields share a prefix or a name", "[schema]") {
   std::set<std::string_view> prefixes, names;
-  for (const auto& p : ALL_PREFIXES) {
-    CHECK(prefixes.insert(p.prefix).second);
-    CHECK(names.insert(p.name).second);
+  for (const auto& f : FIELDS) {
+    CHECK(prefixes.insert(f.prefix).second);
+    CHECK(names.insert(f.name).second);
   }
   // No prefix is the start of another custom prefix: XV must not swallow XVx.
-  for (const auto& a : ALL_PREFIXES)
-    for (const auto& b : ALL_PREFIXES)
+  for (const auto& a : FIELDS)
+    for (const auto& b : FIELDS)
       if (a.prefix != b.prefix && a.prefix.size() > 1) CHECK(b.prefix.substr(0, a.prefix.size()) != a.prefix);
 }
 
 TEST_CASE("Schema, no two uses share a value slot", "[schema]") {
   std::set<unsigned> slots(ALL_SLOTS.begin(), ALL_SLOTS.end());
   CHECK(slots.size() == ALL_SLOTS.size());
-  for (const auto& f : FACETS) CHECK(slots.count(f.slot) == 1);
+  std::set<int> facet_slots;
+  for (const auto& f : FIELDS) {
+    if (!f.is_facet()) continue;
+    CHECK(slots.count(static_cast<unsigned>(f.facet_slot)) == 1);
+    CHECK(facet_slots.insert(f.facet_slot).second);
+  }
+}
+
+TEST_CASE("Schema, the named fields are rows of the table", "[schema]") {
+  CHECK(&FIELDS[index_of(VENUE)] == &VENUE);
+  CHECK(VENUE.name == "venue");
+  CHECK(find_field("links") == &LINK);
+  CHECK(find_facet("venue") == &VENUE);
+  CHECK(find_facet("tag") == nullptr);  // a field, not a facet
+  CHECK(find_field("nope") == nullptr);
+  CHECK(facet_names() == "venue, year, person, org, kind");
 }
 
 TEST_CASE("Schema, packed values round-trip sorted and unique", "[schema]") {
@@ -34,6 +49,22 @@ TEST_CASE("Schema, filter terms fold case, width and spaces", "[schema]") {
   CHECK(filter_term(PERSON, "Xin  Liu") == "XPxin liu");
   CHECK(filter_term(VENUE, "ＯＳＤＩ") == "XVosdi");
   CHECK(filter_term(ORG, " ByteDance ") == "XObytedance");
+}
+
+TEST_CASE("Schema, names fold '_' as entity resolution does; keys keep it", "[schema]") {
+  // [[Xin_Liu]] resolves to the page "Xin Liu": person:Xin_Liu must find it.
+  CHECK(filter_term(PERSON, "Xin_Liu") == filter_term(PERSON, "Xin Liu"));
+  CHECK(filter_term(LINK, "Xin_Liu") == "XLxin liu");
+  CHECK(filter_term(CITE, "2026__OSDI__SDC") == "XC2026__osdi__sdc");
+  CHECK(filter_term(PATH, "wiki/my_notes/") == "XDwiki/my_notes");
+}
+
+TEST_CASE("Schema, values are normalized the same at index and query time", "[schema]") {
+  CHECK(filter_term(VENUE, "MLSys2026") == "XVmlsys");
+  CHECK(filter_term(VENUE, "NSDI'24") == "XVnsdi");
+  CHECK(filter_term(KIND, "paper") == "XKsource");
+  CHECK(filter_term(KIND, "no such kind") == "XK");  // nothing: the query says what a kind is
+  CHECK(filter_term(CITE, "@2025__arXiv__DAPO") == "XC2025__arxiv__dapo");
 }
 
 TEST_CASE("Schema, unique ids fit in a Xapian term", "[schema]") {

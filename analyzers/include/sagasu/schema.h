@@ -1,5 +1,8 @@
 // The index schema: every term prefix, value slot and stored field of a
-// Sagasu document, spelled here and nowhere else.
+// Sagasu document, spelled here and nowhere else. The field table (FIELDS)
+// drives the query parser, the filter processors, the document builder,
+// facet counting, the printers, --list, --fields and shell completion:
+// adding a facet is one row here plus the code that finds its values.
 //
 // Document layout (one Xapian document per note):
 //
@@ -14,15 +17,15 @@
 //                    (substring.h: three characters from an ASCII one, two
 //                    from others), no positions; cut short at a run's end
 //                    and followed by END_OF_RUN
-//   XV<venue>        venue filter terms   (facet value, casefolded)
+//   XV<venue>        venue filter terms   (facet value, folded as a name)
 //   XY<year>         year filter terms    (four digits)
-//   XP<person>       person filter terms  (canonical name, casefolded)
+//   XP<person>       person filter terms  (canonical name, folded as a name)
 //   XO<org>          organization filter terms
 //   XK<kind>         kind filter term (source, person, organization, ...)
 //   XT<tag>          tag filter terms
-//   XL<target>       link target terms (canonical page name, casefolded)
-//   XC<source>       cited source terms (citation key without '@', casefolded)
-//   XD<path>         the note's path and each of its folders (casefolded)
+//   XL<target>       link target terms (canonical page name)
+//   XC<source>       cited source terms (citation key without '@', folded as a key)
+//   XD<path>         the note's path and each of its folders (folded as a key)
 //
 //   value VENUES..ORGS   the facet's display values, sorted and packed with
 //                        pack_values(): one string per document, so the stock
@@ -34,9 +37,10 @@
 //   value YEAR_SORT      sortable_serialise(newest year), for --sort year
 //   value SIGNATURE      xxh64 of everything the document was built from; an
 //                        unchanged signature means the stored document is current
-//   value META           JSON object, fields named by the META_* constants
-//   value STATE          "path\0size\0mtime_ns\0xxh64": the file as last indexed
-//   value DIGEST         what entity resolution needs from the note (NoteDigest)
+//   value META           JSON object with path, title, kind, aliases and
+//                        citation spans (stored_note.h encodes and decodes it)
+//   value STATE          the file as last indexed: path, size, mtime, hash (stored_note.h)
+//   value DIGEST         what entity resolution needs from the note (stored_note.h)
 //   value FOLDS_TO_ASCII the ASCII characters that non-ASCII characters of the
 //                        note fold to (ＧＰＵ → gpu, （ → "("), sorted: an ASCII
 //                        substring using none of them is checked on the raw text
@@ -46,42 +50,20 @@
 // Synonyms, as metadata (Xapian's remote backend does not serve the synonym
 // table): META_SYNONYM + key → the other names, '\n'-separated. Keys are
 // Analyzer::key(name) → Analyzer::key(other name), for every pair of names
-// (title, aliases) of one page; and for entity filters, filter_term(XP/XO/XL,
-// alias) → filter_term(same prefix, page title). Every shard holds them all.
+// (title, aliases) of one page (text: the words a query would have); and for
+// entity filters, filter_term(XP/XO/XL, alias) → filter_term(same field, page
+// title). Every shard holds them all.
 //
 // Index metadata keys are the META_* constants.
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace sagasu::schema {
-
-/// A boolean or free-text term prefix.
-struct Prefix {
-  std::string_view name;    ///< field name as users type it (e.g. "venue")
-  std::string_view prefix;  ///< Xapian term prefix
-};
-
-inline constexpr Prefix UNIQUE_ID{"id", "Q"};
-inline constexpr Prefix TITLE{"title", "S"};
-inline constexpr Prefix STEM{"stem", "Z"};
-inline constexpr Prefix GRAM{"substring", "XB"};
-inline constexpr Prefix VENUE{"venue", "XV"};
-inline constexpr Prefix YEAR{"year", "XY"};
-inline constexpr Prefix PERSON{"person", "XP"};
-inline constexpr Prefix ORG{"org", "XO"};
-inline constexpr Prefix KIND{"kind", "XK"};
-inline constexpr Prefix TAG{"tag", "XT"};
-inline constexpr Prefix LINK{"links", "XL"};
-inline constexpr Prefix CITE{"cites", "XC"};
-inline constexpr Prefix PATH{"path", "XD"};
-
-/// Every prefix, for the uniqueness test and for field look-up.
-inline constexpr std::array<Prefix, 13> ALL_PREFIXES{
-    UNIQUE_ID, TITLE, STEM, GRAM, VENUE, YEAR, PERSON, ORG, KIND, TAG, LINK, CITE, PATH};
 
 /// Value slots.
 enum Slot : unsigned {
@@ -99,26 +81,105 @@ enum Slot : unsigned {
   SLOT_FOLDS_TO_ASCII = 11,
 };
 
-/// A facet: its filter prefix and the slot holding its packed display values.
-struct Facet {
-  std::string_view name;  ///< "venue", "year", "person", "org", "kind"
-  Prefix prefix;
-  Slot slot;
-  bool multi_valued;
-};
-
-inline constexpr std::array<Facet, 5> FACETS{{
-    {"venue", VENUE, SLOT_VENUES, true},
-    {"year", YEAR, SLOT_YEARS, true},
-    {"person", PERSON, SLOT_PERSONS, true},
-    {"org", ORG, SLOT_ORGS, true},
-    {"kind", KIND, SLOT_KIND, false},
-}};
-
 /// Every slot, for the uniqueness test.
 inline constexpr std::array<unsigned, 12> ALL_SLOTS{
     SLOT_VENUES, SLOT_YEARS,     SLOT_PERSONS, SLOT_ORGS,  SLOT_KIND,   SLOT_TITLE,
     SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META, SLOT_STATE, SLOT_DIGEST, SLOT_FOLDS_TO_ASCII};
+
+/// What a field's query value selects, and so which processor handles it.
+enum class FieldKind {
+  Text,       ///< words of a text field, analysed like the body: title:MegaScale
+  Term,       ///< one whole value: venue:OSDI, kind:person, tag:sdc
+  Range,      ///< a number or a range of them: year:2025, year:2024..2026
+  Entity,     ///< a page by its name or any of its aliases: person:, org:, links:
+  KeyPrefix,  ///< a stored key or every key it begins: path:wiki/sources, cites:2026__OSDI__*
+  Internal,   ///< not typed in queries: the unique id, stems, substring grams
+};
+
+/// How a field's values are folded into terms (the same at index and query time).
+enum class Folding {
+  Name,  ///< fold_name(): case, width, '_' and runs of white space ("Xin_Liu" = "xin liu")
+  Key,   ///< case, width and runs of white space only: '_' is part of a key ("2026__OSDI__…")
+};
+
+/// A value as typed → the value as indexed; nullopt when it cannot be one.
+using Normalizer = std::optional<std::string> (*)(std::string_view);
+
+/// One field of a Sagasu document.
+struct Field {
+  std::string_view name;    ///< as typed before ':' in queries, and the facet's name
+  std::string_view prefix;  ///< Xapian term prefix
+  FieldKind kind;
+  Folding folding = Folding::Name;
+  int facet_slot = -1;      ///< slot of the packed display values: counted as a facet (-1: not a facet)
+  std::string_view hit_key;  ///< each hit's list of the note's values in JSON ("venues"); empty: none
+  Normalizer normalize = nullptr;  ///< applied to values at index and query time (nullptr: as they are)
+  std::string_view values;  ///< what a value looks like, for help and error messages
+
+  bool is_facet() const { return facet_slot >= 0; }
+  bool is_filter() const { return kind != FieldKind::Text && kind != FieldKind::Internal; }
+};
+
+/// MLSys2026 → MLSys, NSDI'24 → NSDI (a trailing year goes).
+std::optional<std::string> venue_value(std::string_view typed);
+/// A kind name or synonym ("paper" → "source"); nullopt for an unknown kind.
+std::optional<std::string> kind_value(std::string_view typed);
+/// A citation key without its '@'.
+std::optional<std::string> citation_value(std::string_view typed);
+/// A path or folder without trailing '/'.
+std::optional<std::string> path_value(std::string_view typed);
+
+// clang-format off
+/// The field table. Facets are counted and printed in this order.
+inline constexpr std::array<Field, 13> FIELDS{{
+  // name       prefix kind                 folding        facet slot     hit key    normalize       values
+  {"title",     "S",   FieldKind::Text,     Folding::Name, -1,            "",        nullptr,        "words of the title"},
+  {"path",      "XD",  FieldKind::KeyPrefix, Folding::Key, -1,            "",        path_value,     "a folder or the start of a vault path"},
+  {"venue",     "XV",  FieldKind::Term,     Folding::Name, SLOT_VENUES,   "venues",  venue_value,    "a venue such as OSDI"},
+  {"year",      "XY",  FieldKind::Range,    Folding::Name, SLOT_YEARS,    "years",   nullptr,        "a year like 2025 or a range like 2024..2026"},
+  {"person",    "XP",  FieldKind::Entity,   Folding::Name, SLOT_PERSONS,  "persons", nullptr,        "a person's page name or alias"},
+  {"org",       "XO",  FieldKind::Entity,   Folding::Name, SLOT_ORGS,     "orgs",    nullptr,        "an organization's page name or alias"},
+  {"kind",      "XK",  FieldKind::Term,     Folding::Name, SLOT_KIND,     "",        kind_value,     "source, person, organization, product, concept or other"},
+  {"tag",       "XT",  FieldKind::Term,     Folding::Name, -1,            "",        nullptr,        "a tag without '#'"},
+  {"links",     "XL",  FieldKind::Entity,   Folding::Name, -1,            "",        nullptr,        "a linked page's name or alias"},
+  {"cites",     "XC",  FieldKind::KeyPrefix, Folding::Key, -1,            "",        citation_value, "a citation key, a key prefix ending in '*', or words of a cited title"},
+  {"id",        "Q",   FieldKind::Internal, Folding::Key,  -1,            "",        nullptr,        ""},
+  {"stem",      "Z",   FieldKind::Internal, Folding::Key,  -1,            "",        nullptr,        ""},
+  {"substring", "XB",  FieldKind::Internal, Folding::Key,  -1,            "",        nullptr,        ""},
+}};
+// clang-format on
+
+/// The field with this name, or nullptr.
+constexpr const Field* find_field(std::string_view name) {
+  for (const Field& f : FIELDS)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+/// The row of a field of the table (FIELDS[index_of(f)] is f).
+inline std::size_t index_of(const Field& f) { return static_cast<std::size_t>(&f - FIELDS.data()); }
+
+namespace detail {
+constexpr const Field& row(std::string_view name) {
+  const Field* f = find_field(name);
+  return f ? *f : throw "schema: no such field";  // a compile error when used in a constant expression
+}
+}  // namespace detail
+
+// The fields code names directly.
+inline constexpr const Field& TITLE = detail::row("title");
+inline constexpr const Field& PATH = detail::row("path");
+inline constexpr const Field& VENUE = detail::row("venue");
+inline constexpr const Field& YEAR = detail::row("year");
+inline constexpr const Field& PERSON = detail::row("person");
+inline constexpr const Field& ORG = detail::row("org");
+inline constexpr const Field& KIND = detail::row("kind");
+inline constexpr const Field& TAG = detail::row("tag");
+inline constexpr const Field& LINK = detail::row("links");
+inline constexpr const Field& CITE = detail::row("cites");
+inline constexpr const Field& UNIQUE_ID = detail::row("id");
+inline constexpr const Field& STEM = detail::row("stem");
+inline constexpr const Field& GRAM = detail::row("substring");
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
 inline constexpr unsigned TITLE_WDF = 3;
@@ -126,13 +187,6 @@ inline constexpr unsigned TITLE_WDF = 3;
 inline constexpr unsigned TITLE_BODY_GAP = 100;
 /// Longest term Xapian accepts is 245 bytes; longer words are not indexed.
 inline constexpr std::size_t MAX_TERM_BYTES = 240;
-
-/// Field names of the META value (JSON).
-inline constexpr std::string_view META_PATH = "path";
-inline constexpr std::string_view META_TITLE = "title";
-inline constexpr std::string_view META_KIND = "kind";
-inline constexpr std::string_view META_ALIASES = "aliases";
-inline constexpr std::string_view META_CITATIONS = "citations";  ///< [[begin,end,key]] spans in the text
 
 /// Index metadata keys.
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
@@ -142,7 +196,8 @@ inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSO
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
-inline constexpr std::string_view SCHEMA_VERSION = "5";
+/// 6: names fold '_' as a space in filter terms too (fold_name), as entity resolution does.
+inline constexpr std::string_view SCHEMA_VERSION = "6";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';
@@ -153,9 +208,12 @@ std::string pack_values(std::vector<std::string> values);
 std::vector<std::string> unpack_values(std::string_view packed);
 /// The unique-id term of a vault-relative path.
 std::string unique_id_term(std::string_view path);
-/// A boolean filter term: prefix + casefolded, width-folded value.
-std::string filter_term(const Prefix& prefix, std::string_view value);
-/// The facet with this user-facing name, or nullptr.
-const Facet* find_facet(std::string_view name);
+/// The boolean term of a field's value: prefix + the value normalized and folded
+/// as the field says; just the prefix when the value normalizes to nothing.
+std::string filter_term(const Field& field, std::string_view value);
+/// The facet with this name, or nullptr (a field that is not a facet is not one).
+const Field* find_facet(std::string_view name);
+/// The names of the facets, in table order, joined by ", " ("venue, year, …").
+std::string facet_names();
 
 }  // namespace sagasu::schema

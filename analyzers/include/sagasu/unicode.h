@@ -19,6 +19,13 @@ std::size_t length(std::string_view s);
 
 /// NFKC_Casefold: full/half width, compatibility forms and case folded.
 std::string nfkc_casefold(std::string_view s);
+/// A name folded for look-up, the one name folding of Sagasu (entity
+/// resolution, facet and filter terms, query values): NFKC_Casefold, and '_'
+/// and runs of white space as one space, trimmed ("Xin_Liu" = "xin  liu").
+std::string fold_name(std::string_view name);
+/// A key folded for look-up (vault paths, citation keys, where '_' counts):
+/// NFKC_Casefold, runs of white space as one space, trimmed.
+std::string fold_key(std::string_view key);
 
 bool is_katakana(char32_t c);  ///< katakana incl. half-width and ー, not the middle dot
 bool is_han(char32_t c);       ///< CJK ideographs and 々

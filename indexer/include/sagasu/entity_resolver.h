@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sagasu/note.h"
+#include "sagasu/stored_note.h"
 
 namespace sagasu {
 
@@ -22,24 +23,6 @@ std::string_view to_string(KindEvidence e);
 
 /// The kind a relation label implies (関連研究者 → person, 協力機関 → organization), if any.
 std::optional<NoteKind> kind_of_label(std::string_view label);
-
-/// What entity resolution needs from one note. It is kept in the index, so
-/// an unchanged note takes part in resolution without being read again.
-struct NoteDigest {
-  std::string title;          ///< file name without .md
-  std::string display_title;  ///< shown title (a source page's real title)
-  bool source = false;        ///< a source page (@YYYY__VENUE__Title)
-  std::vector<std::string> aliases;
-  std::optional<NoteKind> declared;   ///< the kind the page declares about itself
-  std::optional<NoteKind> structure;  ///< the kind its layout implies (親組織 list, concept headings)
-  std::vector<std::pair<std::string, NoteKind>> labelled;  ///< names under kind labels, and authors (persons)
-  std::vector<std::string> names;  ///< every name it links, lists or credits, as written
-
-  bool operator==(const NoteDigest& o) const;
-  /// A compact encoding for a value slot, and back (nullopt if malformed).
-  std::string serialize() const;
-  static std::optional<NoteDigest> deserialize(std::string_view data);
-};
 
 /// The digest of a parsed note.
 NoteDigest make_digest(const Note& note);
@@ -91,8 +74,5 @@ class EntityResolver {
 
   std::optional<NoteKind> heuristic(std::string_view name) const;
 };
-
-/// Folds a name for look-up: NFKC_Casefold, white space collapsed.
-std::string fold_name(std::string_view name);
 
 }  // namespace sagasu

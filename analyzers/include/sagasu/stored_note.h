@@ -1,0 +1,78 @@
+// What a Sagasu document stores about its note besides its terms: the META,
+// STATE and DIGEST values of schema.h, encoded and decoded here and nowhere
+// else (indexer, searcher, the evaluation and the dump tool all come here).
+#pragma once
+
+#include <xapian.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "sagasu/note.h"
+#include "sagasu/snippet.h"
+
+namespace sagasu {
+
+/// The META value: what a hit shows of its note.
+struct NoteMeta {
+  std::string path;   ///< vault-relative
+  std::string title;  ///< the title shown
+  std::string kind;   ///< "source", "person", …
+  std::vector<std::string> aliases;
+  std::vector<CitationSpan> citations;  ///< where the stored text cites a source
+
+  std::string encode() const;
+  /// nullopt when the value is not a META object.
+  static std::optional<NoteMeta> decode(std::string_view value);
+  /// The META of a document; throws Error naming the document when it is unreadable.
+  static NoteMeta of(const Xapian::Document& doc);
+};
+
+/// The STATE value: the file as it was when the note was last indexed.
+struct FileState {
+  std::string path;  ///< vault-relative
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::string hash;  ///< content hash (hex)
+
+  std::string encode() const;
+  static std::optional<FileState> decode(std::string_view value);
+  /// The vault path of an encoded state, without decoding the rest.
+  static std::string_view path_of(std::string_view value);
+};
+
+/// The DIGEST value: what entity resolution needs from one note, so an
+/// unchanged note takes part in resolution without being read again.
+struct NoteDigest {
+  std::string title;          ///< file name without .md
+  std::string display_title;  ///< shown title (a source page's real title)
+  bool source = false;        ///< a source page (@YYYY__VENUE__Title)
+  std::vector<std::string> aliases;
+  std::optional<NoteKind> declared;   ///< the kind the page declares about itself
+  std::optional<NoteKind> structure;  ///< the kind its layout implies (親組織 list, concept headings)
+  std::vector<std::pair<std::string, NoteKind>> labelled;  ///< names under kind labels, and authors (persons)
+  std::vector<std::string> names;  ///< every name it links, lists or credits, as written
+
+  bool operator==(const NoteDigest& o) const;
+  std::string encode() const;
+  static std::optional<NoteDigest> decode(std::string_view value);
+};
+
+/// The text a document can be matched against: the stored plain text, and its title and aliases.
+struct NoteText {
+  std::string body;               ///< the document data
+  std::string title_and_aliases;  ///< one per line
+  static NoteText of(const Xapian::Document& doc);
+};
+
+/// Length-prefixed fields (a varint length, then the bytes): the encoding of
+/// DIGEST, also used for the entity resolution kept in the index metadata.
+void put_field(std::string& out, std::string_view field);
+/// Reads one field written by put_field and advances in; false when malformed.
+bool get_field(std::string_view& in, std::string& field);
+
+}  // namespace sagasu

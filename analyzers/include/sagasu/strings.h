@@ -1,0 +1,43 @@
+// Small string helpers shared by every part of Sagasu (joining: fmt::join).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sagasu::strings {
+
+/// Does s begin with p?
+inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+/// Does s end with p?
+inline bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+/// s without leading and trailing characters of blanks.
+inline std::string_view trim(std::string_view s, std::string_view blanks = " \t\r") {
+  const auto b = s.find_first_not_of(blanks);
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(blanks) - b + 1);
+}
+
+/// The fields of s between separators, empty ones included ("a,,b" → a, "", b; "" → one empty field).
+inline std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  while (true) {
+    const auto p = s.find(sep);
+    out.emplace_back(s.substr(0, p));
+    if (p == std::string_view::npos) return out;
+    s.remove_prefix(p + 1);
+  }
+}
+
+/// The non-empty fields of s between separators ("a\n\nb\n" → a, b).
+inline std::vector<std::string> split_nonempty(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  for (auto& f : split(s, sep))
+    if (!f.empty()) out.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace sagasu::strings

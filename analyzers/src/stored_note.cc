@@ -1,0 +1,172 @@
+#include "sagasu/stored_note.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sagasu/error.h"
+#include "sagasu/schema.h"
+#include "sagasu/strings.h"
+
+namespace sagasu {
+namespace {
+
+// META's field names.
+constexpr const char* META_PATH = "path";
+constexpr const char* META_TITLE = "title";
+constexpr const char* META_KIND = "kind";
+constexpr const char* META_ALIASES = "aliases";
+constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
+
+constexpr std::string_view DIGEST_VERSION = "d1";
+
+std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string(to_string(*k)) : std::string(); }
+
+}  // namespace
+
+std::string NoteMeta::encode() const {
+  nlohmann::json j;
+  j[META_PATH] = path;
+  j[META_TITLE] = title;
+  j[META_KIND] = kind;
+  j[META_ALIASES] = aliases;
+  auto cites = nlohmann::json::array();
+  for (const auto& c : citations) cites.push_back({c.begin, c.end, c.key});
+  j[META_CITATIONS] = std::move(cites);
+  return j.dump();
+}
+
+std::optional<NoteMeta> NoteMeta::decode(std::string_view value) {
+  const auto j = nlohmann::json::parse(value, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  NoteMeta m;
+  try {
+    m.path = j.value(META_PATH, "");
+    m.title = j.value(META_TITLE, "");
+    m.kind = j.value(META_KIND, "");
+    for (const auto& a : j.value(META_ALIASES, nlohmann::json::array()))
+      if (a.is_string()) m.aliases.push_back(a.get<std::string>());
+    for (const auto& c : j.value(META_CITATIONS, nlohmann::json::array()))
+      if (c.is_array() && c.size() == 3)
+        m.citations.push_back({c[0].get<std::size_t>(), c[1].get<std::size_t>(), c[2].get<std::string>()});
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+  return m;
+}
+
+NoteMeta NoteMeta::of(const Xapian::Document& doc) {
+  auto m = decode(doc.get_value(schema::SLOT_META));
+  if (!m) throw Error(fmt::format("document {} has unreadable metadata", doc.get_docid()));
+  return std::move(*m);
+}
+
+std::string FileState::encode() const {
+  return fmt::format("{}{}{}{}{}{}{}", path, '\0', size, '\0', mtime_ns, '\0', hash);
+}
+
+std::optional<FileState> FileState::decode(std::string_view value) {
+  const auto f = strings::split(value, '\0');
+  if (f.size() != 4) return std::nullopt;
+  return FileState{f[0], std::strtoull(f[1].c_str(), nullptr, 10), std::strtoll(f[2].c_str(), nullptr, 10), f[3]};
+}
+
+std::string_view FileState::path_of(std::string_view value) { return value.substr(0, value.find('\0')); }
+
+NoteText NoteText::of(const Xapian::Document& doc) {
+  NoteText t;
+  t.body = doc.get_data();
+  if (const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META))) {
+    t.title_and_aliases = meta->title;
+    for (const auto& a : meta->aliases) t.title_and_aliases += "\n" + a;
+  }
+  return t;
+}
+
+void put_field(std::string& out, std::string_view s) {
+  std::size_t n = s.size();
+  do {
+    unsigned char b = n & 0x7F;
+    n >>= 7;
+    if (n) b |= 0x80;
+    out += static_cast<char>(b);
+  } while (n);
+  out.append(s);
+}
+
+bool get_field(std::string_view& in, std::string& s) {
+  std::size_t n = 0;
+  int shift = 0;
+  while (true) {
+    if (in.empty() || shift > 35) return false;
+    const unsigned char b = static_cast<unsigned char>(in.front());
+    in.remove_prefix(1);
+    n |= static_cast<std::size_t>(b & 0x7F) << shift;
+    shift += 7;
+    if (!(b & 0x80)) break;
+  }
+  if (in.size() < n) return false;
+  s.assign(in.substr(0, n));
+  in.remove_prefix(n);
+  return true;
+}
+
+bool NoteDigest::operator==(const NoteDigest& o) const {
+  return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
+         declared == o.declared && structure == o.structure && labelled == o.labelled && names == o.names;
+}
+
+std::string NoteDigest::encode() const {
+  std::string out(DIGEST_VERSION);
+  put_field(out, title);
+  put_field(out, display_title);
+  put_field(out, source ? "1" : "");
+  put_field(out, kind_code(declared));
+  put_field(out, kind_code(structure));
+  put_field(out, std::to_string(aliases.size()));
+  for (const auto& a : aliases) put_field(out, a);
+  put_field(out, std::to_string(labelled.size()));
+  for (const auto& [name, kind] : labelled) {
+    put_field(out, name);
+    put_field(out, to_string(kind));
+  }
+  put_field(out, std::to_string(names.size()));
+  for (const auto& n : names) put_field(out, n);
+  return out;
+}
+
+std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
+  if (in.substr(0, DIGEST_VERSION.size()) != DIGEST_VERSION) return std::nullopt;
+  in.remove_prefix(DIGEST_VERSION.size());
+  NoteDigest d;
+  std::string s, count;
+  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : parse_kind(v); };
+  auto list = [&](std::vector<std::string>& v) {
+    if (!get_field(in, count)) return false;
+    const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!get_field(in, s)) return false;
+      v.push_back(s);
+    }
+    return true;
+  };
+  if (!get_field(in, d.title) || !get_field(in, d.display_title) || !get_field(in, s)) return std::nullopt;
+  d.source = s == "1";
+  if (!get_field(in, s)) return std::nullopt;
+  d.declared = kind_of(s);
+  if (!get_field(in, s)) return std::nullopt;
+  d.structure = kind_of(s);
+  if (!list(d.aliases) || !get_field(in, count)) return std::nullopt;
+  const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string name, kind;
+    if (!get_field(in, name) || !get_field(in, kind)) return std::nullopt;
+    const auto k = parse_kind(kind);
+    if (!k) return std::nullopt;
+    d.labelled.emplace_back(name, *k);
+  }
+  if (!list(d.names) || !in.empty()) return std::nullopt;
+  return d;
+}
+
+}  // namespace sagasu
