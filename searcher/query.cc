@@ -1,23 +1,19 @@
-#include "sagasu/query.h"
+#include "query.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 
 #include "sagasu/error.h"
+#include "sagasu/schema.h"
 
 namespace sagasu {
 
-bool is_filter_field(const std::string& field) {
-  static const std::array<const char*, 9> fields{"venue", "year", "person", "org", "kind",
-                                                 "tag",   "links", "cites", "path"};
-  return std::any_of(fields.begin(), fields.end(), [&](const char* f) { return field == f; });
-}
-
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 // Column (1-based, in characters) of byte offset i.
 std::size_t column_of(const std::string& s, std::size_t i) {
@@ -55,10 +51,10 @@ class Lexer {
     }
     // Operators are upper-case words standing alone.
     for (const auto& [word, kind] : {std::pair{"OR", Lexeme::Kind::Or}, std::pair{"AND", Lexeme::Kind::And},
-                                      std::pair{"NOT", Lexeme::Kind::Not}}) {
+                                     std::pair{"NOT", Lexeme::Kind::Not}}) {
       const std::size_t n = std::char_traits<char>::length(word);
-      if (m_q.compare(m_i, n, word) == 0 && (m_i + n == m_q.size() || is_space(m_q[m_i + n]) || m_q[m_i + n] == '(' ||
-                                             m_q[m_i + n] == ')')) {
+      if (m_q.compare(m_i, n, word) == 0 &&
+          (m_i + n == m_q.size() || is_space(m_q[m_i + n]) || m_q[m_i + n] == '(' || m_q[m_i + n] == ')')) {
         m_i += n;
         lx.kind = kind;
         return lx;
@@ -76,9 +72,11 @@ class Lexer {
     std::size_t j = m_i;
     while (j < m_q.size() && ((m_q[j] >= 'a' && m_q[j] <= 'z') || (m_q[j] >= 'A' && m_q[j] <= 'Z'))) ++j;
     std::string field = m_q.substr(m_i, j - m_i);
-    std::transform(field.begin(), field.end(), field.begin(), [](char ch) { return static_cast<char>(std::tolower(ch)); });
-    if (j < m_q.size() && m_q[j] == ':' && j > m_i && (is_filter_field(field) || field == "title")) {
-      part.type = field == "title" ? QueryPart::Type::TitleText : QueryPart::Type::Filter;
+    std::transform(field.begin(), field.end(), field.begin(),
+                   [](char ch) { return static_cast<char>(std::tolower(ch)); });
+    const schema::Field* f = schema::find_field(field);
+    if (j < m_q.size() && m_q[j] == ':' && j > m_i && f && f->kind != schema::FieldKind::Internal) {
+      part.type = f->kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
       part.field = field;
       m_i = j + 1;
       if (m_i >= m_q.size() || is_space(m_q[m_i]) || m_q[m_i] == ')')
@@ -97,7 +95,8 @@ class Lexer {
     }
     std::size_t end = m_i;
     while (end < m_q.size() && !is_space(m_q[end]) && m_q[end] != '(' && m_q[end] != ')') {
-      if (m_q[end] == '"') throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(m_q, end)));
+      if (m_q[end] == '"')
+        throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(m_q, end)));
       ++end;
     }
     part.value = m_q.substr(m_i, end - m_i);
@@ -147,7 +146,8 @@ class Parser {
   }
 
   bool starts_unary() const {
-    return m_cur.kind == Lexeme::Kind::Leaf || m_cur.kind == Lexeme::Kind::Not || m_cur.kind == Lexeme::Kind::Open;
+    return m_cur.kind == Lexeme::Kind::Leaf || m_cur.kind == Lexeme::Kind::Not ||
+           m_cur.kind == Lexeme::Kind::Open;
   }
 
   QueryNode parse_and() {
@@ -159,7 +159,8 @@ class Parser {
         const std::size_t at = m_cur.at;
         advance();
         if (!starts_unary())
-          throw UsageError(fmt::format("query: AND needs something after it at column {}", m_lexer.column(at)));
+          throw UsageError(
+              fmt::format("query: AND needs something after it at column {}", m_lexer.column(at)));
       } else if (!starts_unary()) {
         break;
       }
@@ -175,7 +176,8 @@ class Parser {
     int& d;
     Depth(int& depth, const Lexer& lexer, std::size_t at) : d(depth) {
       if (++d > MAX_DEPTH)
-        throw UsageError(fmt::format("query: nested more than {} levels at column {}", MAX_DEPTH, lexer.column(at)));
+        throw UsageError(
+            fmt::format("query: nested more than {} levels at column {}", MAX_DEPTH, lexer.column(at)));
     }
     ~Depth() { --d; }
   };
@@ -213,7 +215,9 @@ class Parser {
 
 }  // namespace
 
-QueryNode parse_query_tree(const std::string& query) { return Parser(query).parse(); }
+QueryNode parse_query_tree(const std::string& query) {
+  return Parser(query).parse();
+}
 
 std::vector<QueryPart> parse_query(const std::string& query) {
   const QueryNode root = parse_query_tree(query);

@@ -10,7 +10,9 @@
 
 namespace sagasu::layout {
 
-std::string generation_name(unsigned long number) { return fmt::format("{}{:06}", GENERATION_PREFIX, number); }
+std::string generation_name(unsigned long number) {
+  return fmt::format("{}{:06}", GENERATION_PREFIX, number);
+}
 
 std::optional<unsigned long> generation_number(std::string_view name) {
   if (!strings::starts_with(name, GENERATION_PREFIX)) return std::nullopt;
@@ -24,7 +26,9 @@ std::string part_name(std::string_view generation, std::size_t part) {
   return fmt::format("{}.part{}", generation, part);
 }
 
-std::string shard_folder(std::size_t shard) { return fmt::format("{}{}", SHARD_PREFIX, shard); }
+std::string shard_folder(std::size_t shard) {
+  return fmt::format("{}{}", SHARD_PREFIX, shard);
+}
 
 bool owned_folder(std::string_view name) {
   return strings::starts_with(name, GENERATION_PREFIX) || strings::starts_with(name, SHARD_PREFIX);

@@ -70,11 +70,12 @@ const Field* find_facet(std::string_view name) {
   return f && f->is_facet() ? f : nullptr;
 }
 
-std::string facet_names() {
+std::string field_names(bool facets_only, std::string_view last) {
   std::vector<std::string_view> names;
   for (const Field& f : FIELDS)
-    if (f.is_facet()) names.push_back(f.name);
-  return fmt::format("{}", fmt::join(names, ", "));
+    if (facets_only ? f.is_facet() : f.is_filter()) names.push_back(f.name);
+  if (names.size() < 2) return fmt::format("{}", fmt::join(names, ""));
+  return fmt::format("{}{}{}", fmt::join(names.begin(), names.end() - 1, ", "), last, names.back());
 }
 
 }  // namespace sagasu::schema

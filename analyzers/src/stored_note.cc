@@ -20,7 +20,9 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 constexpr std::string_view DIGEST_VERSION = "d1";
 
-std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string(to_string(*k)) : std::string(); }
+std::string kind_code(const std::optional<NoteKind>& k) {
+  return k ? std::string(to_string(*k)) : std::string();
+}
 
 }  // namespace
 
@@ -68,10 +70,13 @@ std::string FileState::encode() const {
 std::optional<FileState> FileState::decode(std::string_view value) {
   const auto f = strings::split(value, '\0');
   if (f.size() != 4) return std::nullopt;
-  return FileState{f[0], std::strtoull(f[1].c_str(), nullptr, 10), std::strtoll(f[2].c_str(), nullptr, 10), f[3]};
+  return FileState{f[0], std::strtoull(f[1].c_str(), nullptr, 10), std::strtoll(f[2].c_str(), nullptr, 10),
+                   f[3]};
 }
 
-std::string_view FileState::path_of(std::string_view value) { return value.substr(0, value.find('\0')); }
+std::string_view FileState::path_of(std::string_view value) {
+  return value.substr(0, value.find('\0'));
+}
 
 NoteText NoteText::of(const Xapian::Document& doc) {
   NoteText t;

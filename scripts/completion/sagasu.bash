@@ -5,14 +5,15 @@
 # also works:  . scripts/completion/sagasu.bash
 #
 # Options are read from the binary's own --help when you press TAB, so they
-# follow the option tables in indexer/cli.cc and searcher/cli.cc. The searcher
+# follow the option tables in indexer/cli/cli.cc and searcher/cli/cli.cc; the
+# facet names from `searcher --fields` (the schema's field table). The searcher
 # also completes facet values after venue: year: person: org: kind: (also as
 # --filter arguments) with `searcher --list FACET`, against the index the
 # command line names (--index/-i, else $SAGASU_INDEX, else the default).
 #
 # Needs bash 4 or later; does not need the bash-completion package.
 
-_sagasu_facets=(venue year person org kind)
+_sagasu_facets=()
 
 # _sagasu_split LINE
 # Splits LINE (the command line up to the cursor) into words the way the shell
@@ -161,6 +162,17 @@ _sagasu_options() {
   done
 }
 
+# _sagasu_fields: the facet names, from the program's field table (searcher
+# --fields prints "name<TAB>facet|filter|text<TAB>values" lines).
+_sagasu_fields() {
+  local name role rest
+  _sagasu_facets=()
+  [[ " ${_sagasu_opts[*]} " == *" --fields "* ]] || return 0
+  while IFS=$'\t' read -r name role rest; do
+    [[ $role == facet ]] && _sagasu_facets+=("$name")
+  done < <(env "${_sagasu_env[@]}" "$_sagasu_prog" --fields 2>/dev/null)
+}
+
 # _sagasu_long SPELLING: the long name (--index) of an option spelling (-i, --index).
 _sagasu_long() {
   local a=${_sagasu_optarg[$1]-}
@@ -225,6 +237,7 @@ _sagasu_complete() {
   _sagasu_split "${COMP_LINE:0:COMP_POINT}"
   _sagasu_bin || return 0
   _sagasu_options
+  _sagasu_fields
   local n=${#_sagasu_words[@]}
   local cur=${_sagasu_words[n - 1]} prev=''
   ((n >= 2)) && prev=${_sagasu_words[n - 2]}

@@ -36,7 +36,9 @@ TEST_CASE("Schema, the named fields are rows of the table", "[schema]") {
   CHECK(find_facet("venue") == &VENUE);
   CHECK(find_facet("tag") == nullptr);  // a field, not a facet
   CHECK(find_field("nope") == nullptr);
-  CHECK(facet_names() == "venue, year, person, org, kind");
+  CHECK(field_names(true) == "venue, year, person, org, kind");
+  CHECK(field_names(true, " or ") == "venue, year, person, org or kind");
+  CHECK(field_names(false) == "venue, year, person, org, kind, tag, path, links, cites");
 }
 
 TEST_CASE("Schema, packed values round-trip sorted and unique", "[schema]") {

@@ -7,7 +7,7 @@
 
 #include "sagasu/error.h"
 #include "sagasu/index_store.h"
-#include "sagasu/shards.h"
+#include "index_set.h"
 
 namespace fs = std::filesystem;
 using sagasu::expand_locations;

@@ -92,7 +92,8 @@ enum class FieldKind {
   Term,       ///< one whole value: venue:OSDI, kind:person, tag:sdc
   Range,      ///< a number or a range of them: year:2025, year:2024..2026
   Entity,     ///< a page by its name or any of its aliases: person:, org:, links:
-  KeyPrefix,  ///< a stored key or every key it begins: path:wiki/sources, cites:2026__OSDI__*
+  KeyPrefix,  ///< a stored key or every key it begins: path:wiki/sources
+  Citation,   ///< a citation key, every key a prefix* begins, or words of a cited title: cites:
   Internal,   ///< not typed in queries: the unique id, stems, substring grams
 };
 
@@ -130,22 +131,22 @@ std::optional<std::string> citation_value(std::string_view typed);
 std::optional<std::string> path_value(std::string_view typed);
 
 // clang-format off
-/// The field table. Facets are counted and printed in this order.
+/// The field table. Facets are counted and printed, and fields listed, in this order.
 inline constexpr std::array<Field, 13> FIELDS{{
-  // name       prefix kind                 folding        facet slot     hit key    normalize       values
-  {"title",     "S",   FieldKind::Text,     Folding::Name, -1,            "",        nullptr,        "words of the title"},
-  {"path",      "XD",  FieldKind::KeyPrefix, Folding::Key, -1,            "",        path_value,     "a folder or the start of a vault path"},
-  {"venue",     "XV",  FieldKind::Term,     Folding::Name, SLOT_VENUES,   "venues",  venue_value,    "a venue such as OSDI"},
-  {"year",      "XY",  FieldKind::Range,    Folding::Name, SLOT_YEARS,    "years",   nullptr,        "a year like 2025 or a range like 2024..2026"},
-  {"person",    "XP",  FieldKind::Entity,   Folding::Name, SLOT_PERSONS,  "persons", nullptr,        "a person's page name or alias"},
-  {"org",       "XO",  FieldKind::Entity,   Folding::Name, SLOT_ORGS,     "orgs",    nullptr,        "an organization's page name or alias"},
-  {"kind",      "XK",  FieldKind::Term,     Folding::Name, SLOT_KIND,     "",        kind_value,     "source, person, organization, product, concept or other"},
-  {"tag",       "XT",  FieldKind::Term,     Folding::Name, -1,            "",        nullptr,        "a tag without '#'"},
-  {"links",     "XL",  FieldKind::Entity,   Folding::Name, -1,            "",        nullptr,        "a linked page's name or alias"},
-  {"cites",     "XC",  FieldKind::KeyPrefix, Folding::Key, -1,            "",        citation_value, "a citation key, a key prefix ending in '*', or words of a cited title"},
-  {"id",        "Q",   FieldKind::Internal, Folding::Key,  -1,            "",        nullptr,        ""},
-  {"stem",      "Z",   FieldKind::Internal, Folding::Key,  -1,            "",        nullptr,        ""},
-  {"substring", "XB",  FieldKind::Internal, Folding::Key,  -1,            "",        nullptr,        ""},
+  // name        prefix kind                folding        facet slot    hit key    normalize       values
+  {"title",     "S",  FieldKind::Text,      Folding::Name, -1,           "",        nullptr,        "words of the title"},
+  {"venue",     "XV", FieldKind::Term,      Folding::Name, SLOT_VENUES,  "venues",  venue_value,    "a venue such as OSDI"},
+  {"year",      "XY", FieldKind::Range,     Folding::Name, SLOT_YEARS,   "years",   nullptr,        "a year like 2025 or a range like 2024..2026"},
+  {"person",    "XP", FieldKind::Entity,    Folding::Name, SLOT_PERSONS, "persons", nullptr,        "a person's page name or alias"},
+  {"org",       "XO", FieldKind::Entity,    Folding::Name, SLOT_ORGS,    "orgs",    nullptr,        "an organization's page name or alias"},
+  {"kind",      "XK", FieldKind::Term,      Folding::Name, SLOT_KIND,    "",        kind_value,     "source, person, organization, product, concept or other"},
+  {"tag",       "XT", FieldKind::Term,      Folding::Name, -1,           "",        nullptr,        "a tag without '#'"},
+  {"path",      "XD", FieldKind::KeyPrefix, Folding::Key,  -1,           "",        path_value,     "a folder or the start of a vault path"},
+  {"links",     "XL", FieldKind::Entity,    Folding::Name, -1,           "",        nullptr,        "a linked page's name or alias"},
+  {"cites",     "XC", FieldKind::Citation,  Folding::Key,  -1,           "",        citation_value, "a citation key, a key prefix ending in '*', or words of a cited title"},
+  {"id",        "Q",  FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
+  {"stem",      "Z",  FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
+  {"substring", "XB", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
 }};
 // clang-format on
 
@@ -213,7 +214,8 @@ std::string unique_id_term(std::string_view path);
 std::string filter_term(const Field& field, std::string_view value);
 /// The facet with this name, or nullptr (a field that is not a facet is not one).
 const Field* find_facet(std::string_view name);
-/// The names of the facets, in table order, joined by ", " ("venue, year, …").
-std::string facet_names();
+/// The names of the facets (or of every filter field), in table order, joined
+/// by ", " and the last two by `last`: "venue, year, person, org or kind".
+std::string field_names(bool facets_only, std::string_view last = ", ");
 
 }  // namespace sagasu::schema

@@ -8,7 +8,9 @@
 namespace sagasu::strings {
 
 /// Does s begin with p?
-inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+inline bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 /// Does s end with p?
 inline bool ends_with(std::string_view s, std::string_view p) {
   return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;

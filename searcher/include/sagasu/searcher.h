@@ -1,9 +1,17 @@
 // The searcher library: runs a query against an index and returns ranked
 // hits with snippets and exact facet counts. No printing here.
+//
+// A search is a pipeline of small parts (searcher/*.h, internal): the query
+// language (query.h) → field filters (field_query.h) and every matching tier
+// (query_builder.h) → Xapian's match with the two-phase verifier
+// (verifier.h), collecting the page and exact facet counts (collector.h) →
+// hits with their tier, score parts and snippets (hit_builder.h); did-you-mean
+// (suggest.h) beside it.
 #pragma once
 
 #include <xapian.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,7 +72,8 @@ struct Hit {
   std::size_t rank = 0;  ///< 1-based, counting from the first result of the whole set
   double score = 0;
   std::string path, title, kind;
-  std::vector<std::string> venues, years, persons, orgs;
+  /// The note's values of each facet a hit lists (schema::Field::hit_key): "venue" → {"OSDI"}.
+  std::map<std::string, std::vector<std::string>> values;
   std::string file;  ///< absolute path of the note file (vault folder + path)
   Tier tier = Tier::Word;
   MatchTerms terms;  ///< what to highlight in this note (words; substrings it lacks as words)
@@ -78,6 +87,10 @@ struct SearchResult {
   std::vector<ChunkInfo> chunks;  ///< the query's pieces in every tier
   std::vector<std::string> notices;      ///< what the searcher did on its own (zero-hit rescue)
   std::vector<std::string> suggestions;  ///< "did you mean" vocabulary, when nothing matched
+  /// When nothing matched: the query with its unknown words replaced by the
+  /// closest index words ("stragler" → "straggler"), for the caller to run;
+  /// empty when there is nothing to correct.
+  std::string correction;
   std::size_t total = 0;          ///< exact number of matching notes
   std::vector<Hit> hits;
   std::vector<FacetCounts> facets;  ///< venue, year, person, org, kind
@@ -93,6 +106,8 @@ struct IndexSet {
   /// missing ones) instead of failing.
   bool allow_partial = false;
 };
+
+struct OpenIndex;
 
 /// An open index, or several shards searched as one (local folders and
 /// xapian-tcpsrv servers; same results, ranking and exact counts as one
@@ -113,23 +128,13 @@ class Searcher {
   /// The vault the index was built from.
   std::string vault() const;
   /// Shards that did not answer when opened (--allow-partial); empty when all did.
-  const std::vector<std::string>& missing_shards() const { return m_missing; }
-  /// For each word, the closest index word by edit distance ("did you mean"),
-  /// or an empty string when the word is known or nothing is close.
-  std::vector<std::string> suggest(const std::vector<std::string>& words);
+  const std::vector<std::string>& missing_shards() const;
 
  private:
-  /// The other names of a name (the vault's aliases): metadata, which every shard holds.
-  std::vector<std::string> synonyms(const std::string& key) const;
-  SearchResult search_all(const SearchRequest& request);
+  SearchResult run(const SearchRequest& request);
 
-  std::string m_path;
-  Xapian::Database m_db;               // every shard
-  std::vector<Xapian::Database> m_shards;  // each shard alone
-  bool m_remote = false;  // a shard is served over TCP: no MatchDecider runs there
-  std::vector<std::string> m_missing;  // shards that did not answer (--allow-partial)
+  std::unique_ptr<OpenIndex> m_index;
   Analyzer m_analyzer;
-  int m_corrections = 0;  // guards the one corrected re-run
 };
 
 }  // namespace sagasu

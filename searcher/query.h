@@ -8,8 +8,9 @@
 //   primary := "(" or ")" | FIELD ":" value | '"' phrase '"' | word
 //   value   := word | '"' text '"'
 //
-// FIELD is one of title, path, venue, year, person, org, kind, tag, links,
-// cites; a word with another "x:" is plain text.
+// FIELD is a query field of the schema's field table (schema::FIELDS: title,
+// path, venue, year, person, org, kind, tag, links, cites); a word with
+// another "x:" is plain text.
 #pragma once
 
 #include <string>
@@ -19,11 +20,16 @@ namespace sagasu {
 
 /// A leaf: one piece of text or one field filter.
 struct QueryPart {
-  enum class Type { Text, Phrase, Filter, TitleText };
+  enum class Type {
+    Text,       ///< words
+    Phrase,     ///< "quoted words"
+    Filter,     ///< field:value of a filter field (venue:OSDI)
+    FieldText,  ///< field:words of a text field (title:MegaScale)
+  };
   Type type = Type::Text;
-  bool negated = false;  ///< under a NOT or "-"
-  std::string field;     ///< for Filter and TitleText
-  std::string value;     ///< text, phrase text or filter value (unquoted)
+  bool negated = false;    ///< under a NOT or "-"
+  std::string field;       ///< for Filter and FieldText: the schema field's name
+  std::string value;       ///< text, phrase text or filter value (unquoted)
   std::size_t column = 1;  ///< 1-based column in the query string, for error messages
 };
 
@@ -41,8 +47,5 @@ QueryNode parse_query_tree(const std::string& query);
 /// The leaves of a query that is only an implicit/explicit AND of leaves (and
 /// negated leaves); throws UsageError if it holds OR or parentheses. For --filter.
 std::vector<QueryPart> parse_query(const std::string& query);
-
-/// The fields that filter (boolean) rather than match text.
-bool is_filter_field(const std::string& field);
 
 }  // namespace sagasu

@@ -1,0 +1,44 @@
+// Printers of search results behind one interface (notmuch's sprinter): text
+// for people, JSON and JSON Lines for programs, paths for xargs, vimgrep lines
+// for editors and fzf. Each appends to a string; the command writes it once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sagasu/searcher.h"
+#include "sagasu/token.h"
+
+namespace sagasu {
+
+/// The JSON schema version printed as "version".
+inline constexpr int JSON_VERSION = 1;
+
+/// The output formats.
+enum class OutputFormat { Text, Json, JsonLines, Paths, Vimgrep };
+
+/// How output looks.
+struct PrintOptions {
+  bool color = false;            ///< text: ANSI colours (a TTY); else plain ** markers
+  std::size_t facet_limit = 10;  ///< text: values shown per facet (0: all)
+  bool null_separated = false;   ///< paths: NUL-terminated and raw instead of escaped lines
+};
+
+class Printer {
+ public:
+  virtual ~Printer() = default;
+  /// The result of a search (and the request it answers).
+  virtual void result(std::string& out, const SearchRequest& req, const SearchResult& res) = 0;
+  /// Every value of a facet with its note count (--list): "value<TAB>count" lines.
+  virtual void facet_list(std::string& out, const FacetCounts& facet);
+};
+
+/// The printer of a format. Vimgrep re-reads the hits' files and finds the
+/// matches with the analyzer.
+std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& options, Analyzer& analyzer);
+
+/// The token dump (--analyze): "position bytes kind token" per line.
+void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens);
+
+}  // namespace sagasu

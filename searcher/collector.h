@@ -1,0 +1,74 @@
+// Runs a compiled query over every note and collects what the result needs:
+// the page of hits in order, the exact total and exact facet counts (Lucene's
+// Collector). Two strategies behind one interface: Xapian's match with the
+// verifier as its MatchDecider and its match spies counting (local shards),
+// and confirmation in this process for remote shards, whose stock server runs
+// no MatchDecider.
+#pragma once
+
+#include <xapian.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index_set.h"
+#include "sagasu/schema.h"
+#include "sagasu/searcher.h"
+#include "verifier.h"
+
+namespace sagasu {
+
+/// What one match gives.
+struct Collected {
+  Xapian::doccount total = 0;  ///< exact number of matching notes
+  std::vector<std::pair<Xapian::Document, double>>
+      page;  ///< the hits asked for, best first, with their weights
+  std::map<const schema::Field*, std::map<std::string, std::size_t>>
+      counts;  ///< facet → single value → notes
+};
+
+class Collector {
+ public:
+  Collector(const OpenIndex& index, const Verifier& verifier, SearchRequest::Sort sort)
+      : m_index(index), m_verifier(verifier), m_sort(sort) {}
+  virtual ~Collector() = default;
+
+  /// The hits [first, first + max) in order, the total, and the counts of the facets asked for.
+  virtual Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
+                            const std::vector<const schema::Field*>& facets) = 0;
+
+ protected:
+  /// A hit in order: (year then) score; equal ones by title and path, never by
+  /// document number (which differs between one index and shards).
+  struct Ranked {
+    Xapian::docid did;
+    double weight;
+    std::string key;  ///< the sort value (year), empty for other orders
+    std::optional<Xapian::Document> doc;
+  };
+  bool by_year() const { return m_sort == SearchRequest::Sort::Year; }
+  /// An Enquire over every shard, ranked and ordered as the request says.
+  Xapian::Enquire enquire(const Xapian::Query& query) const;
+  /// The hits [from, from + max) of ranked, (year) ties ordered by title.
+  void take_page(std::vector<Ranked>& ranked, std::size_t from, Xapian::doccount max, Collected& out) const;
+  /// Adds a document's facet values to the counts.
+  static void count_values(const Xapian::Document& doc, const std::vector<const schema::Field*>& facets,
+                           Collected& out);
+
+  const OpenIndex& m_index;
+  const Verifier& m_verifier;
+  SearchRequest::Sort m_sort;
+
+ private:
+  void order_ties(std::vector<Ranked>& ranked) const;
+};
+
+/// The collector for these shards and this verifier.
+std::unique_ptr<Collector> make_collector(const OpenIndex& index, const Verifier& verifier,
+                                          SearchRequest::Sort sort);
+
+}  // namespace sagasu

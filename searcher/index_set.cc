@@ -1,0 +1,216 @@
+#include "index_set.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "sagasu/error.h"
+#include "sagasu/index_layout.h"
+#include "sagasu/schema.h"
+#include "sagasu/strings.h"
+
+namespace fs = std::filesystem;
+
+namespace sagasu {
+namespace {
+
+std::string trimmed(std::string_view s) {
+  return std::string(strings::trim(s));
+}
+
+// "HOST:PORT" → a remote shard; `shown` names it in errors.
+ShardLocation remote_of(const std::string& hostport, const std::string& shown) {
+  const auto colon = hostport.rfind(':');
+  const std::string host = colon == std::string::npos ? "" : hostport.substr(0, colon);
+  const std::string port = colon == std::string::npos ? "" : hostport.substr(colon + 1);
+  unsigned long n = 0;
+  const bool numeric = !port.empty() && port.size() <= 5 &&
+                       port.find_first_not_of("0123456789") == std::string::npos &&
+                       (n = std::stoul(port)) >= 1 && n <= 65535;
+  if (host.empty() || !numeric)
+    throw Error(fmt::format("{}: expected a shard address HOST:PORT (port 1-65535)", shown));
+  return ShardLocation{"tcp://" + hostport, "", host, static_cast<unsigned>(n)};
+}
+
+std::vector<std::string> lines_of(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error(fmt::format("{}: cannot read", file.string()));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(trimmed(line));
+  return lines;
+}
+
+// A stub file the user wrote: "auto PATH" and "remote :HOST:PORT" lines.
+std::vector<ShardLocation> from_stub_file(const std::string& file) {
+  std::vector<ShardLocation> out;
+  const auto lines = lines_of(file);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    if (line.empty() || line.front() == '#') continue;
+    const std::string at = fmt::format("{}:{}", file, i + 1);
+    const auto sp = line.find_first_of(" \t");
+    const std::string type = line.substr(0, sp);
+    const std::string arg = sp == std::string::npos ? "" : trimmed(line.substr(sp + 1));
+    if ((type == "auto" || type == "glass") && !arg.empty()) {
+      fs::path p(arg);
+      if (p.is_relative()) p = fs::path(file).parent_path() / p;
+      for (auto& s : expand_locations({p.lexically_normal().string()})) out.push_back(std::move(s));
+    } else if (type == "remote" && !arg.empty() && arg.front() == ':') {
+      out.push_back(remote_of(arg.substr(1), at));
+    } else {
+      throw Error(fmt::format("{}: expected 'auto PATH' or 'remote :HOST:PORT', not '{}'", at, line));
+    }
+  }
+  if (out.empty()) throw Error(fmt::format("{}: the stub file lists no shard", file));
+  return out;
+}
+
+}  // namespace
+
+std::vector<ShardLocation> expand_locations(const std::vector<std::string>& locations) {
+  std::vector<ShardLocation> out;
+  for (const auto& loc : locations) {
+    if (loc.rfind("tcp://", 0) == 0) {
+      out.push_back(remote_of(loc.substr(6), loc));
+      continue;
+    }
+    std::error_code ec;
+    if (fs::is_directory(loc, ec)) {
+      // A sharded index folder: its stub names one generation of each shard.
+      std::vector<ShardLocation> shards;
+      for (const auto& entry : layout::read_stub(loc))
+        if (const auto shard = layout::shard_entry(entry))
+          shards.push_back(
+              {(fs::path(loc) / shard->folder).string(), (fs::path(loc) / entry).string(), "", 0});
+      if (shards.empty()) shards.push_back({loc, loc, "", 0});
+      for (auto& s : shards) out.push_back(std::move(s));
+    } else if (fs::is_regular_file(loc, ec)) {
+      for (auto& s : from_stub_file(loc)) out.push_back(std::move(s));
+    } else {
+      out.push_back({loc, loc, "", 0});  // opening it says what is wrong
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Opens one shard; throws Error naming it.
+Xapian::Database open_shard(const ShardLocation& shard) {
+  if (shard.remote()) {
+    try {
+      // Timeouts in ms: a shard that does not answer is an error, not a hang.
+      return Xapian::Remote::open(shard.host, shard.port, 10000, 3000);
+    } catch (const Xapian::Error& e) {
+      throw Error(fmt::format("{}: cannot reach the shard: {}", shard.name, e.get_msg()));
+    }
+  }
+  std::error_code ec;
+  const std::string& path = shard.path;
+  if (!fs::exists(path, ec) ||
+      (fs::is_directory(path, ec) && !fs::exists(fs::path(path) / layout::STUB_FILE, ec) &&
+       !fs::exists(fs::path(path) / "iamglass", ec)))
+    throw Error(fmt::format("{}: no index here; build one with: indexer --vault DIR --index {}", shard.name,
+                            shard.name));
+  try {
+    return Xapian::Database(path);
+  } catch (const Xapian::DatabaseOpeningError& e) {
+    throw Error(fmt::format("{}: not a Sagasu index ({}); build one with: indexer --vault DIR --index {}",
+                            shard.name, e.get_msg(), shard.name));
+  } catch (const Xapian::Error& e) {
+    throw Error(fmt::format("{}: cannot open index: {}", shard.name, e.get_msg()));
+  }
+}
+
+// What the opened shards must agree on: one schema, one vault, each shard of
+// one shard count once (or one whole index), so no note counts twice or not at all.
+class ShardCheck {
+ public:
+  void add(const ShardLocation& shard, const Xapian::Database& db) {
+    const std::string version = db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
+    if (!version.empty() && version != schema::SCHEMA_VERSION)
+      throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: indexer --rebuild", shard.name,
+                              version, schema::SCHEMA_VERSION));
+    const std::string vault = db.get_metadata(std::string(schema::META_VAULT));
+    if (m_first.empty()) {
+      m_first = shard.name;
+      m_vault = vault;
+    } else if (vault != m_vault) {
+      throw Error(fmt::format(
+          "{}: an index of vault {}, but {} is of vault {}: search one vault's shards together", shard.name,
+          vault.empty() ? "(none)" : vault, m_first, m_vault.empty() ? "(none)" : m_vault));
+    }
+    const std::string id = db.get_metadata(std::string(schema::META_SHARD));  // "K/N"
+    const auto slash = id.find('/');
+    if (slash == std::string::npos) {
+      m_unnumbered = true;
+      return;
+    }
+    const std::size_t k = std::stoul(id.substr(0, slash)), n = std::stoul(id.substr(slash + 1));
+    if (m_count && n != m_count)
+      throw Error(fmt::format("{}: shard {} of {}, but other shards given are of a {}-shard index",
+                              shard.name, k + 1, n, m_count));
+    m_count = n;
+    if (auto [it, fresh] = m_seen.emplace(k, shard.name); !fresh)
+      throw Error(
+          fmt::format("{}: shard {} of {} is given twice (also as {})", shard.name, k + 1, n, it->second));
+  }
+
+  /// The numbers of the shards not given (1-based); throws when a whole index was mixed in.
+  std::vector<std::size_t> absent(const std::string& name) const {
+    if (m_unnumbered && m_count)
+      throw Error(fmt::format("{}: a whole index given with shards of a {}-shard index", name, m_count));
+    std::vector<std::size_t> absent;
+    for (std::size_t k = 0; k < m_count; ++k)
+      if (!m_seen.count(k)) absent.push_back(k + 1);
+    return absent;
+  }
+  std::size_t count() const { return m_count; }
+
+ private:
+  std::string m_first, m_vault;
+  std::map<std::size_t, std::string> m_seen;  // shard number → its location
+  std::size_t m_count = 0;
+  bool m_unnumbered = false;
+};
+
+}  // namespace
+
+OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial) {
+  OpenIndex index;
+  index.name = fmt::format("{}", fmt::join(locations, ", "));
+  const std::vector<ShardLocation> shards = expand_locations(locations);
+  ShardCheck check;
+  for (const auto& shard : shards) {
+    Xapian::Database db;
+    try {
+      db = open_shard(shard);
+    } catch (const Error&) {
+      // A shard that does not answer: with allow_partial, searched without it.
+      if (!allow_partial || !shard.remote()) throw;
+      index.missing.push_back(shard.name);
+      continue;
+    }
+    check.add(shard, db);
+    index.remote = index.remote || shard.remote();
+    index.all.add_database(db);
+    index.shards.push_back(db);
+  }
+  if (index.missing.size() == shards.size()) throw Error(fmt::format("{}: no shard answered", index.name));
+  // Shards not given at all (those that did not answer are named already).
+  const std::vector<std::size_t> absent = check.absent(index.name);
+  if (absent.size() > index.missing.size()) {
+    const std::string list = fmt::format("{}", fmt::join(absent, ", "));
+    if (!allow_partial)
+      throw Error(fmt::format("{}: shard {} of {} missing (give every shard, or --allow-partial)", index.name,
+                              list, check.count()));
+    index.missing.push_back(fmt::format("shard {} of {}", list, check.count()));
+  }
+  return index;
+}
+
+}  // namespace sagasu

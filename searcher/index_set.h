@@ -1,0 +1,46 @@
+// Where an index's notes are, and opening them: one index folder, the shard
+// folders of a sharded index, a stub file listing shards, or shards served
+// over TCP by xapian-tcpsrv. Each location becomes the shards it names, opened
+// one by one so that every error names the shard it is about.
+#pragma once
+
+#include <xapian.h>
+
+#include <string>
+#include <vector>
+
+namespace sagasu {
+
+/// One database to search.
+struct ShardLocation {
+  std::string name;  ///< as the user knows it: a folder, "tcp://HOST:PORT", "FILE:LINE"
+  std::string path;  ///< local: the database folder (a Xapian stub file or a glass folder)
+  std::string host;  ///< remote: the xapian-tcpsrv host (empty for a local shard)
+  unsigned port = 0;
+  bool remote() const { return !host.empty(); }
+};
+
+/// Expands --index values:
+///   DIR              an index folder; a sharded one (indexer --shards) gives its shard folders
+///   tcp://HOST:PORT  a shard served by xapian-tcpsrv
+///   FILE             a Xapian stub file: "auto PATH" (relative to the file's folder) and
+///                    "remote :HOST:PORT" lines; blank lines and # comments are skipped
+/// Throws Error naming the location (and line) for anything else.
+std::vector<ShardLocation> expand_locations(const std::vector<std::string>& locations);
+
+/// The databases a search runs on: every shard as one, and each alone.
+struct OpenIndex {
+  std::string name;                      ///< the locations as given, for messages
+  Xapian::Database all;                  ///< every shard, searched as one
+  std::vector<Xapian::Database> shards;  ///< each shard alone
+  bool remote = false;                   ///< a shard is served over TCP: no MatchDecider runs there
+  std::vector<std::string> missing;      ///< shards that did not answer (allow_partial)
+};
+
+/// Opens the shards the locations name and checks that they are one vault's
+/// complete set of shards, each once, of this schema. With allow_partial a
+/// remote shard that does not answer (or one not given) is left out and
+/// named in OpenIndex::missing. Throws Error naming the shard otherwise.
+OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial);
+
+}  // namespace sagasu

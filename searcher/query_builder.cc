@@ -1,0 +1,341 @@
+#include "query_builder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sagasu/error.h"
+#include "sagasu/strings.h"
+#include "sagasu/substring.h"
+#include "sagasu/unicode.h"
+
+namespace sagasu {
+namespace {
+
+Xapian::Query phrase_of(const std::vector<std::string>& words, const std::string& prefix) {
+  std::vector<Xapian::Query> terms;
+  for (const auto& w : words) terms.emplace_back(prefix + w);
+  return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
+                       static_cast<Xapian::termcount>(terms.size()));
+}
+
+bool is_filter_leaf(const QueryNode& n) {
+  return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Filter;
+}
+
+}  // namespace
+
+Xapian::Query Chunk::all_tiers() const {
+  std::vector<Xapian::Query> q;
+  if (!word.empty()) q.push_back(word);
+  // Another name of the page counts, less than the words typed.
+  if (!synonyms.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, synonyms, SYNONYM_WEIGHT);
+  if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
+  if (!substring.empty()) q.push_back(substring);
+  return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
+}
+
+Xapian::Query CompiledQuery::assemble(std::string_view without) const {
+  Xapian::Query query = text.empty() ? Xapian::Query(Xapian::Query::MatchAll) : text;
+  std::vector<Xapian::Query> filter_list;
+  for (const auto& [field, alts] : filters)
+    if (field != without) filter_list.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());
+  if (!filter_list.empty())
+    query = Xapian::Query(Xapian::Query::OP_FILTER, query,
+                          Xapian::Query(Xapian::Query::OP_AND, filter_list.begin(), filter_list.end()));
+  if (!must_not.empty())
+    query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                          Xapian::Query(Xapian::Query::OP_OR, must_not.begin(), must_not.end()));
+  return query;
+}
+
+CompiledQuery QueryBuilder::build(const SearchRequest& req) {
+  m_match_all = req.match_all;
+  CompiledQuery q;
+  std::vector<QueryNode> text_tops = take_filters(top_level(req), q);
+  if (!m_exact) merge_names(text_tops);
+  q.text_tree = text_tops.size() == 1 ? std::move(text_tops.front())
+                                      : QueryNode{QueryNode::Op::And, std::move(text_tops), {}};
+  // The plain AND of two or more pieces can be widened to OR (zero-hit rescue).
+  q.widenable = q.text_tree.op == QueryNode::Op::And && q.text_tree.children.size() > 1;
+  compile_text(q, false);
+  if (q.text.empty() && q.filters.empty() && q.must_not.empty() && !req.match_all)
+    throw UsageError(fmt::format("query: nothing to search for in '{}'", req.query));
+  return q;
+}
+
+void QueryBuilder::widen(CompiledQuery& q) {
+  compile_text(q, true);
+  q.widened = true;
+}
+
+std::vector<QueryNode> QueryBuilder::top_level(const SearchRequest& req) const {
+  QueryNode root = parse_query_tree(req.query);
+  std::vector<QueryNode> tops;
+  if (root.op == QueryNode::Op::And)
+    tops = std::move(root.children);
+  else
+    tops.push_back(std::move(root));
+  for (const auto& f : req.filters) {
+    for (auto& p : parse_query(f)) {
+      if (p.type != QueryPart::Type::Filter)
+        throw UsageError(fmt::format("--filter {}: expected field:value with a field of {}", f,
+                                     schema::field_names(false)));
+      const bool negated = p.negated;
+      p.negated = false;
+      QueryNode leaf{QueryNode::Op::Leaf, {}, std::move(p)};
+      tops.push_back(negated ? QueryNode{QueryNode::Op::Not, {std::move(leaf)}, {}} : std::move(leaf));
+    }
+  }
+  return tops;
+}
+
+std::vector<QueryNode> QueryBuilder::take_filters(std::vector<QueryNode> tops, CompiledQuery& q) {
+  // Facet filters: top-level field filters, or an OR of one field's filters
+  // (venue:OSDI OR venue:SOSP). They filter without weight, and a facet the
+  // query filters on is counted sideways. Everything else is the text tree.
+  std::vector<QueryNode> text_tops;
+  for (auto& t : tops) {
+    if (is_filter_leaf(t)) {
+      q.filters[t.leaf.field].push_back(filter_query(t.leaf, q));
+    } else if (t.op == QueryNode::Op::Or &&
+               std::all_of(t.children.begin(), t.children.end(), [&](const QueryNode& c) {
+                 return is_filter_leaf(c) && c.leaf.field == t.children.front().leaf.field;
+               })) {
+      for (const auto& c : t.children) q.filters[c.leaf.field].push_back(filter_query(c.leaf, q));
+    } else if (t.op == QueryNode::Op::Not && is_filter_leaf(t.children.front())) {
+      q.must_not.push_back(filter_query(t.children.front().leaf, q));
+    } else {
+      text_tops.push_back(std::move(t));
+    }
+  }
+  return text_tops;
+}
+
+void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
+  if (tops.size() < 2 || !std::all_of(tops.begin(), tops.end(), [](const QueryNode& n) {
+        return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text;
+      }))
+    return;
+  std::string all_text, key;
+  for (const auto& n : tops) {
+    all_text += (all_text.empty() ? "" : " ") + n.leaf.value;
+    for (const auto& w : m_analyzer.words(n.leaf.value)) key += (key.empty() ? "" : " ") + w;
+  }
+  if (m_synonyms.of(key).empty()) return;
+  // The words as one name, or the words as they are: nothing the plain query found is lost.
+  QueryPart merged;
+  merged.value = all_text;
+  QueryNode words{QueryNode::Op::And, std::move(tops), {}};
+  tops.clear();
+  tops.push_back(
+      QueryNode{QueryNode::Op::Or, {QueryNode{QueryNode::Op::Leaf, {}, merged}, std::move(words)}, {}});
+}
+
+void QueryBuilder::compile_text(CompiledQuery& q, bool any) {
+  q.chunks.clear();
+  q.nodes.clear();
+  q.match = MatchTerms();
+  const bool no_text = q.text_tree.op == QueryNode::Op::And && q.text_tree.children.empty();
+  std::tie(q.text, q.root) =
+      no_text ? std::pair<Xapian::Query, int>{Xapian::Query(), -1} : build_node(q.text_tree, any, q);
+}
+
+std::pair<Xapian::Query, int> QueryBuilder::build_node(const QueryNode& n, bool any, CompiledQuery& q) {
+  switch (n.op) {
+    case QueryNode::Op::Leaf:
+      return build_leaf(n.leaf, q);
+    case QueryNode::Op::Not:
+      return build_not(n, q);
+    case QueryNode::Op::And:
+    case QueryNode::Op::Or:
+      return build_bool(n, any, q);
+  }
+  return {Xapian::Query(), -1};
+}
+
+std::pair<Xapian::Query, int> QueryBuilder::build_leaf(const QueryPart& p, CompiledQuery& q) {
+  if (p.type == QueryPart::Type::Filter) {
+    q.nodes.push_back(VNode{VNode::Op::Filter, {}, -1, filter_query(p, q)});
+    return {Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, q.nodes.back().filter, 0.0),
+            static_cast<int>(q.nodes.size() - 1)};
+  }
+  const bool field_text = p.type == QueryPart::Type::FieldText;
+  const std::string prefix = field_text ? std::string(schema::find_field(p.field)->prefix) : "";
+  Chunk c = make_chunk(p.value, p.type != QueryPart::Type::Text, prefix, q.match);
+  Xapian::Query query = field_text ? c.word : c.all_tiers();
+  if (query.empty()) return {Xapian::Query(), -1};
+  q.chunks.push_back(std::move(c));
+  q.nodes.push_back(VNode{VNode::Op::Chunk, {}, static_cast<int>(q.chunks.size() - 1), {}});
+  return {query, static_cast<int>(q.nodes.size() - 1)};
+}
+
+std::pair<Xapian::Query, int> QueryBuilder::build_not(const QueryNode& n, CompiledQuery& q) {
+  // Exclusion by whole words only: a substring could exclude too much.
+  const QueryNode& inner = n.children.front();
+  Xapian::Query excluded;
+  if (inner.op == QueryNode::Op::Leaf && inner.leaf.type != QueryPart::Type::Filter) {
+    const bool field_text = inner.leaf.type == QueryPart::Type::FieldText;
+    const std::string prefix = field_text ? std::string(schema::find_field(inner.leaf.field)->prefix) : "";
+    excluded = make_chunk(inner.leaf.value, inner.leaf.type == QueryPart::Type::Phrase || field_text, prefix,
+                          q.match)
+                   .word;
+  } else {
+    const std::size_t keep_chunks = q.chunks.size(), keep_nodes = q.nodes.size();
+    excluded = build_node(inner, false, q).first;
+    q.chunks.resize(keep_chunks);  // an excluded piece is neither verified nor highlighted
+    q.nodes.resize(keep_nodes);
+  }
+  q.nodes.push_back(VNode{VNode::Op::Not, {}, -1, {}});
+  return {excluded.empty() ? excluded
+                           : Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, excluded),
+          static_cast<int>(q.nodes.size() - 1)};
+}
+
+std::pair<Xapian::Query, int> QueryBuilder::build_bool(const QueryNode& n, bool any, CompiledQuery& q) {
+  const bool is_or = n.op == QueryNode::Op::Or || any;
+  std::vector<Xapian::Query> pos, neg;
+  std::vector<int> kids;
+  for (const auto& child : n.children) {
+    auto [query, node] = build_node(child, false, q);
+    if (!is_or && child.op == QueryNode::Op::Not) {
+      // AND NOT: the exclusion applies to the other pieces.
+      if (!query.empty()) neg.push_back(query.get_subquery(1));
+      continue;
+    }
+    if (query.empty()) continue;
+    pos.push_back(query);
+    kids.push_back(node);
+  }
+  Xapian::Query query;
+  if (!pos.empty())
+    query = Xapian::Query(is_or ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, pos.begin(), pos.end());
+  else if (!neg.empty())
+    query = Xapian::Query::MatchAll;
+  if (!neg.empty())
+    query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                          Xapian::Query(Xapian::Query::OP_OR, neg.begin(), neg.end()));
+  q.nodes.push_back(VNode{is_or ? VNode::Op::Or : VNode::Op::And, kids, -1, {}});
+  return {query, static_cast<int>(q.nodes.size() - 1)};
+}
+
+Xapian::Query QueryBuilder::filter_query(const QueryPart& p, CompiledQuery& q) const {
+  FieldFilter f = m_fields.filter(p);
+  q.selected[p.field].insert(f.terms.begin(), f.terms.end());
+  return f.query;
+}
+
+Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::string& prefix,
+                               MatchTerms& match) {
+  Chunk c;
+  c.field_text = !prefix.empty();
+  c.info.text = text;
+  c.info.phrase = phrase;
+  for (const Token& t : m_analyzer.analyze(text)) {
+    if (t.kind == TokenKind::Word) {
+      c.info.words.push_back(t.text);
+      c.info.stems.emplace_back();
+      match.words.insert(t.text);
+    } else if (!c.info.words.empty()) {
+      c.info.stems.back() = t.text;
+      match.stems.insert(t.text);
+    }
+  }
+  add_word_tier(c, phrase, prefix);
+  if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
+  // The substring tier: body text (in --exact mode too: the verifier then requires the typed text itself).
+  if (prefix.empty()) add_substring_tier(c, text);
+  if (m_exact) match.literals.push_back(text);
+  return c;
+}
+
+void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const {
+  const auto& words = c.info.words;
+  const std::string title_prefix(schema::TITLE.prefix);
+  if (words.size() == 1) {
+    c.word = Xapian::Query(prefix + words[0]);
+    c.alternatives.push_back({prefix + words[0]});
+    if (!prefix.empty()) return;
+    // A word in the title counts again, as its own field.
+    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(title_prefix + words[0]));
+    if (!c.info.stems[0].empty() && !phrase) {
+      const std::string stem = std::string(schema::STEM.prefix) + c.info.stems[0];
+      c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(stem));
+      c.alternatives.push_back({stem});
+    }
+    return;
+  }
+  if (words.empty()) return;
+  // The pieces of one compound (本番クラスタ → 本番 クラスタ) adjacent: a word hit.
+  c.word = prefix.empty()
+               ? Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix))
+               : phrase_of(words, prefix);
+  // For the verifier: the words present (Xapian has checked the adjacency).
+  std::vector<std::string> all;
+  for (const auto& w : words) all.push_back(prefix + w);
+  c.alternatives.push_back(all);
+  if (!prefix.empty()) return;
+  std::vector<std::string> in_title;
+  for (const auto& w : words) in_title.push_back(title_prefix + w);
+  c.alternatives.push_back(in_title);
+  // Scattered pieces still match, lower; a quoted phrase must be adjacent.
+  if (!phrase) {
+    std::vector<Xapian::Query> terms(words.begin(), words.end());
+    c.scattered = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+  }
+}
+
+void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
+  // Other names of the page this text names, from the vault's aliases.
+  std::string key;
+  for (const auto& w : c.info.words) key += (key.empty() ? "" : " ") + w;
+  const std::string title_prefix(schema::TITLE.prefix);
+  std::vector<Xapian::Query> alts;
+  for (const std::string& syn : m_synonyms.of(key)) {
+    const std::vector<std::string> sw = strings::split_nonempty(syn, ' ');
+    if (sw.empty()) continue;
+    c.info.synonyms.push_back(syn);
+    c.alternatives.push_back(sw);
+    for (const auto& w : sw) match.words.insert(w);
+    if (sw.size() == 1)
+      alts.emplace_back(Xapian::Query::OP_OR, Xapian::Query(sw[0]), Xapian::Query(title_prefix + sw[0]));
+    else
+      alts.push_back(phrase_of(sw, ""));
+  }
+  if (!alts.empty()) c.synonyms = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+}
+
+void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
+  c.info.substring = fold_query(text);
+  c.info.substring_exact = fold_query(text, Fold::Width);
+  const bool spaced = c.info.substring.find_first_of(" \t") != std::string::npos;
+  if (c.info.substring.empty() || spaced) {
+    c.info.substring.clear();  // free text without white space inside only
+    return;
+  }
+  const std::string gram_prefix(schema::GRAM.prefix);
+  const QueryGrams qg = query_grams(c.info.substring);
+  c.info.grams = qg.grams;
+  if (!qg.prefix.empty()) {
+    c.info.grams = {qg.prefix + "*"};
+    // Expanded here, not by OP_WILDCARD: each shard would expand it with its
+    // own statistics, and a sharded index would score it otherwise than one
+    // index. OR-ed: OP_MAX under a filter over three shards crashes Xapian
+    // 1.4.22 (`x venue:OSDI`, tests/e2e/85-shards.sh).
+    std::vector<Xapian::Query> terms;
+    const std::string px = gram_prefix + qg.prefix;
+    for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) terms.emplace_back(*t);
+    if (!terms.empty()) c.substring = Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+  } else if (!qg.grams.empty()) {
+    std::vector<Xapian::Query> terms;
+    for (const auto& g : qg.grams) terms.emplace_back(gram_prefix + g);
+    c.substring = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+  }
+  c.verify = !qg.exact;
+  const std::size_t parts = std::max<std::size_t>(1, qg.grams.size());
+  if (!c.substring.empty())
+    c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,
+                                SUBSTRING_WEIGHT / static_cast<double>(parts));
+}
+
+}  // namespace sagasu

@@ -1,0 +1,112 @@
+// From the query language to a query Xapian can run: each piece of text in
+// every matching tier (words, scattered compound pieces, the page's other
+// names, substring grams), the facet filters apart from the text (so they can
+// be dropped one at a time for drill-sideways counts), and the tree the
+// verifier checks on the stored text.
+#pragma once
+
+#include <xapian.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "field_query.h"
+#include "query.h"
+#include "sagasu/analyzer.h"
+#include "sagasu/searcher.h"
+#include "sagasu/snippet.h"
+#include "synonyms.h"
+
+namespace sagasu {
+
+/// One piece of query text in every tier.
+struct Chunk {
+  ChunkInfo info;
+  Xapian::Query word, scattered, substring;
+  Xapian::Query synonyms;  ///< the other names of a page this text names (its title, its aliases)
+  /// The chunk matches as words when a note has every term of one alternative.
+  std::vector<std::vector<std::string>> alternatives;
+  bool verify = false;      ///< substring candidates (3+ characters) need the text to confirm them
+  bool field_text = false;  ///< title: text (a text field, not the body)
+
+  /// Every tier OR-ed, each weighted as it ranks.
+  Xapian::Query all_tiers() const;
+};
+
+/// A node of the query as the verifier evaluates it on a note.
+struct VNode {
+  enum class Op { And, Or, Not, Chunk, Filter } op;
+  std::vector<int> children;  ///< And/Or
+  int chunk = -1;             ///< Chunk: index into the chunks
+  Xapian::Query filter;       ///< Filter: the boolean query (its terms)
+};
+
+/// Relative weights of the tiers: a whole-word hit outranks a scattered
+/// compound, which outranks a substring-only hit, other things equal.
+inline constexpr double SCATTERED_WEIGHT = 0.5;
+inline constexpr double SUBSTRING_WEIGHT = 0.5;  ///< shared by the chunk's grams
+inline constexpr double SYNONYM_WEIGHT = 0.5;    ///< another name of the same page (vault aliases)
+
+/// A query ready to run.
+struct CompiledQuery {
+  QueryNode text_tree;        ///< the text part of the query (everything but the facet filters)
+  std::vector<Chunk> chunks;  ///< its pieces of text
+  std::vector<VNode> nodes;   ///< its tree for the verifier
+  int root = -1;              ///< the root node, -1 without text
+  Xapian::Query text;         ///< its Xapian query (empty: every note)
+  std::map<std::string, std::vector<Xapian::Query>> filters;  ///< facet field → its values (OR-ed)
+  std::vector<Xapian::Query> must_not;                        ///< excluded filter values
+  std::map<std::string, std::set<std::string>> selected;      ///< field → the terms its filters match
+  MatchTerms match;                                           ///< what to highlight
+  bool widenable = false;  ///< an AND of two or more pieces: the zero-hit rescue may OR them
+  bool widened = false;    ///< the rescue did
+
+  /// The whole query: the text, AND each facet filter but the facet `without`
+  /// (drill-sideways counts), AND NOT the exclusions.
+  Xapian::Query assemble(std::string_view without = {}) const;
+};
+
+class QueryBuilder {
+ public:
+  QueryBuilder(const Xapian::Database& db, Analyzer& analyzer, const Synonyms& synonyms, bool exact)
+      : m_db(db), m_analyzer(analyzer), m_synonyms(synonyms), m_fields(db, synonyms), m_exact(exact) {}
+
+  /// Compiles the request's query and --filter values; throws UsageError when
+  /// they are malformed, or empty unless the request matches every note.
+  CompiledQuery build(const SearchRequest& req);
+  /// The zero-hit rescue: the text's top-level AND becomes an OR.
+  void widen(CompiledQuery& q);
+
+ private:
+  /// The query's top-level pieces: the parsed query with each --filter AND-ed on.
+  std::vector<QueryNode> top_level(const SearchRequest& req) const;
+  /// Moves the facet filters (field:value at top level, or an OR of one field's values) out of tops.
+  std::vector<QueryNode> take_filters(std::vector<QueryNode> tops, CompiledQuery& q);
+  /// Plain words that together name a page ("silent data corruption") also count as one name.
+  void merge_names(std::vector<QueryNode>& tops) const;
+  /// Compiles q.text_tree into chunks, nodes and the text query; any: OR every AND.
+  void compile_text(CompiledQuery& q, bool any);
+  std::pair<Xapian::Query, int> build_node(const QueryNode& n, bool any, CompiledQuery& q);
+  std::pair<Xapian::Query, int> build_leaf(const QueryPart& p, CompiledQuery& q);
+  std::pair<Xapian::Query, int> build_not(const QueryNode& n, CompiledQuery& q);
+  std::pair<Xapian::Query, int> build_bool(const QueryNode& n, bool any, CompiledQuery& q);
+  Xapian::Query filter_query(const QueryPart& p, CompiledQuery& q) const;
+
+  /// A piece of text in every tier; prefix is empty for body text, S for title:.
+  Chunk make_chunk(const std::string& text, bool phrase, const std::string& prefix, MatchTerms& match);
+  void add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const;
+  void add_synonym_tier(Chunk& c, MatchTerms& match) const;
+  void add_substring_tier(Chunk& c, const std::string& text) const;
+
+  const Xapian::Database& m_db;
+  Analyzer& m_analyzer;
+  const Synonyms& m_synonyms;
+  FieldQuery m_fields;
+  bool m_exact;
+  bool m_match_all = false;
+};
+
+}  // namespace sagasu

@@ -1,0 +1,80 @@
+#include "suggest.h"
+
+#include <algorithm>
+
+#include "sagasu/unicode.h"
+
+namespace sagasu {
+namespace {
+
+// Edit distance in code points.
+std::size_t edit_distance(const std::u32string& a, const std::u32string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::u32string to_u32(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) out += unicode::next_code_point(s, i);
+  return out;
+}
+
+std::string closest(const Xapian::Database& db, const std::string& w) {
+  std::string best;
+  if (w.empty() || db.term_exists(w)) return best;  // a known word: nothing to correct
+  const std::u32string target = to_u32(w);
+  std::size_t first_len = 0;
+  unicode::next_code_point(w, first_len);
+  const std::string first = w.substr(0, first_len);
+  const std::size_t max_d = target.size() <= 4 ? 1 : 2;
+  std::size_t best_d = max_d + 1;
+  Xapian::doccount best_freq = 0;
+  for (auto t = db.allterms_begin(first); t != db.allterms_end(first); ++t) {
+    const std::string term = *t;
+    const std::u32string cand = to_u32(term);
+    if (cand.size() + max_d < target.size() || cand.size() > target.size() + max_d) continue;
+    const std::size_t d = edit_distance(target, cand);
+    if (d < best_d || (d == best_d && t.get_termfreq() > best_freq)) {
+      best = term;
+      best_d = d;
+      best_freq = t.get_termfreq();
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<std::string> suggest_words(const Xapian::Database& db, const std::vector<std::string>& words) {
+  std::vector<std::string> out;
+  for (const auto& w : words) out.push_back(closest(db, w));
+  return out;
+}
+
+Correction correct(const Xapian::Database& db, const std::string& query, const std::vector<Chunk>& chunks) {
+  Correction out;
+  std::string corrected = query;
+  bool changed = false;
+  for (const auto& c : chunks) {
+    if (c.field_text) continue;
+    const auto fixes = suggest_words(db, c.info.words);
+    for (const auto& f : fixes)
+      if (!f.empty()) out.suggestions.push_back(f);
+    const auto at = corrected.find(c.info.text);
+    if (c.info.words.size() == 1 && !c.info.phrase && !fixes[0].empty() && at != std::string::npos) {
+      corrected.replace(at, c.info.text.size(), fixes[0]);
+      changed = true;
+    }
+  }
+  if (changed) out.query = std::move(corrected);
+  return out;
+}
+
+}  // namespace sagasu

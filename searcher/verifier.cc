@@ -1,0 +1,131 @@
+#include "verifier.h"
+
+#include <algorithm>
+
+#include "sagasu/schema.h"
+
+namespace sagasu {
+
+bool TermProbe::has(const std::string& term, Xapian::docid did) {
+  auto it = m_cursors.find(term);
+  if (it == m_cursors.end() || it->second.last > did)
+    it = m_cursors.insert_or_assign(term, Cursor{m_db.postlist_begin(term), 0}).first;
+  Cursor& c = it->second;
+  c.last = did;
+  if (c.it == Xapian::PostingIterator()) return false;
+  c.it.skip_to(did);
+  return c.it != Xapian::PostingIterator() && *c.it == did;
+}
+
+bool TermProbe::has_all(const std::vector<std::string>& terms, Xapian::docid did) {
+  return std::all_of(terms.begin(), terms.end(), [&](const std::string& t) { return has(t, did); });
+}
+
+bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
+  // The needle is folded: found as it is in the raw text, it is in the folded text too.
+  if (t.body.find(needle) != std::string::npos || t.title_and_aliases.find(needle) != std::string::npos)
+    return true;
+  return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
+         fold_text(t.title_and_aliases, false, fold).text.find(needle) != std::string::npos;
+}
+
+class Verifier::Note {
+ public:
+  Note(const Xapian::Document& doc, Xapian::docid did) : m_doc(doc), m_did(did) {}
+  Xapian::docid did() const { return m_did; }
+  const NoteText& raw() {
+    if (!m_text) m_text = NoteText::of(m_doc);
+    return *m_text;
+  }
+  bool contains_raw(const std::string& needle) {
+    return raw().body.find(needle) != std::string::npos ||
+           raw().title_and_aliases.find(needle) != std::string::npos;
+  }
+  bool folded_contains(const std::string& needle) {
+    // The needle is folded already: found as it is in the raw text, it is in
+    // the folded text too. Most candidates end here, without folding.
+    if (contains_raw(needle)) return true;
+    if (std::all_of(needle.begin(), needle.end(),
+                    [](char ch) { return static_cast<unsigned char>(ch) < 0x80; })) {
+      // An ASCII needle found in the lower-cased raw text is in the folded
+      // text too (folding leaves ASCII as it is but for case): no need to fold.
+      if (lower().find(needle) != std::string::npos) return true;
+      // No non-ASCII character of this note folds to a character of the
+      // needle: the lower-cased text was the whole story.
+      const std::string produced = m_doc.get_value(schema::SLOT_FOLDS_TO_ASCII);
+      if (std::none_of(needle.begin(), needle.end(),
+                       [&](char ch) { return produced.find(ch) != std::string::npos; }))
+        return false;
+    }
+    if (!m_body) m_body = fold_text(raw().body).text;
+    if (m_body->find(needle) != std::string::npos) return true;
+    if (!m_title) m_title = fold_text(raw().title_and_aliases).text;
+    return m_title->find(needle) != std::string::npos;
+  }
+
+ private:
+  const std::string& lower() {
+    if (!m_lower) {
+      m_lower = raw().body + "\n" + raw().title_and_aliases;
+      for (char& ch : *m_lower)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    }
+    return *m_lower;
+  }
+
+  const Xapian::Document& m_doc;
+  Xapian::docid m_did;
+  std::optional<NoteText> m_text;
+  std::optional<std::string> m_body, m_title, m_lower;
+};
+
+bool Verifier::needed() const {
+  return m_query.root >= 0 && (m_exact || std::any_of(m_query.chunks.begin(), m_query.chunks.end(),
+                                                      [](const Chunk& c) { return c.verify; }));
+}
+
+bool Verifier::operator()(const Xapian::Document& doc) const {
+  // Over several shards a document knows its number in its own shard only
+  // (Xapian's rule): its number in the whole is found by its unique term.
+  Xapian::docid did = doc.get_docid();
+  if (m_several) {
+    auto p =
+        m_db.postlist_begin(schema::unique_id_term(FileState::path_of(doc.get_value(schema::SLOT_STATE))));
+    if (p == m_db.postlist_end("")) return false;
+    did = *p;
+  }
+  return accept(doc, did);
+}
+
+bool Verifier::accept(const Xapian::Document& doc, Xapian::docid did) const {
+  Note note(doc, did);
+  return m_query.root < 0 || eval(m_query.root, note);
+}
+
+bool Verifier::eval(int i, Note& note) const {
+  const VNode& n = m_query.nodes[static_cast<std::size_t>(i)];
+  switch (n.op) {
+    case VNode::Op::Chunk:
+      return satisfied(m_query.chunks[static_cast<std::size_t>(n.chunk)], note);
+    case VNode::Op::Filter:
+      for (auto t = n.filter.get_terms_begin(); t != n.filter.get_terms_end(); ++t)
+        if (m_probe.has(*t, note.did())) return true;
+      return false;
+    case VNode::Op::Not:
+      return true;  // exclusions are Xapian's own, and exact
+    case VNode::Op::And:
+      return std::all_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, note); });
+    case VNode::Op::Or:
+      return std::any_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, note); });
+  }
+  return true;
+}
+
+bool Verifier::satisfied(const Chunk& c, Note& note) const {
+  if (m_exact) return note.contains_raw(c.info.text);
+  for (const auto& alt : c.alternatives)
+    if (m_probe.has_all(alt, note.did())) return true;
+  return !c.info.substring.empty() && note.folded_contains(c.info.substring);
+}
+
+}  // namespace sagasu
