@@ -5,12 +5,13 @@
 #include <xapian.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <chrono>
-#include <iostream>
 #include <mutex>
+#include <sstream>
 
+#include "cli_support.h"
 #include "sagasu/error.h"
 #include "sagasu/index_location.h"
 #include "sagasu/indexer.h"
@@ -23,7 +24,6 @@ namespace {
 
 constexpr int EXIT_OK = 0;
 constexpr int EXIT_SKIPPED = 1;
-constexpr int EXIT_ERROR = 2;
 
 struct Args {
   IndexOptions opts;
@@ -38,28 +38,30 @@ struct Args {
 // The option table: --help and the README usage come from it.
 po::options_description options(Args& a) {
   po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions", 110, 60);
-  d.add_options()
-      ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
-      ("index,i", po::value(&a.index)->value_name("DIR"),
-       "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
-      ("rebuild", po::bool_switch(&a.opts.rebuild),
-       "build a new index beside the live one and switch to it atomically (also replaces an index of another vault)")
-      ("jobs,j", po::value(&a.opts.jobs)->value_name("N"), "threads parsing and analysing notes (default: one per core)")
-      ("shards", po::value(&a.opts.shards)->value_name("N"),
-       "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
-       "default: the index's count, 1 for a new index; another count rebuilds")
-      ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
-      ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
-      ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
-      ("ext", po::value(&a.extensions)->value_name("LIST"),
-       "comma-separated file name endings to index, '*' for every file (default: md)")
-      ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
-       "skip files larger than N bytes (default: 8388608)")
-      ("report", po::value(&a.report)->value_name("entities"),
-       "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and ambiguous ones first")
-      ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")
-      ("quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")
-      ("help,h", po::bool_switch(&a.help), "show this help");
+  d.add_options()("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")(
+      "index,i", po::value(&a.index)->value_name("DIR"),
+      "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")(
+      "rebuild", po::bool_switch(&a.opts.rebuild),
+      "build a new index beside the live one and switch to it atomically (also replaces an index of another "
+      "vault)")("jobs,j", po::value(&a.opts.jobs)->value_name("N"),
+                "threads parsing and analysing notes (default: one per core)")(
+      "shards", po::value(&a.opts.shards)->value_name("N"),
+      "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
+      "default: the index's count, 1 for a new index; another count rebuilds")(
+      "wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")(
+      "dry-run,n", po::bool_switch(&a.opts.dry_run),
+      "list what would be added, updated, renamed and deleted; write nothing")(
+      "strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")(
+      "ext", po::value(&a.extensions)->value_name("LIST"),
+      "comma-separated file name endings to index, '*' for every file (default: md)")(
+      "max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
+      "skip files larger than N bytes (default: 8388608)")(
+      "report", po::value(&a.report)->value_name("entities"),
+      "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and "
+      "ambiguous ones first")("verbose", po::bool_switch(&a.verbose),
+                              "list skipped files, warnings and unresolved entities")(
+      "quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")("help,h", po::bool_switch(&a.help),
+                                                                        "show this help");
   return d;
 }
 
@@ -105,15 +107,18 @@ std::string join_notes(const std::set<std::string>& notes) {
 
 // The entity report: what needs the user's attention first.
 void print_entity_report(const IndexReport& r) {
-  std::string out = fmt::format("unresolved entities ({}): nothing tells their kind; add a page, a list label "
-                                "or a line in .sagasu/entities.tsv\n", r.unresolved.size());
-  for (const auto& u : r.unresolved) out += fmt::format("  {}\t{} notes: {}\n", u.name, u.notes.size(), join_notes(u.notes));
+  std::string out = fmt::format(
+      "unresolved entities ({}): nothing tells their kind; add a page, a list label "
+      "or a line in .sagasu/entities.tsv\n",
+      r.unresolved.size());
+  for (const auto& u : r.unresolved)
+    out += fmt::format("  {}\t{} notes: {}\n", u.name, u.notes.size(), join_notes(u.notes));
   out += fmt::format("ambiguous aliases ({}): one alias, several pages\n", r.ambiguous.size());
   for (const auto& [alias, pages] : r.ambiguous) out += fmt::format("  {}\t{}\n", alias, join_notes(pages));
   out += fmt::format("entities ({}): name, kind, evidence, notes linking to it\n", r.entities.size());
   for (const auto& e : r.entities)
     out += fmt::format("  {}\t{}\t{}\t{}\n", e.name, e.kind.value_or("?"), e.evidence, e.notes.size());
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  cli::write_out(out);
 }
 
 int run_checked(int argc, char** argv) {
@@ -127,8 +132,11 @@ int run_checked(int argc, char** argv) {
     throw UsageError(e.what());
   }
   if (a.help) {
-    std::cout << desc << "\nExit status: 0 every note indexed, 1 some files skipped (their last indexed\n"
-                         "version is kept), 2 error (nothing written: no vault, index locked, --strict).\n";
+    std::ostringstream s;
+    s << desc
+      << "\nExit status: 0 every note indexed, 1 some files skipped (their last indexed\n"
+         "version is kept), 2 error (nothing written: no vault, index locked, --strict).\n";
+    cli::write_out(s.str());
     return EXIT_OK;
   }
   if (a.opts.vault.empty()) throw UsageError("--vault DIR is required");
@@ -139,7 +147,8 @@ int run_checked(int argc, char** argv) {
   if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
     throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
 
-  if (!a.report.empty() && a.report != "entities") throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
+  if (!a.report.empty() && a.report != "entities")
+    throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
   // A progress bar on a terminal: notes done / total, notes per second, time left.
   const bool tty = isatty(STDERR_FILENO) && !a.quiet;
   std::mutex progress_mutex;
@@ -167,13 +176,15 @@ int run_checked(int argc, char** argv) {
     for (const auto& p : r.updated_paths) out += "update\t" + p + "\n";
     for (const auto& [from, to] : r.renamed_paths) out += "rename\t" + from + "\t" + to + "\n";
     for (const auto& p : r.deleted_paths) out += "delete\t" + p + "\n";
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    cli::write_out(out);
   }
   if (a.report == "entities") print_entity_report(r);
   if (!a.quiet) {
-    for (const auto& s : r.skipped) fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
+    for (const auto& s : r.skipped)
+      fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
     if (a.verbose) {
-      for (const auto& w : r.warnings) fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
+      for (const auto& w : r.warnings)
+        fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
       for (const auto& u : r.unresolved)
         fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, join_notes(u.notes));
       for (const auto& [alias, pages] : r.ambiguous)
@@ -184,11 +195,12 @@ int run_checked(int argc, char** argv) {
           fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
     }
     fmt::print(stderr,
-               "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+               "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, "
+               "skipped {}, "
                "unresolved entities {}, {:.2f} s\n",
                a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
-               r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated,
-               r.deleted, r.renamed, r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
+               r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted,
+               r.renamed, r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
   }
   return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;
 }
@@ -196,18 +208,7 @@ int run_checked(int argc, char** argv) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  try {
-    return run_checked(argc, argv);
-  } catch (const UsageError& e) {
-    fmt::print(stderr, "indexer: {}\nTry 'indexer --help'.\n", e.what());
-  } catch (const Error& e) {
-    fmt::print(stderr, "indexer: {}\n", e.what());
-  } catch (const Xapian::Error& e) {
-    fmt::print(stderr, "indexer: index error: {}\n", e.get_description());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "indexer: {}\n", e.what());
-  }
-  return EXIT_ERROR;
+  return cli::run_command("indexer", true, [&] { return run_checked(argc, argv); });
 }
 
 }  // namespace sagasu::indexer_cli

@@ -57,7 +57,12 @@ d=json.load(sys.stdin); print(sum(v["count"] for v in d["facets"]["venue"] if v[
   expect "venue facet $venue over all notes equals hand count $hand (got $facet_count)" test "$facet_count" = "$hand"
 done
 
-# A closed pipe is not an error.
+# A closed pipe (| head) is not an error, for either command.
 S SDC | head -1 >/dev/null
 expect "searcher | head exits 0" test "${PIPESTATUS[0]}" = 0
+expect "searcher into a closed pipe exits 0" test "$(closed_pipe_status "$SEARCHER" --index "$idx" SDC)" = 0
+expect "indexer --dry-run into a closed pipe exits 0" \
+  test "$(closed_pipe_status "$INDEXER" --vault "$VAULT" --index "$WORK/dry-idx" --dry-run --quiet)" = 0
+"$INDEXER" --vault "$VAULT" --index "$WORK/dry-idx" --dry-run --quiet | head -1 >/dev/null
+expect "indexer --dry-run | head -1 exits 0" test "${PIPESTATUS[0]}" = 0
 finish

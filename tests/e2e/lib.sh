@@ -75,6 +75,16 @@ as_user() {
   fi
 }
 
+# Runs a command whose standard output is a pipe nobody reads any more (as
+# after `| head -1` has exited), and prints its exit status. Deterministic,
+# unlike a real `| head`, which may read everything before it goes.
+closed_pipe_status() {
+  python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+print(subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL).returncode)' "$@"
+}
+
 finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [ "$failures" -eq 0 ]
