@@ -38,30 +38,30 @@ struct Args {
 // The option table: --help and the README usage come from it.
 po::options_description options(Args& a) {
   po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions", 110, 60);
-  d.add_options()("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")(
-      "index,i", po::value(&a.index)->value_name("DIR"),
-      "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")(
-      "rebuild", po::bool_switch(&a.opts.rebuild),
-      "build a new index beside the live one and switch to it atomically (also replaces an index of another "
-      "vault)")("jobs,j", po::value(&a.opts.jobs)->value_name("N"),
-                "threads parsing and analysing notes (default: one per core)")(
-      "shards", po::value(&a.opts.shards)->value_name("N"),
-      "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
-      "default: the index's count, 1 for a new index; another count rebuilds")(
-      "wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")(
-      "dry-run,n", po::bool_switch(&a.opts.dry_run),
-      "list what would be added, updated, renamed and deleted; write nothing")(
-      "strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")(
-      "ext", po::value(&a.extensions)->value_name("LIST"),
-      "comma-separated file name endings to index, '*' for every file (default: md)")(
-      "max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
-      "skip files larger than N bytes (default: 8388608)")(
-      "report", po::value(&a.report)->value_name("entities"),
-      "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and "
-      "ambiguous ones first")("verbose", po::bool_switch(&a.verbose),
-                              "list skipped files, warnings and unresolved entities")(
-      "quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")("help,h", po::bool_switch(&a.help),
-                                                                        "show this help");
+  // clang-format off
+  d.add_options()
+      ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
+      ("index,i", po::value(&a.index)->value_name("DIR"),
+       "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
+      ("rebuild", po::bool_switch(&a.opts.rebuild),
+       "build a new index beside the live one and switch to it atomically (also replaces an index of another vault)")
+      ("jobs,j", po::value(&a.opts.jobs)->value_name("N"), "threads parsing and analysing notes (default: one per core)")
+      ("shards", po::value(&a.opts.shards)->value_name("N"),
+       "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
+       "default: the index's count, 1 for a new index; another count rebuilds")
+      ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
+      ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
+      ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
+      ("ext", po::value(&a.extensions)->value_name("LIST"),
+       "comma-separated file name endings to index, '*' for every file (default: md)")
+      ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
+       "skip files larger than N bytes (default: 8388608)")
+      ("report", po::value(&a.report)->value_name("entities"),
+       "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and ambiguous ones first")
+      ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")
+      ("quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")
+      ("help,h", po::bool_switch(&a.help), "show this help");
+  // clang-format on
   return d;
 }
 
