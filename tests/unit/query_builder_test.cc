@@ -1,0 +1,108 @@
+// The query builder: every tier of a piece of text, facet filters kept apart
+// (for drill-sideways), the zero-hit rescue.
+#include "query_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include "sagasu/error.h"
+#include "searcher_fixture.h"
+
+using namespace sagasu;
+
+namespace {
+
+struct Fixture {
+  test::TestIndex index{test::searcher_notes()};
+  Xapian::Database db = index.db();
+  Analyzer analyzer;
+  Synonyms synonyms{db};
+
+  CompiledQuery build(const std::string& query, bool exact = false, std::vector<std::string> filters = {}) {
+    SearchRequest req;
+    req.query = query;
+    req.filters = std::move(filters);
+    req.exact = exact;
+    return QueryBuilder(db, analyzer, synonyms, exact).build(req);
+  }
+};
+
+bool mentions(const Xapian::Query& q, const std::string& s) {
+  return q.get_description().find(s) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(Fixture, "QueryBuilder, a compound's pieces: adjacent as words, scattered lower, substring",
+                 "[query_builder]") {
+  const CompiledQuery q = build("本番クラスタ");
+  REQUIRE(q.chunks.size() == 1);
+  const Chunk& c = q.chunks.front();
+  CHECK(c.info.words == std::vector<std::string>{"本番", "クラスタ"});
+  CHECK(mentions(c.word, "PHRASE 2"));
+  CHECK_FALSE(c.scattered.empty());
+  CHECK(c.info.substring == "本番クラスタ");
+  CHECK(c.verify);  // grams without positions: the text must confirm them
+  CHECK(q.match.words.count("クラスタ") == 1);
+  // A quoted phrase must be adjacent: no scattered tier.
+  CHECK(build("\"本番クラスタ\"").chunks.front().scattered.empty());
+}
+
+TEST_CASE_METHOD(Fixture, "QueryBuilder, facet filters stay apart from the text; drill-sideways drops one",
+                 "[query_builder]") {
+  const CompiledQuery q = build("SDC venue:OSDI year:2025..2026");
+  CHECK(q.filters.count("venue") == 1);
+  CHECK(q.filters.count("year") == 1);
+  CHECK(q.selected.at("venue") == std::set<std::string>{"XVosdi"});
+  CHECK(mentions(q.assemble(), "XVosdi"));
+  CHECK_FALSE(mentions(q.assemble("venue"), "XVosdi"));
+  CHECK(mentions(q.assemble("venue"), "XY2025"));
+  // One facet's values OR-ed; an excluded value; a filter inside the text tree.
+  CHECK(build("venue:OSDI OR venue:MLSys").filters.at("venue").size() == 2);
+  CHECK(build("SDC -venue:OSDI").must_not.size() == 1);
+  const CompiledQuery inside = build("(SDC OR venue:OSDI) 論文");
+  CHECK(inside.filters.empty());
+  CHECK(std::any_of(inside.nodes.begin(), inside.nodes.end(),
+                    [](const VNode& n) { return n.op == VNode::Op::Filter; }));
+  // --filter adds filters; text there is an error naming the fields.
+  CHECK(build("SDC", false, {"kind:source"}).filters.count("kind") == 1);
+  CHECK_THROWS_WITH(build("SDC", false, {"SDC"}), Catch::Contains("with a field of venue, year, person"));
+}
+
+TEST_CASE_METHOD(Fixture, "QueryBuilder, words that name a page also count as that page's other names",
+                 "[query_builder]") {
+  const CompiledQuery q = build("Xin Liu");
+  CHECK(q.text_tree.op == QueryNode::Op::Or);  // the name as one piece, or the words as they are
+  REQUIRE_FALSE(q.chunks.empty());
+  // The page's alias 劉鑫, as the analyzer's words (ICU splits it in two).
+  CHECK(q.chunks.front().info.synonyms == std::vector<std::string>{analyzer.key("劉鑫")});
+  for (const auto& w : analyzer.words("劉鑫")) CHECK(q.match.words.count(w) == 1);  // highlighted too
+  // Not in --exact mode: the words as typed.
+  CHECK(build("Xin Liu", true).text_tree.op == QueryNode::Op::And);
+}
+
+TEST_CASE_METHOD(Fixture, "QueryBuilder, the zero-hit rescue ORs the top-level pieces", "[query_builder]") {
+  QueryBuilder builder(db, analyzer, synonyms, false);
+  SearchRequest req;
+  req.query = "SDC 存在しない";
+  CompiledQuery q = builder.build(req);
+  CHECK(q.widenable);
+  CHECK(q.nodes.at(static_cast<std::size_t>(q.root)).op == VNode::Op::And);
+  builder.widen(q);
+  CHECK(q.widened);
+  CHECK(q.nodes.at(static_cast<std::size_t>(q.root)).op == VNode::Op::Or);
+  CHECK(q.chunks.size() == 2);
+  CHECK_FALSE(build("SDC").widenable);
+}
+
+TEST_CASE_METHOD(Fixture, "QueryBuilder, an empty query is an error unless every note is asked for",
+                 "[query_builder]") {
+  CHECK_THROWS_WITH(build("()x"), Catch::Contains("empty parentheses"));
+  SearchRequest req;
+  req.query = "";
+  CHECK_THROWS_WITH(QueryBuilder(db, analyzer, synonyms, false).build(req),
+                    Catch::Contains("nothing to search for"));
+  req.match_all = true;
+  const CompiledQuery all = QueryBuilder(db, analyzer, synonyms, false).build(req);
+  CHECK(all.text.empty());
+  CHECK(all.assemble().get_description() == Xapian::Query(Xapian::Query::MatchAll).get_description());
+}

@@ -1,0 +1,123 @@
+// The query language: precedence, fields from the schema's table, and errors
+// that name the column.
+#include "query.h"
+
+#include <catch2/catch.hpp>
+
+#include "sagasu/error.h"
+#include "sagasu/schema.h"
+
+using namespace sagasu;
+
+namespace {
+
+// The tree as a compact string: AND(a,b), OR(…), NOT(…), leaves as text,
+// "phrase", field:value (a filter) and field~words (a text field).
+std::string shape(const QueryNode& n) {
+  switch (n.op) {
+    case QueryNode::Op::Leaf: {
+      const QueryPart& p = n.leaf;
+      switch (p.type) {
+        case QueryPart::Type::Text:
+          return p.value;
+        case QueryPart::Type::Phrase:
+          return "\"" + p.value + "\"";
+        case QueryPart::Type::Filter:
+          return p.field + ":" + p.value;
+        case QueryPart::Type::FieldText:
+          return p.field + "~" + p.value;
+      }
+      return "?";
+    }
+    case QueryNode::Op::Not:
+      return "NOT(" + shape(n.children.front()) + ")";
+    case QueryNode::Op::And:
+    case QueryNode::Op::Or: {
+      std::string out = n.op == QueryNode::Op::And ? "AND(" : "OR(";
+      for (std::size_t i = 0; i < n.children.size(); ++i) out += (i ? "," : "") + shape(n.children[i]);
+      return out + ")";
+    }
+  }
+  return "?";
+}
+
+std::string parsed(const std::string& q) {
+  return shape(parse_query_tree(q));
+}
+
+}  // namespace
+
+TEST_CASE("Query, implicit AND binds tighter than OR; parentheses group", "[query]") {
+  CHECK(parsed("a b") == "AND(a,b)");
+  CHECK(parsed("a AND b") == "AND(a,b)");
+  CHECK(parsed("a b OR c") == "OR(AND(a,b),c)");
+  CHECK(parsed("a (b OR c)") == "AND(a,OR(b,c))");
+  CHECK(parsed("ストラグラー") == "ストラグラー");
+  CHECK(parsed("") == "AND()");
+}
+
+TEST_CASE("Query, NOT and -word exclude; a lone dash or lower-case or is text", "[query]") {
+  CHECK(parsed("SDC -AEGIS") == "AND(SDC,NOT(AEGIS))");
+  CHECK(parsed("NOT 研究") == "NOT(研究)");
+  CHECK(parsed("a - b") == "AND(a,-,b)");
+  CHECK(parsed("a or b") == "AND(a,or,b)");
+  CHECK(parsed("-venue:OSDI x") == "AND(NOT(venue:OSDI),x)");
+}
+
+TEST_CASE("Query, phrases and quoted field values", "[query]") {
+  CHECK(parsed("\"LLM 訓練\" GPU") == "AND(\"LLM 訓練\",GPU)");
+  CHECK(parsed("person:\"Xin Liu\"") == "person:Xin Liu");
+  CHECK(parsed("title:\"SDCs in the Wild\"") == "title~SDCs in the Wild");
+}
+
+TEST_CASE("Query, every query field of the schema's table is recognised, others are text", "[query]") {
+  for (const schema::Field& f : schema::FIELDS) {
+    const std::string q = std::string(f.name) + ":x";
+    const QueryNode n = parse_query_tree(q);
+    INFO(q);
+    REQUIRE(n.op == QueryNode::Op::Leaf);
+    if (f.kind == schema::FieldKind::Internal) {
+      CHECK(n.leaf.type == QueryPart::Type::Text);  // id:, stem:, substring: are not query syntax
+    } else {
+      CHECK(n.leaf.type == (f.is_filter() ? QueryPart::Type::Filter : QueryPart::Type::FieldText));
+      CHECK(n.leaf.field == f.name);
+      CHECK(n.leaf.value == "x");
+    }
+  }
+  CHECK(parsed("VENUE:OSDI") == "venue:OSDI");  // field names are case-insensitive
+  CHECK(parsed("http://example.org") == "http://example.org");
+  CHECK(parsed("planet:mars") == "planet:mars");
+}
+
+TEST_CASE("Query, malformed queries name the problem and the column (in characters)", "[query]") {
+  auto error_of = [](const std::string& q) {
+    try {
+      parse_query_tree(q);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("\"SDC") == "query: unbalanced quote at column 1");
+  CHECK(error_of("検知 \"SDC") == "query: unbalanced quote at column 4");
+  CHECK(error_of("(a OR b") == "query: unbalanced parenthesis at column 1");
+  CHECK(error_of("a)") == "query: unbalanced parenthesis at column 2");
+  CHECK(error_of("()") == "query: empty parentheses at column 1");
+  CHECK(error_of("a OR") == "query: OR needs something after it at column 3");
+  CHECK(error_of("a NOT") == "query: NOT needs something after it at column 3");
+  CHECK(error_of("venue: OSDI") == "query: venue: needs a value at column 7");
+  CHECK(error_of("\"  \"") == "query: empty quotes at column 1");
+  CHECK(error_of(std::string(300, '(') + "a" + std::string(300, ')')).find("nested more than 200 levels") !=
+        std::string::npos);
+}
+
+TEST_CASE("Query, --filter values are leaves only", "[query]") {
+  const auto parts = parse_query("venue:OSDI -year:2024");
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[0].field == "venue");
+  CHECK_FALSE(parts[0].negated);
+  CHECK(parts[1].field == "year");
+  CHECK(parts[1].negated);
+  CHECK_THROWS_WITH(parse_query("venue:OSDI OR venue:SOSP"),
+                    Catch::Contains("OR and parentheses are not allowed"));
+}

@@ -1,0 +1,32 @@
+// A small vault for the searcher's unit tests, indexed by the real indexer.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "sagasu/schema.h"
+#include "test_index.h"
+
+namespace sagasu::test {
+
+inline const std::map<std::string, std::string>& searcher_notes() {
+  static const std::map<std::string, std::string> notes{
+      {"wiki/sources/@2026__OSDI__SDCs in the Wild - Characterizing.md",
+       "# SDCs\nByteDance の [[Xin_Liu]] らの論文。本番クラスタ で SDC を検知する。\n"},
+      {"wiki/sources/@2025__MLSys2025__Other Paper.md",
+       "本番 の クラスタ を 観察。[[@2026__OSDI__SDCs in the Wild - Characterizing]] を引用。\n"},
+      {"Xin Liu.md", "---\nentity_type: person\naliases: [劉鑫]\n---\n研究者。\n"},
+      {"notes/kyoto.md", "京都大学 の 研究。\n"},
+      {"notes/decoy.md", "京都 と 首都大学 の 比較。\n"},  // the grams of 京都大, not the string
+      {"notes/tag.md", "---\ntags: [sdc]\n---\nタグ付きのメモ。\n"},
+  };
+  return notes;
+}
+
+/// The document of a vault path.
+inline Xapian::Document doc_of(const Xapian::Database& db, const std::string& path) {
+  const std::string id = schema::unique_id_term(path);
+  return db.get_document(*db.postlist_begin(id));
+}
+
+}  // namespace sagasu::test
