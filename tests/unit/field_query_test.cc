@@ -12,10 +12,7 @@ using namespace sagasu;
 
 namespace {
 
-struct Fixture {
-  test::TestIndex index{test::searcher_notes()};
-  Xapian::Database db = index.db();
-  Synonyms synonyms{db};
+struct Fixture : test::SearcherFixture {
   FieldQuery fields{db, synonyms};
 
   std::vector<std::string> terms(const std::string& filter) {

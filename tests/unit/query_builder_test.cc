@@ -11,20 +11,7 @@ using namespace sagasu;
 
 namespace {
 
-struct Fixture {
-  test::TestIndex index{test::searcher_notes()};
-  Xapian::Database db = index.db();
-  Analyzer analyzer;
-  Synonyms synonyms{db};
-
-  CompiledQuery build(const std::string& query, bool exact = false, std::vector<std::string> filters = {}) {
-    SearchRequest req;
-    req.query = query;
-    req.filters = std::move(filters);
-    req.exact = exact;
-    return QueryBuilder(db, analyzer, synonyms, exact).build(req);
-  }
-};
+using Fixture = test::SearcherFixture;
 
 bool mentions(const Xapian::Query& q, const std::string& s) {
   return q.get_description().find(s) != std::string::npos;

@@ -3,8 +3,11 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
+#include "query_builder.h"
 #include "sagasu/schema.h"
+#include "synonyms.h"
 #include "test_index.h"
 
 namespace sagasu::test {
@@ -28,5 +31,21 @@ inline Xapian::Document doc_of(const Xapian::Database& db, const std::string& pa
   const std::string id = schema::unique_id_term(path);
   return db.get_document(*db.postlist_begin(id));
 }
+
+/// The indexed vault, and queries compiled against it.
+struct SearcherFixture {
+  TestIndex index{searcher_notes()};
+  Xapian::Database db = index.db();
+  Analyzer analyzer;
+  Synonyms synonyms{db};
+
+  CompiledQuery build(const std::string& query, bool exact = false, std::vector<std::string> filters = {}) {
+    SearchRequest req;
+    req.query = query;
+    req.filters = std::move(filters);
+    req.exact = exact;
+    return QueryBuilder(db, analyzer, synonyms, exact).build(req);
+  }
+};
 
 }  // namespace sagasu::test

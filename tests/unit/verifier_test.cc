@@ -11,18 +11,7 @@ using namespace sagasu;
 
 namespace {
 
-struct Fixture {
-  test::TestIndex index{test::searcher_notes()};
-  Xapian::Database db = index.db();
-  Analyzer analyzer;
-  Synonyms synonyms{db};
-
-  CompiledQuery build(const std::string& query, bool exact = false) {
-    SearchRequest req;
-    req.query = query;
-    req.exact = exact;
-    return QueryBuilder(db, analyzer, synonyms, exact).build(req);
-  }
+struct Fixture : test::SearcherFixture {
   bool accepts(const Verifier& v, const std::string& path) {
     const Xapian::Document doc = test::doc_of(db, path);
     return v.accept(doc, doc.get_docid());
