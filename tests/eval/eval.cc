@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "correction.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
@@ -137,7 +138,7 @@ std::pair<std::size_t, std::size_t> substring_check(const std::string& index, Se
     req.snippets = 0;
     std::set<std::string> got;
     try {
-      for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+      for (const auto& h : search_with_correction(searcher, req).hits) got.insert(h.path);
     } catch (const UsageError&) {
       continue;  // not a query a user could type as is
     }
@@ -185,7 +186,7 @@ int main(int argc, char** argv) {
       req.limit = 10;
       req.snippets = 0;
       std::vector<std::string> ranked;
-      for (const auto& h : searcher.search(req).hits) ranked.push_back(h.path);
+      for (const auto& h : search_with_correction(searcher, req).hits) ranked.push_back(h.path);
       const Scores s = score(j, ranked);
       all.push_back(s);
       by_category[j.category].push_back(s);
