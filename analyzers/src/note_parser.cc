@@ -6,6 +6,7 @@
 
 #include "sagasu/error.h"
 #include "sagasu/note.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -88,13 +89,9 @@ std::optional<NoteKind> Note::declared_kind() const {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+using strings::ends_with;
+using strings::starts_with;
+using strings::trim;
 
 bool is_attachment(std::string_view target) {
   auto dot = target.rfind('.');
@@ -165,119 +162,148 @@ std::vector<std::string_view> unflatten(std::string_view line) {
   return out;
 }
 
-class Builder {
+void add_citation(Note& note, const Citation& c) {
+  if (std::find(note.citations.begin(), note.citations.end(), c) == note.citations.end())
+    note.citations.push_back(c);
+}
+
+void add_tag(Note& note, std::string_view tag) {
+  std::string t(tag);
+  if (std::find(note.tags.begin(), note.tags.end(), t) == note.tags.end()) note.tags.push_back(std::move(t));
+}
+
+// Renders one line of Markdown into the note's text (markup removed, link
+// display text kept, runs of blanks as one space) and records its links,
+// citations and #hashtags. Each markup step reads what starts at m_i and
+// returns false, consuming nothing, when the line does not hold that markup there.
+class LineRenderer {
  public:
-  Builder(Note& note) : m_note(note) {}
+  LineRenderer(Note& note, std::string_view line) : m_note(note), m_out(note.text), m_line(line) {}
 
-  // Renders one line of Markdown into the note's text and records its links.
-  // A line of a code block: its text as it is, no links, tags or markup.
-  void render_verbatim(std::string_view line) {
-    std::string& out = m_note.text;
-    line = trim(line);
-    if (line.empty()) return;
-    if (!out.empty() && out.back() != '\n') out += '\n';
-    out.append(line);
-  }
-
-  void render_line(std::string_view line) {
-    std::string& out = m_note.text;
-    if (!out.empty() && out.back() != '\n') out += '\n';
-    const std::size_t line_start = out.size();
-    bool space = false;
-    auto put_space = [&] {
-      if (out.size() > line_start) space = true;
-    };
-    auto emit = [&](std::string_view s) {
-      if (s.empty()) return;
-      if (space && out.size() > line_start) out += ' ';
-      space = false;
-      out.append(s);
-    };
-    // A search for a closing bracket that failed from some point fails from
-    // every later point too: remembering that keeps a line of unclosed
-    // brackets linear, not quadratic.
-    std::size_t no_double = std::string_view::npos, no_square = std::string_view::npos,
-                no_paren = std::string_view::npos;
-    auto find_from = [&](std::string_view what, std::size_t from, std::size_t& fails_from) {
-      if (fails_from != std::string_view::npos && from >= fails_from) return std::string_view::npos;
-      const std::size_t at = line.find(what, from);
-      if (at == std::string_view::npos) fails_from = std::min(fails_from, from);
-      return at;
-    };
-    std::size_t i = 0;
-    while (i < line.size()) {
-      const char c = line[i];
-      std::string_view rest = line.substr(i);
-      if (c == ' ' || c == '\t' || c == '\r') {
-        put_space();
-        ++i;
+  void render() {
+    if (!m_out.empty() && m_out.back() != '\n') m_out += '\n';
+    m_line_start = m_out.size();
+    while (m_i < m_line.size()) {
+      if (blank() || wikilink() || comment() || emphasis() || markdown_link() || hashtag() ||
+          no_break_space())
         continue;
-      }
-      if (starts_with(rest, "![[") || starts_with(rest, "[[")) {
-        const bool embed = c == '!';
-        const std::size_t open = i + (embed ? 3 : 2);
-        const std::size_t close = find_from("]]", open, no_double);
-        if (close != std::string_view::npos) {
-          render_link(line.substr(open, close - open), embed, emit);
-          i = close + 2;
-          continue;
-        }
-      }
-      if (starts_with(rest, "<!--")) {
-        const auto end = line.find("-->", i + 4);
-        i = end == std::string_view::npos ? line.size() : end + 3;
-        continue;
-      }
-      if (starts_with(rest, "**") || starts_with(rest, "~~") || c == '`') {
-        i += c == '`' ? 1 : 2;
-        continue;
-      }
-      if (c == '[' || starts_with(rest, "![")) {
-        // [text](url) → text; ![alt](url) → alt
-        const std::size_t text_begin = i + (c == '!' ? 2 : 1);
-        const std::size_t close = find_from("]", text_begin, no_square);
-        if (close != std::string_view::npos && close + 1 < line.size() && line[close + 1] == '(') {
-          const std::size_t paren = find_from(")", close + 2, no_paren);
-          if (paren != std::string_view::npos) {
-            emit(trim(line.substr(text_begin, close - text_begin)));
-            i = paren + 1;
-            continue;
-          }
-        }
-      }
-      if (c == '#' && (i == 0 || line[i - 1] == ' ') && i + 1 < line.size() && line[i + 1] != ' ' &&
-          line[i + 1] != '#') {
-        // #hashtag: kept as a tag and as text.
-        std::size_t end = i + 1;
-        while (end < line.size() && line[end] != ' ' && line[end] != '\t' && line[end] != ',' &&
-               line[end] != '.' && line[end] != ')' && !starts_with(line.substr(end), "\xE3\x80"))
-          ++end;
-        std::string_view tag = line.substr(i + 1, end - i - 1);
-        if (!tag.empty() && !std::all_of(tag.begin(), tag.end(), [](char ch) {
-              return std::isdigit(static_cast<unsigned char>(ch));
-            })) {
-          add_tag(tag);
-          emit(tag);
-          i = end;
-          continue;
-        }
-      }
-      // Copy one UTF-8 sequence; a no-break space counts as white space.
-      if (starts_with(rest, "\xC2\xA0")) {
-        put_space();
-        i += 2;
-        continue;
-      }
-      std::size_t len = 1;
-      while (i + len < line.size() && (static_cast<unsigned char>(line[i + len]) & 0xC0) == 0x80) ++len;
-      emit(line.substr(i, len));
-      i += len;
+      copy_character();
     }
-    if (out.size() == line_start && line_start > 0) out.pop_back();  // empty line: drop its '\n'
+    if (m_out.size() == m_line_start && m_line_start > 0) m_out.pop_back();  // empty line: drop its '\n'
   }
 
-  template <class Emit>
-  void render_link(std::string_view inner, bool embed, Emit& emit) {
+ private:
+  std::string_view rest() const { return m_line.substr(m_i); }
+
+  void put_space() {
+    if (m_out.size() > m_line_start) m_space = true;
+  }
+
+  void emit(std::string_view s) {
+    if (s.empty()) return;
+    if (m_space && m_out.size() > m_line_start) m_out += ' ';
+    m_space = false;
+    m_out.append(s);
+  }
+
+  // A search for a closing bracket that failed from some point fails from
+  // every later point too: remembering that keeps a line of unclosed
+  // brackets linear, not quadratic.
+  std::size_t find_from(std::string_view what, std::size_t from, std::size_t& fails_from) const {
+    if (fails_from != std::string_view::npos && from >= fails_from) return std::string_view::npos;
+    const std::size_t at = m_line.find(what, from);
+    if (at == std::string_view::npos) fails_from = std::min(fails_from, from);
+    return at;
+  }
+
+  bool blank() {
+    const char c = m_line[m_i];
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+    put_space();
+    ++m_i;
+    return true;
+  }
+
+  // [[target]], ![[embed]]
+  bool wikilink() {
+    if (!starts_with(rest(), "![[") && !starts_with(rest(), "[[")) return false;
+    const bool embed = m_line[m_i] == '!';
+    const std::size_t open = m_i + (embed ? 3 : 2);
+    const std::size_t close = find_from("]]", open, m_no_double);
+    if (close == std::string_view::npos) return false;
+    render_link(m_line.substr(open, close - open), embed);
+    m_i = close + 2;
+    return true;
+  }
+
+  // <!-- comment -->, to the end of the line when it is not closed there.
+  bool comment() {
+    if (!starts_with(rest(), "<!--")) return false;
+    const auto end = m_line.find("-->", m_i + 4);
+    m_i = end == std::string_view::npos ? m_line.size() : end + 3;
+    return true;
+  }
+
+  // **bold**, ~~struck~~, `code`: the marks go, the text stays.
+  bool emphasis() {
+    const bool tick = m_line[m_i] == '`';
+    if (!tick && !starts_with(rest(), "**") && !starts_with(rest(), "~~")) return false;
+    m_i += tick ? 1 : 2;
+    return true;
+  }
+
+  // [text](url) → text; ![alt](url) → alt
+  bool markdown_link() {
+    const bool image = starts_with(rest(), "![");
+    if (m_line[m_i] != '[' && !image) return false;
+    const std::size_t text_begin = m_i + (image ? 2 : 1);
+    const std::size_t close = find_from("]", text_begin, m_no_square);
+    if (close == std::string_view::npos || close + 1 >= m_line.size() || m_line[close + 1] != '(')
+      return false;
+    const std::size_t paren = find_from(")", close + 2, m_no_paren);
+    if (paren == std::string_view::npos) return false;
+    emit(trim(m_line.substr(text_begin, close - text_begin)));
+    m_i = paren + 1;
+    return true;
+  }
+
+  // #hashtag: kept as a tag and as text (a number such as #1 is neither).
+  bool hashtag() {
+    const std::size_t i = m_i;
+    if (m_line[i] != '#' || (i > 0 && m_line[i - 1] != ' ') || i + 1 >= m_line.size() ||
+        m_line[i + 1] == ' ' || m_line[i + 1] == '#')
+      return false;
+    std::size_t end = i + 1;
+    while (end < m_line.size() && m_line[end] != ' ' && m_line[end] != '\t' && m_line[end] != ',' &&
+           m_line[end] != '.' && m_line[end] != ')' && !starts_with(m_line.substr(end), "\xE3\x80"))
+      ++end;
+    const std::string_view tag = m_line.substr(i + 1, end - i - 1);
+    if (tag.empty() || std::all_of(tag.begin(), tag.end(),
+                                   [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      return false;
+    add_tag(m_note, tag);
+    emit(tag);
+    m_i = end;
+    return true;
+  }
+
+  // A no-break space counts as white space.
+  bool no_break_space() {
+    if (!starts_with(rest(), "\xC2\xA0")) return false;
+    put_space();
+    m_i += 2;
+    return true;
+  }
+
+  // One UTF-8 sequence, as it is.
+  void copy_character() {
+    std::size_t len = 1;
+    while (m_i + len < m_line.size() && (static_cast<unsigned char>(m_line[m_i + len]) & 0xC0) == 0x80) ++len;
+    emit(m_line.substr(m_i, len));
+    m_i += len;
+  }
+
+  void render_link(std::string_view inner, bool embed) {
     Link link;
     link.embed = embed;
     const auto bar = inner.find('|');
@@ -292,87 +318,198 @@ class Builder {
     std::string rendered = link.display;
     if (embed && is_attachment(link.target)) rendered.clear();
     else if (auto cit = parse_citation(link.target); cit && !link.target.empty() && link.target[0] == '@') {
-      add_citation(*cit);
+      add_citation(m_note, *cit);
       if (rendered.empty()) rendered = fmt::format("{} ({} {})", cit->title, cit->venue, cit->year);
     } else if (rendered.empty()) {
       rendered = link.target.empty() ? link.heading : link.target;
     }
-    std::string& out = m_note.text;
     emit(rendered);
-    link.text_end = out.size();
-    link.text_begin = out.size() - (rendered.empty() ? 0 : rendered.size());
+    link.text_end = m_out.size();
+    link.text_begin = m_out.size() - (rendered.empty() ? 0 : rendered.size());
     if (!link.target.empty() || !link.heading.empty()) m_note.links.push_back(std::move(link));
   }
 
-  void add_citation(const Citation& c) {
-    if (std::find(m_note.citations.begin(), m_note.citations.end(), c) == m_note.citations.end())
-      m_note.citations.push_back(c);
-  }
+  Note& m_note;
+  std::string& m_out;
+  const std::string_view m_line;
+  std::size_t m_line_start = 0;  // where this line's text begins in m_out
+  std::size_t m_i = 0;           // the next byte of m_line to read
+  bool m_space = false;          // a blank was read since the last text
+  std::size_t m_no_double = std::string_view::npos, m_no_square = std::string_view::npos,
+              m_no_paren = std::string_view::npos;  // see find_from
+};
 
-  void add_tag(std::string_view tag) {
-    std::string t(tag);
-    if (std::find(m_note.tags.begin(), m_note.tags.end(), t) == m_note.tags.end())
-      m_note.tags.push_back(std::move(t));
+// `Label: a / [[B]] / [[C|c]]` → a relation; items split at top level.
+Relation parse_relation(std::string_view label, std::string_view items) {
+  Relation rel;
+  rel.label = std::string(trim(label));
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (starts_with(items.substr(i), "[[")) {
+      ++depth;
+      ++i;
+      continue;
+    }
+    if (starts_with(items.substr(i), "]]")) {
+      if (depth > 0) --depth;
+      ++i;
+      continue;
+    }
+    if (depth > 0) continue;
+    std::size_t sep = 0;
+    if (items[i] == '/' || items[i] == ',' || items[i] == ';')
+      sep = 1;
+    else if (starts_with(items.substr(i), "\xE3\x80\x81") || starts_with(items.substr(i), "\xEF\xBC\x8F") ||
+             starts_with(items.substr(i), "\xEF\xBC\x8C"))  // 、 ／ ，
+      sep = 3;
+    if (sep) {
+      parts.push_back(items.substr(start, i - start));
+      start = i + sep;
+      i += sep - 1;
+    }
   }
+  parts.push_back(items.substr(start));
+  for (std::string_view part : parts) {
+    part = trim(part);
+    if (part.empty()) continue;
+    bool linked = false;
+    for (std::size_t p = part.find("[["); p != std::string_view::npos; p = part.find("[[", p + 2)) {
+      const auto close = part.find("]]", p + 2);
+      if (close == std::string_view::npos) break;
+      std::string_view inner = part.substr(p + 2, close - p - 2);
+      inner = inner.substr(0, inner.find('|'));
+      inner = trim(inner.substr(0, inner.find('#')));
+      linked = true;
+      if (inner.empty() || inner.front() == '@') continue;
+      rel.items.push_back({std::string(inner), true});
+    }
+    if (!linked && part.size() <= 80) {
+      std::string name;
+      for (char ch : part)
+        if (ch != '*' && ch != '`') name += ch;
+      name = std::string(trim(name));
+      if (!name.empty()) rel.items.push_back({name, false});
+    }
+  }
+  return rel;
+}
 
-  // `Label: a / [[B]] / [[C|c]]` → a relation; items split at top level.
-  void parse_relation(std::string_view label, std::string_view items) {
-    Relation rel;
-    rel.label = std::string(trim(label));
-    std::vector<std::string_view> parts;
-    int depth = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (starts_with(items.substr(i), "[[")) {
-        ++depth;
-        ++i;
+// The level of a heading line ("#" to "######", then a space or nothing); 0 for other lines.
+std::size_t heading_level(std::string_view line) {
+  std::size_t h = 0;
+  while (h < line.size() && line[h] == '#') ++h;
+  return h <= 6 && (h == line.size() || line[h] == ' ') ? h : 0;
+}
+
+// The text of a list item ("- ", "* ", "+ ", "1. ", and a task box "[ ] " or
+// "[x] " after it); nullopt for a line that is not one.
+std::optional<std::string_view> list_item(std::string_view line) {
+  std::string_view item;
+  if ((line[0] == '-' || line[0] == '*' || line[0] == '+') && line.size() > 1 && line[1] == ' ') {
+    item = trim(line.substr(2));
+  } else {
+    std::size_t d = 0;
+    while (d < line.size() && std::isdigit(static_cast<unsigned char>(line[d]))) ++d;
+    if (d == 0 || d + 1 >= line.size() || line[d] != '.' || line[d + 1] != ' ') return std::nullopt;
+    item = trim(line.substr(d + 2));
+  }
+  if (starts_with(item, "[ ] ") || starts_with(item, "[x] ")) item.remove_prefix(4);
+  return item;
+}
+
+// The Markdown body, block by block, into the note: text, headings, links,
+// tags and labelled lists (relations).
+class BodyRenderer {
+ public:
+  explicit BodyRenderer(Note& note) : m_note(note) {}
+
+  void render(std::string_view body) {
+    bool in_fence = false;
+    std::size_t pos = 0;
+    while (pos < body.size()) {
+      std::size_t nl = body.find('\n', pos);
+      if (nl == std::string_view::npos) nl = body.size();
+      std::string_view raw = body.substr(pos, nl - pos);
+      pos = nl + 1;
+      if (starts_with(trim(raw), "```") || starts_with(trim(raw), "~~~")) {
+        in_fence = !in_fence;
         continue;
       }
-      if (starts_with(items.substr(i), "]]")) {
-        if (depth > 0) --depth;
-        ++i;
+      if (in_fence) {
+        render_verbatim(raw);
         continue;
       }
-      if (depth > 0) continue;
-      std::size_t sep = 0;
-      if (items[i] == '/' || items[i] == ',' || items[i] == ';') sep = 1;
-      else if (starts_with(items.substr(i), "\xE3\x80\x81") || starts_with(items.substr(i), "\xEF\xBC\x8F") ||
-               starts_with(items.substr(i), "\xEF\xBC\x8C"))  // 、 ／ ，
-        sep = 3;
-      if (sep) {
-        parts.push_back(items.substr(start, i - start));
-        start = i + sep;
-        i += sep - 1;
+      for (std::string_view line : unflatten(raw)) {
+        line = trim(line);
+        if (!line.empty()) render_block(line);
       }
     }
-    parts.push_back(items.substr(start));
-    for (std::string_view part : parts) {
-      part = trim(part);
-      if (part.empty()) continue;
-      bool linked = false;
-      for (std::size_t p = part.find("[["); p != std::string_view::npos; p = part.find("[[", p + 2)) {
-        const auto close = part.find("]]", p + 2);
-        if (close == std::string_view::npos) break;
-        std::string_view inner = part.substr(p + 2, close - p - 2);
-        inner = inner.substr(0, inner.find('|'));
-        inner = trim(inner.substr(0, inner.find('#')));
-        linked = true;
-        if (inner.empty() || inner.front() == '@') continue;
-        rel.items.push_back({std::string(inner), true});
-      }
-      if (!linked && part.size() <= 80) {
-        std::string name;
-        for (char ch : part)
-          if (ch != '*' && ch != '`') name += ch;
-        name = std::string(trim(name));
-        if (!name.empty()) rel.items.push_back({name, false});
-      }
-    }
-    m_note.relations.push_back(std::move(rel));
   }
 
  private:
+  // A line of a code block: its text as it is, no links, tags or markup.
+  void render_verbatim(std::string_view line) {
+    std::string& out = m_note.text;
+    line = trim(line);
+    if (line.empty()) return;
+    if (!out.empty() && out.back() != '\n') out += '\n';
+    out.append(line);
+  }
+
+  void render_line(std::string_view line) { LineRenderer(m_note, line).render(); }
+
+  // One non-empty line outside code blocks: a heading, a list item or a paragraph (a quote's '> ' dropped).
+  void render_block(std::string_view line) {
+    if (const std::size_t level = heading_level(line)) {
+      render_heading(level, trim(line.substr(level)));
+    } else if (const auto item = list_item(line)) {
+      render_item(*item);
+    } else {
+      if (starts_with(line, "> ")) line.remove_prefix(2);
+      render_line(line);
+    }
+    m_first_block = false;
+  }
+
+  // "# Title" repeating the file name (or the front matter's title) as the
+  // first block is the title, not text.
+  void render_heading(std::size_t level, std::string_view heading) {
+    // The title heading: the title as a whole word (a flattened note's
+    // paragraph runs on after it), never just a prefix of a longer word.
+    std::string_view title_prefix;
+    for (const std::string* t : {&m_note.fm_title, &m_note.title})
+      if (!t->empty() && starts_with(heading, *t) &&
+          (heading.size() == t->size() || heading[t->size()] == ' '))
+        title_prefix = *t;
+    if (level == 1 && m_first_block && !title_prefix.empty()) {
+      std::string_view rest = trim(heading.substr(title_prefix.size()));
+      if (!rest.empty()) render_line(rest);
+    } else {
+      m_note.headings.emplace_back(heading);
+      render_line(heading);
+    }
+  }
+
+  // A list item; a label before ':' (or '：', whichever comes first) makes a relation.
+  void render_item(std::string_view item) {
+    std::size_t colon = item.find(':');
+    std::size_t colon_len = 1;
+    const std::size_t wide = item.find("\xEF\xBC\x9A");
+    if (wide != std::string_view::npos && (colon == std::string_view::npos || wide < colon)) {
+      colon = wide;
+      colon_len = 3;
+    }
+    if (colon != std::string_view::npos && colon > 0) {
+      std::string_view label = item.substr(0, colon);
+      if (is_label(label)) m_note.relations.push_back(parse_relation(label, item.substr(colon + colon_len)));
+    }
+    render_line(item);
+  }
+
   Note& m_note;
+  bool m_first_block = true;  // no block rendered yet: a "# Title" heading here is the title
 };
 
 void read_front_matter(const YAML::Node& fm, Note& note) {
@@ -386,16 +523,8 @@ void read_front_matter(const YAML::Node& fm, Note& note) {
     if (!n) return out;
     if (n.IsScalar()) {
       // "tags: a, b" or "tags: a b"
-      std::string s = n.as<std::string>();
-      std::string cur;
-      for (char c : s + ",") {
-        if (c == ',' || c == ' ') {
-          if (!cur.empty()) out.push_back(cur);
-          cur.clear();
-        } else {
-          cur += c;
-        }
-      }
+      for (const auto& field : strings::split(n.as<std::string>(), ','))
+        for (auto& word : strings::split_nonempty(field, ' ')) out.push_back(std::move(word));
     } else if (n.IsSequence()) {
       for (const auto& item : n)
         if (item.IsScalar()) out.push_back(item.as<std::string>());
@@ -421,6 +550,52 @@ void read_front_matter(const YAML::Node& fm, Note& note) {
   }
 }
 
+// Reads YAML front matter into the note; what is wrong with it becomes a warning, not an error.
+void load_front_matter(const std::string& yaml, Note& note) {
+  try {
+    YAML::Node fm = YAML::Load(yaml);
+    if (fm.IsMap())
+      read_front_matter(fm, note);
+    else if (!fm.IsNull())
+      note.warnings.push_back("front matter: not a map of keys to values");
+  } catch (const YAML::Exception& e) {
+    note.warnings.push_back(
+        fmt::format("front matter: malformed YAML at line {}: {}", e.mark.line + 2, e.msg));
+  }
+}
+
+// The body of content: after the YAML front matter between '---' lines (the
+// closing line may be '...'), which is read into the note.
+std::string_view strip_front_matter(std::string_view content, Note& note) {
+  if (!starts_with(content, "---\n") && !starts_with(content, "---\r\n")) return content;
+  const std::size_t first = content.find('\n') + 1;
+  for (std::size_t pos = first; pos <= content.size();) {
+    const std::size_t nl = content.find('\n', pos);
+    const std::string_view l =
+        trim(content.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+    if (l == "---" || l == "...") {
+      load_front_matter(std::string(content.substr(first, pos - first)), note);
+      return content.substr(nl == std::string_view::npos ? content.size() : nl + 1);
+    }
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  note.warnings.push_back("front matter: no closing '---' line");
+  return content;
+}
+
+// A note with what its path tells: the title (the file name without .md), and the source it is when
+// the name is a citation key.
+Note note_at(std::string_view path) {
+  Note note;
+  note.path = std::string(path);
+  std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  if (name.size() > 3 && ends_with(name, ".md")) name.remove_suffix(3);
+  note.title = std::string(name);
+  if (!note.title.empty() && note.title.front() == '@') note.source = parse_citation(note.title);
+  return note;
+}
+
 }  // namespace
 
 Note NoteParser::parse(std::string_view path, std::string_view content) const {
@@ -428,129 +603,11 @@ Note NoteParser::parse(std::string_view path, std::string_view content) const {
     throw Error(fmt::format("{}: binary file (NUL byte at byte {})", path, nul));
   if (const auto bad = unicode::find_invalid_utf8(content); bad != std::string_view::npos)
     throw Error(fmt::format("{}: invalid UTF-8 at byte {}", path, bad));
-
-  Note note;
-  note.path = std::string(path);
-  std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
-  if (name.size() > 3 && name.substr(name.size() - 3) == ".md") name.remove_suffix(3);
-  note.title = std::string(name);
-  if (!note.title.empty() && note.title.front() == '@') note.source = parse_citation(note.title);
-
+  Note note = note_at(path);
   if (starts_with(content, "\xEF\xBB\xBF")) content.remove_prefix(3);  // BOM
-
-  // YAML front matter between '---' lines.
-  std::string_view body = content;
-  if (starts_with(content, "---\n") || starts_with(content, "---\r\n")) {
-    const std::size_t first = content.find('\n') + 1;
-    std::size_t pos = first;
-    std::optional<std::size_t> end_line, next;
-    while (pos <= content.size()) {
-      std::size_t nl = content.find('\n', pos);
-      std::string_view l = trim(content.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-      if (l == "---" || l == "...") {
-        end_line = pos;
-        next = nl == std::string_view::npos ? content.size() : nl + 1;
-        break;
-      }
-      if (nl == std::string_view::npos) break;
-      pos = nl + 1;
-    }
-    if (end_line) {
-      const std::string yaml(content.substr(first, *end_line - first));
-      body = content.substr(*next);
-      try {
-        YAML::Node fm = YAML::Load(yaml);
-        if (fm.IsMap()) read_front_matter(fm, note);
-        else if (!fm.IsNull())
-          note.warnings.push_back("front matter: not a map of keys to values");
-      } catch (const YAML::Exception& e) {
-        note.warnings.push_back(fmt::format("front matter: malformed YAML at line {}: {}",
-                                            e.mark.line + 2, e.msg));
-      }
-    } else {
-      note.warnings.push_back("front matter: no closing '---' line");
-    }
-  }
-
-  Builder builder(note);
-  bool in_fence = false;
-  bool first_block = true;
-  std::size_t pos = 0;
-  while (pos < body.size()) {
-    std::size_t nl = body.find('\n', pos);
-    if (nl == std::string_view::npos) nl = body.size();
-    std::string_view raw = body.substr(pos, nl - pos);
-    pos = nl + 1;
-    if (trim(raw).substr(0, 3) == "```" || trim(raw).substr(0, 3) == "~~~") {
-      in_fence = !in_fence;
-      continue;
-    }
-    if (in_fence) {
-      builder.render_verbatim(raw);
-      continue;
-    }
-    for (std::string_view line : unflatten(raw)) {
-      line = trim(line);
-      if (line.empty()) continue;
-      // Headings: "# Title" repeating the file name is the title, not text.
-      if (line.front() == '#') {
-        std::size_t h = 0;
-        while (h < line.size() && line[h] == '#') ++h;
-        if (h <= 6 && (h == line.size() || line[h] == ' ')) {
-          std::string_view heading = trim(line.substr(h));
-          // The title heading: the title as a whole word (a flattened note's
-          // paragraph runs on after it), never just a prefix of a longer word.
-          std::string_view title_prefix;
-          for (const std::string* t : {&note.fm_title, &note.title})
-            if (!t->empty() && starts_with(heading, *t) && (heading.size() == t->size() || heading[t->size()] == ' '))
-              title_prefix = *t;
-          if (h == 1 && first_block && !title_prefix.empty()) {
-            std::string_view rest = trim(heading.substr(title_prefix.size()));
-            if (!rest.empty()) builder.render_line(rest);
-          } else {
-            note.headings.emplace_back(heading);
-            builder.render_line(heading);
-          }
-          first_block = false;
-          continue;
-        }
-      }
-      first_block = false;
-      // List items: "- ", "* ", "+ ", "1. "; a label before ':' makes a relation.
-      std::string_view item;
-      bool is_item = false;
-      if ((line[0] == '-' || line[0] == '*' || line[0] == '+') && line.size() > 1 && line[1] == ' ') {
-        item = trim(line.substr(2));
-        is_item = true;
-      } else {
-        std::size_t d = 0;
-        while (d < line.size() && std::isdigit(static_cast<unsigned char>(line[d]))) ++d;
-        if (d > 0 && d + 1 < line.size() && line[d] == '.' && line[d + 1] == ' ') {
-          item = trim(line.substr(d + 2));
-          is_item = true;
-        }
-      }
-      if (is_item) {
-        if (starts_with(item, "[ ] ") || starts_with(item, "[x] ")) item.remove_prefix(4);
-        std::size_t colon = item.find(':');
-        std::size_t colon_len = 1;
-        const std::size_t wide = item.find("\xEF\xBC\x9A");
-        if (wide != std::string_view::npos && (colon == std::string_view::npos || wide < colon)) {
-          colon = wide;
-          colon_len = 3;
-        }
-        if (colon != std::string_view::npos && colon > 0) {
-          std::string_view label = item.substr(0, colon);
-          if (is_label(label))
-            builder.parse_relation(label, item.substr(colon + colon_len));
-        }
-        builder.render_line(item);
-        continue;
-      }
-      if (starts_with(line, "> ")) line.remove_prefix(2);
-      builder.render_line(line);
-    }
-  }
+  // The front matter first: a title heading is recognised by its title too.
+  const std::string_view body = strip_front_matter(content, note);
+  BodyRenderer(note).render(body);
   return note;
 }
 

@@ -1,9 +1,16 @@
 // sagasu-eval: runs the judged dev queries and the literal-substring check
-// against an index through the searcher library, prints per-query and
-// overall recall@10, nDCG@10 and MRR, and fails below the given thresholds.
+// against an index through the searcher library, prints recall@10, nDCG@10
+// and MRR per query, per category and overall, and fails below the thresholds
+// of the thresholds file (tests/eval/thresholds.tsv), which must name every
+// category and overall.
 #include <fmt/format.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
 #include <xapian.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <fstream>
@@ -19,7 +26,7 @@
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
 #include "sagasu/stored_note.h"
-#include "sagasu/substring.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace po = boost::program_options;
@@ -58,7 +65,8 @@ std::vector<Judged> read_queries(const std::string& path) {
     Judged j{f[0], f[1], f[2], f[3], {}};
     for (const auto& entry : split(f[4], " | ")) {
       const auto colon = entry.find(':');
-      if (colon == std::string::npos) throw Error(fmt::format("{}:{}: bad relevant entry '{}'", path, line_no, entry));
+      if (colon == std::string::npos)
+        throw Error(fmt::format("{}:{}: bad relevant entry '{}'", path, line_no, entry));
       j.relevant[entry.substr(colon + 1)] = std::stoi(entry.substr(0, colon));
     }
     out.push_back(std::move(j));
@@ -69,6 +77,9 @@ std::vector<Judged> read_queries(const std::string& path) {
 struct Scores {
   double recall = 0, ndcg = 0, mrr = 0;
 };
+
+// The name of every query's category together, in the output and the thresholds file.
+const std::string OVERALL = "overall";
 
 Scores score(const Judged& j, const std::vector<std::string>& ranked) {
   Scores s;
@@ -87,33 +98,193 @@ Scores score(const Judged& j, const std::vector<std::string>& ranked) {
   double idcg = 0;
   for (std::size_t i = 0; i < grades.size() && i < 10; ++i)
     idcg += (std::pow(2.0, grades[i]) - 1) / std::log2(static_cast<double>(i) + 2);
-  s.recall = j.relevant.empty() ? 1 : static_cast<double>(found) / static_cast<double>(std::min<std::size_t>(10, j.relevant.size()));
+  s.recall = j.relevant.empty() ? 1
+                                : static_cast<double>(found) /
+                                      static_cast<double>(std::min<std::size_t>(10, j.relevant.size()));
   s.ndcg = idcg > 0 ? dcg / idcg : 1;
   return s;
 }
 
-// Substrings drawn from the notes' stored text: every note whose folded text
-// holds the drawn string must be returned.
-std::pair<std::size_t, std::size_t> substring_check(const std::string& index, Searcher& searcher, std::size_t count,
-                                                    bool verbose) {
-  Xapian::Database db(index);
-  struct NoteText {
-    std::string path, folded;
-  };
-  std::vector<NoteText> notes;
-  std::vector<std::string> raw;
+// The three metrics, named as in the thresholds file.
+constexpr std::array<const char*, 3> METRICS{"recall@10", "ndcg@10", "mrr"};
+
+double metric(const Scores& s, std::string_view name) {
+  if (name == "recall@10") return s.recall;
+  if (name == "ndcg@10") return s.ndcg;
+  return s.mrr;
+}
+
+// category → metric → minimum, from lines "category<TAB>metric<TAB>min" ('#'
+// starts a comment). Every category of the queries and "overall" must have every
+// metric, and nothing else may appear: a misspelt or forgotten line would
+// otherwise switch a check off without a word.
+using Thresholds = std::map<std::string, std::map<std::string, double>>;
+
+Thresholds read_thresholds(const std::string& path, const std::set<std::string>& categories) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("{}: cannot read", path));
+  Thresholds out;
+  std::string line;
+  for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
+    const std::string_view content = strings::trim(std::string_view(line).substr(0, line.find('#')), " \t\r");
+    if (content.empty()) continue;
+    const auto f = strings::split(content, '\t');
+    const auto where = fmt::format("{}:{}", path, line_no);
+    if (f.size() != 3)
+      throw Error(fmt::format("{}: expected category, metric and minimum, tab-separated", where));
+    if (!categories.count(f[0])) throw Error(fmt::format("{}: no category '{}' in the queries", where, f[0]));
+    if (std::find(METRICS.begin(), METRICS.end(), f[1]) == METRICS.end())
+      throw Error(fmt::format("{}: unknown metric '{}' (recall@10, ndcg@10 or mrr)", where, f[1]));
+    char* end = nullptr;
+    const double min = std::strtod(f[2].c_str(), &end);
+    if (f[2].empty() || *end != '\0' || min < 0 || min > 1)
+      throw Error(fmt::format("{}: '{}' is not a minimum between 0 and 1", where, f[2]));
+    if (!out[f[0]].emplace(f[1], min).second)
+      throw Error(fmt::format("{}: a second minimum for {} {}", where, f[0], f[1]));
+  }
+  for (const auto& c : categories)
+    for (const char* m : METRICS)
+      if (!out[c].count(m)) throw Error(fmt::format("{}: no minimum for {} {}", path, c, m));
+  return out;
+}
+
+// The literal-substring check's reference for what the substring tier
+// promises to fold (README "Matching has three tiers", substring.h): a string
+// of one or more characters is found in the note's text after NFKC_Casefold
+// (width, case, compatibility forms), hiragana → katakana, small kana → full
+// size and 々 → the ideograph it repeats. Written for the test from that
+// promise, sharing no code with the engine's fold_text (ICU's normalizer
+// called directly, the kana folding from the tables below), so that a bug in
+// the engine's folding cannot hide itself by folding the expected notes too.
+class ReferenceFold {
+ public:
+  ReferenceFold() {
+    UErrorCode status = U_ZERO_ERROR;
+    m_nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
+    if (U_FAILURE(status)) throw std::runtime_error("ICU: no NFKC_Casefold normalizer");
+  }
+
+  std::string operator()(std::string_view text) const {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::UnicodeString normalized = m_nfkc_cf->normalize(
+        icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size()))),
+        status);
+    if (U_FAILURE(status))
+      throw std::runtime_error(fmt::format("ICU: cannot normalize: {}", u_errorName(status)));
+    icu::UnicodeString folded;
+    UChar32 previous = 0;
+    for (int32_t i = 0; i < normalized.length(); i = normalized.moveIndex32(i, 1)) {
+      UChar32 c = full_size(katakana(normalized.char32At(i)));
+      if (c == U'々' && u_hasBinaryProperty(previous, UCHAR_IDEOGRAPHIC)) c = previous;
+      folded.append(c);
+      previous = c;
+    }
+    std::string out;
+    return folded.toUTF8String(out);
+  }
+
+ private:
+  // Each hiragana above the katakana it folds to, row by row of the
+  // syllabary (ゝゞ: the iteration marks).
+  // clang-format off
+  static constexpr std::u32string_view HIRAGANA =
+      U"ぁあぃいぅうぇえぉお"
+      U"かがきぎくぐけげこご"
+      U"さざしじすずせぜそぞ"
+      U"ただちぢっつづてでとど"
+      U"なにぬねの"
+      U"はばぱひびぴふぶぷへべぺほぼぽ"
+      U"まみむめも"
+      U"ゃやゅゆょよ"
+      U"らりるれろ"
+      U"ゎわゐゑをん"
+      U"ゔゕゖゝゞ";
+  static constexpr std::u32string_view KATAKANA =
+      U"ァアィイゥウェエォオ"
+      U"カガキギクグケゲコゴ"
+      U"サザシジスズセゼソゾ"
+      U"タダチヂッツヅテデトド"
+      U"ナニヌネノ"
+      U"ハバパヒビピフブプヘベペホボポ"
+      U"マミムメモ"
+      U"ャヤュユョヨ"
+      U"ラリルレロ"
+      U"ヮワヰヱヲン"
+      U"ヴヵヶヽヾ";
+  // clang-format on
+  // Each small kana of the modern syllabary above its full size (キャッシュ =
+  // キヤツシユ); small hiragana reach it as katakana.
+  static constexpr std::u32string_view SMALL = U"ァィゥェォッャュョヮヵヶ";
+  static constexpr std::u32string_view FULL = U"アイウエオツヤユヨワカケ";
+  static_assert(HIRAGANA.size() == KATAKANA.size() && SMALL.size() == FULL.size());
+
+  static UChar32 lookup(UChar32 c, std::u32string_view from, std::u32string_view to) {
+    const auto at = from.find(static_cast<char32_t>(c));
+    return at == std::u32string_view::npos ? c : static_cast<UChar32>(to[at]);
+  }
+  static UChar32 katakana(UChar32 c) { return lookup(c, HIRAGANA, KATAKANA); }
+  static UChar32 full_size(UChar32 c) { return lookup(c, SMALL, FULL); }
+
+  const icu::Normalizer2* m_nfkc_cf = nullptr;
+};
+
+// Why a drawn string is not a query a user could type as one word, or nullptr
+// when it is one: the query language reads blanks, quotes, parentheses, a
+// leading '-', a leading "field:" and the bare operators OR, AND and NOT as
+// syntax, and a string that folds to blanks (U+3000 and the no-break spaces
+// fold to ' ') or to nothing has nothing to search for. Only ASCII blanks
+// separate query words, so other blanks inside a string stay in the check.
+const char* not_one_word(std::string_view needle, std::string_view folded) {
+  if (needle.find_first_of(" \t\r\n") != std::string_view::npos) return "a blank (space, tab, line break)";
+  if (needle.find_first_of("\"()") != std::string_view::npos) return "a quote or parenthesis";
+  if (needle.front() == '-') return "a leading '-'";
+  if (needle == "OR" || needle == "AND" || needle == "NOT") return "an operator";
+  const auto colon = needle.find(':');
+  if (colon != std::string_view::npos) {
+    std::string field(needle.substr(0, colon));
+    std::transform(field.begin(), field.end(), field.begin(), [](char c) { return std::tolower(c); });
+    const schema::Field* f = schema::find_field(field);
+    if (f && f->kind != schema::FieldKind::Internal) return "a field prefix";
+  }
+  if (folded.find_first_not_of(" \t\r\n") == std::string_view::npos) return "nothing but blanks once folded";
+  return nullptr;
+}
+
+struct SubstringCounts {
+  std::size_t checked = 0, failed = 0;
+  std::map<std::string, std::size_t> not_words;  // drawn strings left out, by reason
+};
+
+// The notes' text, folded by the reference: path → title, aliases and body.
+std::map<std::string, std::string> reference_texts(const Xapian::Database& db, const ReferenceFold& fold) {
+  std::map<std::string, std::string> out;
   for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
     const Xapian::Document doc = db.get_document(*it);
     const NoteMeta meta = NoteMeta::of(doc);
     std::string all = meta.title + "\n";
     for (const auto& a : meta.aliases) all += a + "\n";
     all += doc.get_data();
-    notes.push_back({meta.path, fold_text(all).text});
-    raw.push_back(doc.get_data());
+    out[meta.path] = fold(all);
   }
+  return out;
+}
+
+// Substrings drawn from the notes' stored text: every note whose text holds
+// the drawn string, both folded by ReferenceFold, must be returned. A search
+// that throws is a failure: the drawn strings that are not one query word
+// are left out beforehand.
+SubstringCounts substring_check(const std::string& index, Searcher& searcher, std::size_t count,
+                                bool verbose) {
+  const Xapian::Database db(index);
+  const ReferenceFold fold;
+  const auto notes = reference_texts(db, fold);
+  std::vector<std::string> raw;
+  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it)
+    raw.push_back(db.get_document(*it).get_data());
   std::mt19937 rng(20261130);
-  std::size_t checked = 0, failed = 0, attempts = 0;
-  while (checked < count && attempts++ < count * 50 && !notes.empty()) {
+  SubstringCounts counts;
+  std::size_t attempts = 0;
+  while (counts.checked < count && attempts++ < count * 50 && !notes.empty()) {
     const std::string& text = raw[rng() % raw.size()];
     if (text.empty()) continue;
     // A start on a character boundary, 1–8 characters long.
@@ -123,15 +294,15 @@ std::pair<std::size_t, std::size_t> substring_check(const std::string& index, Se
     std::size_t end = start;
     for (std::size_t k = 0; k < chars && end < text.size(); ++k) unicode::next_code_point(text, end);
     const std::string needle = text.substr(start, end - start);
-    // Text a user would type as one query word: no spaces, no query syntax.
-    if (needle.find_first_of(" \t\n\"") != std::string::npos || needle[0] == '-' ||
-        needle.find(':') != std::string::npos || needle.find("\xC2\xA0") != std::string::npos)
+    const std::string folded = fold(needle);
+    if (const char* why = not_one_word(needle, folded)) {
+      ++counts.not_words[why];
       continue;
-    const std::string folded = fold_text(needle).text;
-    if (folded.empty() || fold_query(needle).empty()) continue;
+    }
+    ++counts.checked;
     std::set<std::string> truth;
-    for (const auto& n : notes)
-      if (n.folded.find(folded) != std::string::npos) truth.insert(n.path);
+    for (const auto& [path, note] : notes)
+      if (note.find(folded) != std::string::npos) truth.insert(path);
     SearchRequest req;
     req.query = needle;
     req.limit = notes.size();
@@ -139,92 +310,120 @@ std::pair<std::size_t, std::size_t> substring_check(const std::string& index, Se
     std::set<std::string> got;
     try {
       for (const auto& h : search_with_correction(searcher, req).hits) got.insert(h.path);
-    } catch (const UsageError&) {
-      continue;  // not a query a user could type as is
+    } catch (const std::exception& e) {
+      ++counts.failed;
+      fmt::print("substring ERROR '{}': the search failed: {}\n", needle, e.what());
+      continue;
     }
-    ++checked;
     std::vector<std::string> missing;
     for (const auto& p : truth)
       if (!got.count(p)) missing.push_back(p);
     if (!missing.empty()) {
-      ++failed;
-      fmt::print("substring MISS '{}': {} of {} notes missing, e.g. {}\n", needle, missing.size(), truth.size(), missing[0]);
+      ++counts.failed;
+      fmt::print("substring MISS '{}': {} of {} notes missing, e.g. {}\n", needle, missing.size(),
+                 truth.size(), missing[0]);
     } else if (verbose) {
       fmt::print("substring ok   '{}' ({} notes)\n", needle, truth.size());
     }
   }
-  return {checked, failed};
+  return counts;
+}
+
+// The mean scores of n queries.
+struct Mean {
+  Scores scores;
+  std::size_t n = 0;
+};
+
+Mean mean(const std::vector<Scores>& v) {
+  Mean m{{}, v.size()};
+  for (const auto& s : v) {
+    m.scores.recall += s.recall / static_cast<double>(v.size());
+    m.scores.ndcg += s.ndcg / static_cast<double>(v.size());
+    m.scores.mrr += s.mrr / static_cast<double>(v.size());
+  }
+  return m;
+}
+
+// Runs the judged queries, printing each one's scores; returns the means per category and "overall".
+std::map<std::string, Mean> run_judged(Searcher& searcher, const std::vector<Judged>& judged) {
+  std::map<std::string, std::vector<Scores>> by_category;
+  fmt::print("{:<5} {:<10} {:>6} {:>6} {:>6}  {}\n", "id", "category", "R@10", "nDCG", "MRR", "query");
+  for (const auto& j : judged) {
+    SearchRequest req;
+    req.query = j.query + (j.filters.empty() ? "" : " " + j.filters);
+    req.limit = 10;
+    req.snippets = 0;
+    std::vector<std::string> ranked;
+    for (const auto& h : search_with_correction(searcher, req).hits) ranked.push_back(h.path);
+    const Scores s = score(j, ranked);
+    by_category[j.category].push_back(s);
+    by_category[OVERALL].push_back(s);
+    fmt::print("{:<5} {:<10} {:>6.3f} {:>6.3f} {:>6.3f}  {}{}\n", j.id, j.category, s.recall, s.ndcg, s.mrr,
+               j.query, j.filters.empty() ? "" : " [" + j.filters + "]");
+  }
+  std::map<std::string, Mean> out;
+  for (const auto& [cat, v] : by_category) out[cat] = mean(v);
+  fmt::print("\n{:<16} {:>3} {:>6} {:>6} {:>6}\n", "category", "n", "R@10", "nDCG", "MRR");
+  auto row = [](const std::string& cat, const Mean& m) {
+    fmt::print("{:<16} {:>3} {:>6.3f} {:>6.3f} {:>6.3f}\n", cat, m.n, m.scores.recall, m.scores.ndcg,
+               m.scores.mrr);
+  };
+  for (const auto& [cat, m] : out)
+    if (cat != OVERALL) row(cat, m);
+  row(OVERALL, out[OVERALL]);
+  return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string index, queries;
-  double min_ndcg = 0, min_recall = 0, min_mrr = 0;
+  std::string index, queries, thresholds_file;
   std::size_t substrings = 300;
   bool verbose = false;
-  po::options_description d("Usage: sagasu-eval --index DIR --queries FILE [thresholds]\n\nOptions");
+  po::options_description d("Usage: sagasu-eval --index DIR --queries FILE --thresholds FILE\n\nOptions");
   d.add_options()("index", po::value(&index)->required(), "index of data/vault")(
       "queries", po::value(&queries)->required(), "judged queries (data/queries.tsv)")(
-      "min-ndcg", po::value(&min_ndcg), "fail when overall nDCG@10 is lower")(
-      "min-recall", po::value(&min_recall), "fail when overall recall@10 is lower")(
-      "min-mrr", po::value(&min_mrr), "fail when overall MRR is lower")(
+      "thresholds", po::value(&thresholds_file)->required(),
+      "minimum recall@10, nDCG@10 and MRR per category and overall (tests/eval/thresholds.tsv)")(
       "substrings", po::value(&substrings), "how many literal substrings to check (default 300)")(
       "verbose", po::bool_switch(&verbose), "list every substring checked");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, d), vm);
     po::notify(vm);
-    Searcher searcher(index);
     const auto judged = read_queries(queries);
-    std::map<std::string, std::vector<Scores>> by_category;
-    std::vector<Scores> all;
-    fmt::print("{:<5} {:<10} {:>6} {:>6} {:>6}  {}\n", "id", "category", "R@10", "nDCG", "MRR", "query");
-    for (const auto& j : judged) {
-      SearchRequest req;
-      req.query = j.query + (j.filters.empty() ? "" : " " + j.filters);
-      req.limit = 10;
-      req.snippets = 0;
-      std::vector<std::string> ranked;
-      for (const auto& h : search_with_correction(searcher, req).hits) ranked.push_back(h.path);
-      const Scores s = score(j, ranked);
-      all.push_back(s);
-      by_category[j.category].push_back(s);
-      fmt::print("{:<5} {:<10} {:>6.3f} {:>6.3f} {:>6.3f}  {}{}\n", j.id, j.category, s.recall, s.ndcg, s.mrr, j.query,
-                 j.filters.empty() ? "" : " [" + j.filters + "]");
-    }
-    auto mean = [](const std::vector<Scores>& v) {
-      Scores m;
-      for (const auto& s : v) {
-        m.recall += s.recall / static_cast<double>(v.size());
-        m.ndcg += s.ndcg / static_cast<double>(v.size());
-        m.mrr += s.mrr / static_cast<double>(v.size());
-      }
-      return m;
-    };
-    fmt::print("\n{:<16} {:>3} {:>6} {:>6} {:>6}\n", "category", "n", "R@10", "nDCG", "MRR");
-    for (const auto& [cat, v] : by_category) {
-      const Scores m = mean(v);
-      fmt::print("{:<16} {:>3} {:>6.3f} {:>6.3f} {:>6.3f}\n", cat, v.size(), m.recall, m.ndcg, m.mrr);
-    }
-    const Scores overall = mean(all);
-    fmt::print("{:<16} {:>3} {:>6.3f} {:>6.3f} {:>6.3f}\n\n", "overall", all.size(), overall.recall, overall.ndcg,
-               overall.mrr);
-    const auto [checked, failed] = substring_check(index, searcher, substrings, verbose);
-    const double substring_recall = checked ? 1.0 - static_cast<double>(failed) / static_cast<double>(checked) : 0;
-    fmt::print("literal substrings: {} checked, {} with a missed note: recall {:.3f}\n", checked, failed, substring_recall);
+    std::set<std::string> categories{OVERALL};
+    for (const auto& j : judged) categories.insert(j.category);
+    const Thresholds thresholds = read_thresholds(thresholds_file, categories);
+    Searcher searcher(index);
+    const auto means = run_judged(searcher, judged);
+    fmt::print("\n");
+    const SubstringCounts sub = substring_check(index, searcher, substrings, verbose);
+    const double substring_recall =
+        sub.checked ? 1.0 - static_cast<double>(sub.failed) / static_cast<double>(sub.checked) : 0;
+    fmt::print("literal substrings: {} checked, {} with a missed note or an error: recall {:.3f}\n",
+               sub.checked, sub.failed, substring_recall);
+    for (const auto& [why, n] : sub.not_words) fmt::print("  {} drawn but left out: {}\n", n, why);
+    fmt::print("\n");
 
-    int failures = 0;
-    auto gate = [&](const char* what, double got, double min) {
+    int gates = 0, failures = 0;
+    auto gate = [&](const std::string& what, double got, double min) {
       const bool ok = got + 1e-9 >= min;
-      fmt::print("{} {}: {:.3f} (threshold {:.3f})\n", ok ? "ok  " : "FAIL", what, got, min);
+      fmt::print("{} {}: {:.3f} (threshold {:.2f})\n", ok ? "ok  " : "FAIL", what, got, min);
+      ++gates;
       if (!ok) ++failures;
     };
-    gate("nDCG@10", overall.ndcg, min_ndcg);
-    gate("recall@10", overall.recall, min_recall);
-    gate("MRR", overall.mrr, min_mrr);
+    auto gate_category = [&](const std::string& cat) {
+      for (const char* m : METRICS)
+        gate(fmt::format("{} {}", cat, m), metric(means.at(cat).scores, m), thresholds.at(cat).at(m));
+    };
+    for (const auto& [cat, mins] : thresholds)
+      if (cat != OVERALL) gate_category(cat);
+    gate_category(OVERALL);
+    // Not a measured figure but the tier's promise: every note holding the string.
     gate("literal-substring recall", substring_recall, 1.0);
-    fmt::print("{} passed, {} failed\n", 4 - failures, failures);
+    fmt::print("{} passed, {} failed\n", gates - failures, failures);
     return failures ? 1 : 0;
   } catch (const po::error& e) {
     fmt::print(stderr, "sagasu-eval: {}\n", e.what());

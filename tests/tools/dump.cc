@@ -1,13 +1,128 @@
 // sagasu-dump: prints an index in a canonical order (documents by unique id,
 // with every term, wdf, position and value; the synonym table; the metadata),
 // so that two indexes can be compared with diff: an incremental update must
-// give exactly what a full rebuild gives.
+// give exactly what a full rebuild gives. Values are named by their slot in
+// schema.h; META, STATE and DIGEST are decoded with their one codec
+// (stored_note.h) and printed field by field, so a difference names the field.
 #include <fmt/format.h>
 #include <xapian.h>
 
-#include <iostream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+
+#include "sagasu/note.h"
+#include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
+
+using namespace sagasu;
+
+namespace {
+
+// A value as printed: NUL bytes (the separator of packed and STATE values) shown as \0.
+std::string shown(std::string_view v) {
+  std::string out;
+  for (char c : v) out += c == '\0' ? std::string("\\0") : std::string(1, c);
+  return out;
+}
+
+// The slot's name in schema.h, or "" for a slot it does not name. A switch
+// without default: a slot added to schema.h without a name here is a warning.
+std::string_view slot_name(unsigned slot) {
+  switch (static_cast<schema::Slot>(slot)) {
+    case schema::SLOT_VENUES:
+      return "venues";
+    case schema::SLOT_YEARS:
+      return "years";
+    case schema::SLOT_PERSONS:
+      return "persons";
+    case schema::SLOT_ORGS:
+      return "orgs";
+    case schema::SLOT_KIND:
+      return "kind";
+    case schema::SLOT_TITLE:
+      return "title";
+    case schema::SLOT_YEAR_SORT:
+      return "year_sort";
+    case schema::SLOT_SIGNATURE:
+      return "signature";
+    case schema::SLOT_META:
+      return "meta";
+    case schema::SLOT_STATE:
+      return "state";
+    case schema::SLOT_DIGEST:
+      return "digest";
+    case schema::SLOT_FOLDS_TO_ASCII:
+      return "folds_to_ascii";
+  }
+  return "";
+}
+
+std::string kind_or_none(const std::optional<NoteKind>& k) {
+  return k ? std::string(to_string(*k)) : "-";
+}
+
+// A structured value's fields print as "value SLOT NAME.FIELD VALUE", lists
+// one item a line in stored order; each printer says false when the value
+// does not decode.
+using Field = std::function<void(std::string_view name, std::string_view value)>;
+
+bool print_meta(std::string_view v, const Field& field) {
+  const auto m = NoteMeta::decode(v);
+  if (!m) return false;
+  field("path", m->path);
+  field("title", m->title);
+  field("kind", m->kind);
+  for (const auto& a : m->aliases) field("alias", a);
+  for (const auto& c : m->citations) field("citation", fmt::format("{}-{} {}", c.begin, c.end, c.key));
+  return true;
+}
+
+bool print_state(std::string_view v, const Field& field) {
+  const auto s = FileState::decode(v);
+  if (!s) return false;
+  field("path", s->path);
+  field("size", std::to_string(s->size));
+  field("mtime_ns", std::to_string(s->mtime_ns));
+  field("hash", s->hash);
+  return true;
+}
+
+bool print_digest(std::string_view v, const Field& field) {
+  const auto d = NoteDigest::decode(v);
+  if (!d) return false;
+  field("title", d->title);
+  field("display_title", d->display_title);
+  field("source", d->source ? "yes" : "no");
+  for (const auto& a : d->aliases) field("alias", a);
+  field("declared", kind_or_none(d->declared));
+  field("structure", kind_or_none(d->structure));
+  for (const auto& [name, kind] : d->labelled) field("labelled", fmt::format("{} {}", to_string(kind), name));
+  for (const auto& n : d->names) field("name", n);
+  return true;
+}
+
+void print_value(unsigned slot, std::string_view v) {
+  const std::string head = fmt::format("  value {} {}", slot, slot_name(slot));
+  const Field field = [&](std::string_view name, std::string_view value) {
+    fmt::print("{}.{} {}\n", head, name, shown(value));
+  };
+  bool decoded = true;
+  if (slot == schema::SLOT_META)
+    decoded = print_meta(v, field);
+  else if (slot == schema::SLOT_STATE)
+    decoded = print_state(v, field);
+  else if (slot == schema::SLOT_DIGEST)
+    decoded = print_digest(v, field);
+  else
+    fmt::print("{} {}\n", head, shown(v));
+  // Printed raw and marked, so that it differs from any value that decodes.
+  if (!decoded) fmt::print("{} UNDECODABLE {}\n", head, shown(v));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -30,15 +145,12 @@ int main(int argc, char** argv) {
         for (auto p = t.positionlist_begin(); p != t.positionlist_end(); ++p) pos += fmt::format(" {}", *p);
         fmt::print("  term {} wdf {}{}\n", *t, t.get_wdf(), pos.empty() ? "" : " pos" + pos);
       }
-      for (auto v = doc.values_begin(); v != doc.values_end(); ++v) {
-        std::string shown;
-        for (char c : *v) shown += (c == '\0' ? std::string("\\0") : std::string(1, c));
-        fmt::print("  value {} {}\n", v.get_valueno(), shown);
-      }
+      for (auto v = doc.values_begin(); v != doc.values_end(); ++v) print_value(v.get_valueno(), *v);
       fmt::print("  data {}\n", doc.get_data());
     }
     for (auto k = db.synonym_keys_begin(); k != db.synonym_keys_end(); ++k)
-      for (auto s = db.synonyms_begin(*k); s != db.synonyms_end(*k); ++s) fmt::print("synonym {} -> {}\n", *k, *s);
+      for (auto s = db.synonyms_begin(*k); s != db.synonyms_end(*k); ++s)
+        fmt::print("synonym {} -> {}\n", *k, *s);
     for (auto k = db.metadata_keys_begin(); k != db.metadata_keys_end(); ++k)
       fmt::print("metadata {} {}\n", *k, db.get_metadata(*k));
   } catch (const Xapian::Error& e) {
