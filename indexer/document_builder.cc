@@ -1,4 +1,4 @@
-#include "sagasu/document_builder.h"
+#include "document_builder.h"
 
 #include <fmt/format.h>
 #include <xxhash.h>

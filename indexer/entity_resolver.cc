@@ -1,4 +1,4 @@
-#include "sagasu/entity_resolver.h"
+#include "entity_resolver.h"
 
 #include <fmt/format.h>
 

@@ -18,11 +18,11 @@
 #include <system_error>
 #include <thread>
 
-#include "sagasu/document_builder.h"
-#include "sagasu/entity_resolver.h"
+#include "document_builder.h"
+#include "entity_resolver.h"
+#include "index_store.h"
 #include "sagasu/error.h"
 #include "sagasu/index_layout.h"
-#include "sagasu/index_store.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "sagasu/document_builder.h"
-#include "sagasu/entity_resolver.h"
+#include "document_builder.h"
+#include "entity_resolver.h"
 
 using namespace sagasu;
 

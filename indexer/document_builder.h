@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "entity_resolver.h"
 #include "sagasu/analyzer.h"
-#include "sagasu/entity_resolver.h"
 #include "sagasu/note.h"
 
 namespace sagasu {
