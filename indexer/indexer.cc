@@ -21,109 +21,19 @@
 #include "document_builder.h"
 #include "entity_resolver.h"
 #include "index_store.h"
+#include "parallel_for.h"
 #include "sagasu/error.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
+#include "vault_walk.h"
 
 namespace fs = std::filesystem;
 
 namespace sagasu {
 namespace {
-
-// The vault-relative, '/'-separated path of p.
-std::string rel_path(const fs::path& root, const fs::path& p) { return p.lexically_relative(root).generic_string(); }
-
-bool wanted_extension(const fs::path& p, const std::vector<std::string>& exts) {
-  const std::string name = p.filename().string();
-  for (const auto& e : exts) {
-    if (e == "*") return true;
-    const std::string suffix = "." + e;
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return true;
-  }
-  return false;
-}
-
-// A file of the vault as the walk saw it.
-struct FileEntry {
-  fs::path file;
-  std::string path;  // vault-relative
-  std::uint64_t size = 0;
-  std::int64_t mtime_ns = 0;
-};
-
-// Every file to index below root, sorted by path; problems go to skipped.
-// Hidden folders (.obsidian, .git, .sagasu, .trash) are not notes; symbolic
-// links to folders are not followed, so link loops cannot trap the walk.
-void walk(const fs::path& root, const IndexOptions& opts, std::vector<FileEntry>& files,
-          std::vector<Skipped>& skipped, std::vector<Skipped>& notices, std::vector<std::string>& unreadable_dirs) {
-  std::vector<fs::path> stack{root};
-  while (!stack.empty()) {
-    const fs::path dir = stack.back();
-    stack.pop_back();
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec), end;
-    if (ec) {
-      skipped.push_back({rel_path(root, dir), fmt::format("cannot read folder: {}", ec.message())});
-      unreadable_dirs.push_back(rel_path(root, dir));
-      continue;
-    }
-    for (; it != end; it.increment(ec)) {
-      if (ec) {
-        skipped.push_back({rel_path(root, dir), fmt::format("cannot read folder: {}", ec.message())});
-        unreadable_dirs.push_back(rel_path(root, dir));
-        break;
-      }
-      const fs::path& p = it->path();
-      const std::string name = p.filename().string();
-      if (!name.empty() && name.front() == '.') continue;
-      std::error_code sec;
-      const bool is_link = it->is_symlink(sec);
-      struct stat st {};
-      if (::stat(p.c_str(), &st) != 0) {  // follows links
-        if (wanted_extension(p, opts.extensions))
-          skipped.push_back({rel_path(root, p), is_link ? "broken symbolic link" : std::strerror(errno)});
-        continue;
-      }
-      if (S_ISDIR(st.st_mode)) {
-        if (is_link) notices.push_back({rel_path(root, p), "symbolic link to a folder, not followed"});
-        else stack.push_back(p);
-        continue;
-      }
-      if (!wanted_extension(p, opts.extensions)) continue;
-      if (!S_ISREG(st.st_mode)) {
-        skipped.push_back({rel_path(root, p), "not a regular file"});
-        continue;
-      }
-      files.push_back({p, rel_path(root, p), static_cast<std::uint64_t>(st.st_size),
-                       static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
-    }
-  }
-  std::sort(files.begin(), files.end(), [](const FileEntry& a, const FileEntry& b) { return a.path < b.path; });
-}
-
-// Reads a whole file; throws Error naming the file.
-std::string read_file(const fs::path& p, const std::string& shown, std::uint64_t limit) {
-  std::error_code ec;
-  const auto size = fs::file_size(p, ec);
-  if (ec) throw Error(fmt::format("{}: cannot read: {}", shown, ec.message()));
-  if (size > limit) throw Error(fmt::format("{}: file too large ({} bytes, limit {})", shown, size, limit));
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
-  std::string data;
-  data.resize(size);
-  in.read(data.data(), static_cast<std::streamsize>(size));
-  if (in.bad()) throw Error(fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
-  data.resize(static_cast<std::size_t>(in.gcount()));
-  return data;
-}
-
-std::string hash_of(const std::string& content) {
-  return fmt::format("{:016x}", XXH3_64bits(content.data(), content.size()));
-}
 
 // What the index held for a path before this run.
 struct Indexed {
@@ -134,31 +44,9 @@ struct Indexed {
   std::string signature;  // DocumentBuilder::signature
 };
 
-// Runs f(i) for i in [0, n) on `jobs` threads; f must only touch slot i.
-template <class F>
-void parallel_for(std::size_t n, unsigned jobs, F f) {
-  if (jobs <= 1 || n < 2) {
-    for (std::size_t i = 0; i < n; ++i) f(i, 0u);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> threads;
-  auto worker = [&](unsigned t) {
-    for (std::size_t i = next++; i < n; i = next++) f(i, t);
-  };
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, n));
-  try {
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker, t);
-  } catch (const std::system_error&) {
-    // Fewer threads than asked for (a process limit): the ones running, and this one, do the work.
-  }
-  worker(0);
-  for (auto& th : threads) th.join();
-}
-
 // One note of this run.
 struct Work {
-  const FileEntry* file = nullptr;
+  const VaultFile* file = nullptr;
   const Indexed* old = nullptr;  // what the index held for this path, if anything
   enum class Status { Unchanged, Touched, Changed, Failed } status = Status::Unchanged;
   std::string hash;
@@ -187,14 +75,11 @@ IndexReport run_index(const IndexOptions& opts) {
   const auto started = std::chrono::steady_clock::now();
   IndexReport report;
   std::error_code ec;
-  const fs::path root = fs::canonical(opts.vault, ec);
-  if (ec || !fs::is_directory(root))
-    throw Error(fmt::format("{}: not a vault folder: {}", opts.vault, ec ? ec.message() : "not a directory"));
+  const VaultScan scan = walk_vault(opts, report);
+  const fs::path& root = scan.root;
+  const std::vector<VaultFile>& files = scan.files;
+  const std::vector<std::string>& unreadable_dirs = scan.unreadable_dirs;
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
-
-  std::vector<FileEntry> files;
-  std::vector<std::string> unreadable_dirs;  // their notes keep their indexed versions
-  walk(root, opts, files, report.skipped, report.warnings, unreadable_dirs);
 
   // The lock first: nothing is read from the index that another writer could change.
   IndexStore store(opts.index, opts.wait);
@@ -304,8 +189,8 @@ IndexReport run_index(const IndexOptions& opts) {
   parallel_for(to_read.size(), jobs, [&](std::size_t k, unsigned) {
     Work& w = work[to_read[k]];
     try {
-      const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
-      w.hash = hash_of(content);
+      const std::string content = read_vault_file(w.file->file, w.file->path, opts.max_file_bytes);
+      w.hash = content_hash(content);
       std::optional<NoteDigest> digest;
       if (w.old && w.old->state.hash == w.hash && (digest = NoteDigest::decode(w.old->digest))) {
         w.status = Work::Status::Touched;
@@ -348,7 +233,7 @@ IndexReport run_index(const IndexOptions& opts) {
   const fs::path overrides_file = root / ".sagasu" / "entities.tsv";
   if (fs::exists(overrides_file, ec)) {
     try {
-      overrides = read_file(overrides_file, ".sagasu/entities.tsv", 1u << 24);
+      overrides = read_vault_file(overrides_file, ".sagasu/entities.tsv", 1u << 24);
     } catch (const Error& e) {
       // Keep the overrides last read: an unreadable file must not silently undo them.
       std::string reason = e.what();
@@ -451,9 +336,9 @@ IndexReport run_index(const IndexOptions& opts) {
   // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
   auto parse_again = [&](Work& w) {
     if (w.note) return;
-    const std::string content = read_file(w.file->file, w.file->path, opts.max_file_bytes);
+    const std::string content = read_vault_file(w.file->file, w.file->path, opts.max_file_bytes);
     w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
-    w.hash = hash_of(content);
+    w.hash = content_hash(content);
   };
   done = 0;
   auto state_of = [&](const Work& w) {
