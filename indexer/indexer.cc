@@ -1,33 +1,27 @@
 #include "sagasu/indexer.h"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <xapian.h>
-#include <xxhash.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <system_error>
 #include <thread>
 
 #include "document_builder.h"
 #include "entity_resolver.h"
-#include "index_store.h"
 #include "parallel_for.h"
 #include "sagasu/error.h"
-#include "sagasu/index_layout.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
+#include "shard_set.h"
 #include "vault_walk.h"
 
 namespace fs = std::filesystem;
@@ -55,20 +49,6 @@ struct Work {
   std::string error;
 };
 
-// One shard of the index being written (the whole index when it is not sharded).
-struct Shard {
-  IndexStore* store = nullptr;
-  std::unique_ptr<IndexStore> own;  // a sharded index: the shard's own folder
-  Xapian::WritableDatabase db;
-  std::string new_generation;  // a fresh build writes this generation
-};
-
-// The shard a note lives in: a hash of its vault-relative path, so the same
-// note always goes to the same shard and no note lives in two.
-std::size_t shard_of(const std::string& path, std::size_t count) {
-  return count <= 1 ? 0 : static_cast<std::size_t>(XXH3_64bits(path.data(), path.size()) % count);
-}
-
 }  // namespace
 
 IndexReport run_index(const IndexOptions& opts) {
@@ -82,54 +62,11 @@ IndexReport run_index(const IndexOptions& opts) {
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   // The lock first: nothing is read from the index that another writer could change.
-  IndexStore store(opts.index, opts.wait);
-  const std::vector<std::string> old_shards = store.shards();
-  const bool exists = !store.current().empty() || !old_shards.empty();
-  const std::size_t old_count = old_shards.empty() ? 1 : old_shards.size();
-  const std::size_t count = opts.shards ? opts.shards : exists ? old_count : 1;
-  report.shards = count;
-  if (!opts.dry_run) store.remove_stale();
-  std::vector<Shard> shards(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    Shard& sh = shards[k];
-    if (count == 1) {
-      sh.store = &store;
-      continue;
-    }
-    const std::string name = layout::shard_folder(k);
-    sh.own = std::make_unique<IndexStore>(store.path_of(name), opts.wait);
-    sh.store = sh.own.get();
-  }
-  // The top stub is the truth: a shard's own stub (what xapian-tcpsrv opens)
-  // is brought in line with it, as a killed rebuild may have left it behind.
-  if (count > 1 && old_shards.size() == count && !opts.dry_run)
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto named = layout::shard_entry(old_shards[k]);
-      if (named && named->folder == layout::shard_folder(k) && shards[k].store->current() != named->generation)
-        shards[k].store->switch_to(named->generation);
-    }
-  // An index of another schema version is rebuilt: its documents cannot be trusted to match.
-  bool stale_schema = false;
-  if (!opts.rebuild && exists && count == old_count) {
-    try {
-      Xapian::Database current(shards[0].store->path_of(shards[0].store->current()));
-      const std::string v = current.get_metadata(std::string(schema::META_SCHEMA_VERSION));
-      stale_schema = v != schema::SCHEMA_VERSION;
-    } catch (const Xapian::Error&) {
-      stale_schema = true;
-    }
-  }
-  // Another shard count than the index's: a new layout, built fresh.
-  const bool fresh = opts.rebuild || !exists || count != old_count || stale_schema ||
-                     std::any_of(shards.begin(), shards.end(), [](const Shard& sh) { return sh.store->current().empty(); });
-  // A fresh build writes sub-indexes and merges them into the new generation
-  // at the end; an update writes into the current one.
-  for (Shard& sh : shards) {
-    if (fresh) sh.new_generation = sh.store->next_name();
-    else sh.db = sh.store->open_current();
-  }
+  ShardSet shards(opts);
+  report.shards = shards.size();
+  const bool fresh = shards.fresh();
   const bool have_old = !fresh;
-  Xapian::WritableDatabase& db = shards[0].db;  // metadata is read from the first shard (every shard holds it)
+  Xapian::WritableDatabase& db = shards.db(0);  // metadata is read from the first shard (every shard holds it)
 
   // What the index holds: path → state, digest and signature.
   std::map<std::string, Indexed> indexed;
@@ -141,7 +78,7 @@ IndexReport run_index(const IndexOptions& opts) {
                               opts.index, vault_meta, root.string()));
     old_overrides = db.get_metadata(std::string(schema::META_OVERRIDES));
     for (std::size_t k = 0; k < shards.size(); ++k) {
-      Xapian::WritableDatabase& sdb = shards[k].db;
+      Xapian::WritableDatabase& sdb = shards.db(k);
       std::map<Xapian::docid, Indexed*> by_docid;
       for (auto v = sdb.valuestream_begin(schema::SLOT_STATE); v != sdb.valuestream_end(schema::SLOT_STATE); ++v) {
         auto st = FileState::decode(*v);
@@ -263,9 +200,11 @@ IndexReport run_index(const IndexOptions& opts) {
   const std::string last_resolution = digests_unchanged ? db.get_metadata(std::string(schema::META_RESOLUTION)) : "";
   // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
   const bool entities_unchanged =
-      digests_unchanged && std::all_of(shards.begin() + 1, shards.end(), [&](Shard& sh) {
-        return sh.db.get_metadata(std::string(schema::META_RESOLUTION)) == last_resolution;
-      });
+      digests_unchanged && [&] {
+        for (std::size_t k = 1; k < shards.size(); ++k)
+          if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last_resolution) return false;
+        return true;
+      }();
   std::optional<EntityResolver> kept_resolution;
   if (entities_unchanged) kept_resolution = EntityResolver::deserialize(last_resolution);
   const bool nothing_changed = entities_unchanged && kept_resolution.has_value();
@@ -298,7 +237,7 @@ IndexReport run_index(const IndexOptions& opts) {
     for (const auto& name : resolver.changed_names(before)) {
       const std::string term = schema::filter_term(schema::LINK, name);
       for (std::size_t k = 0; k < shards.size(); ++k)
-        for (auto p = shards[k].db.postlist_begin(term); p != shards[k].db.postlist_end(term); ++p)
+        for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
           if (auto it = path_of_doc.find({k, *p}); it != path_of_doc.end()) refresh.insert(it->second);
       const auto [first, last] = path_of_title.equal_range(unicode::fold_name(name));
       for (auto page = first; page != last; ++page) refresh.insert(page->second);
@@ -350,17 +289,15 @@ IndexReport run_index(const IndexOptions& opts) {
     // compaction: every core feeds Xapian, and the result is compact and the
     // same for any -j.
     for (std::size_t s_k = 0; s_k < shards.size(); ++s_k) {
-      Shard& sh = shards[s_k];
       std::vector<std::size_t> mine;
       for (std::size_t k : to_build)
-        if (shard_of(work[k].file->path, shards.size()) == s_k) mine.push_back(k);
+        if (shards.shard_of(work[k].file->path) == s_k) mine.push_back(k);
       const std::size_t n = mine.size();
       const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(jobs, n / 64 + 1));
-      std::vector<std::string> part_names(parts), part_errors(parts);
+      std::vector<std::string> part_errors(parts);
       parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
-        part_names[p] = layout::part_name(sh.new_generation, p);
         try {
-          Xapian::WritableDatabase sub(sh.store->path_of(part_names[p]), Xapian::DB_CREATE_OR_OVERWRITE);
+          Xapian::WritableDatabase sub(shards.part_path(s_k, p), Xapian::DB_CREATE_OR_OVERWRITE);
           Analyzer analyzer;
           DocumentBuilder builder(analyzer);
           for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
@@ -386,11 +323,11 @@ IndexReport run_index(const IndexOptions& opts) {
       for (const auto& e : part_errors)
         if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", opts.index, e));
       Xapian::Database merged;
-      for (const auto& name : part_names) merged.add_database(Xapian::Database(sh.store->path_of(name)));
-      merged.compact(sh.store->path_of(sh.new_generation));
+      for (std::size_t p = 0; p < parts; ++p) merged.add_database(Xapian::Database(shards.part_path(s_k, p)));
+      merged.compact(shards.new_path(s_k));
       merged.close();
-      for (const auto& name : part_names) fs::remove_all(sh.store->path_of(name), ec);
-      sh.db = Xapian::WritableDatabase(sh.store->path_of(sh.new_generation), Xapian::DB_OPEN);
+      for (std::size_t p = 0; p < parts; ++p) fs::remove_all(shards.part_path(s_k, p), ec);
+      shards.open_new(s_k);
     }
     for (std::size_t k : to_build)
       if (work[k].status != Work::Status::Failed) {
@@ -422,8 +359,7 @@ IndexReport run_index(const IndexOptions& opts) {
       report.skipped.push_back({work[i].file->path, work[i].error.substr(work[i].file->path.size() + 2)});
       work[i].error.clear();
     }
-  if (!fresh && !opts.dry_run)
-    for (Shard& sh : shards) sh.db.begin_transaction(true);  // readers see all of this run or none of it
+  if (!fresh && !opts.dry_run) shards.begin_transaction();
   for (std::size_t i = 0; i < work.size() && !(fresh && !opts.dry_run); ++i) {
     Work& w = work[i];
     if (w.status == Work::Status::Failed) continue;
@@ -446,7 +382,7 @@ IndexReport run_index(const IndexOptions& opts) {
           vanished_by_hash.erase(v);
         }
       }
-      Xapian::WritableDatabase& target = shards[shard_of(w.file->path, shards.size())].db;
+      Xapian::WritableDatabase& target = shards.db(shards.shard_of(w.file->path));
       if (!opts.dry_run) {
         if (fresh) target.add_document(doc);
         else target.replace_document(id, doc);
@@ -455,7 +391,7 @@ IndexReport run_index(const IndexOptions& opts) {
         ++report.renamed;
         report.renamed_paths.emplace_back(renamed_from, w.file->path);
         present.insert(renamed_from);  // not a deletion: it moved
-        if (!opts.dry_run) shards[indexed.at(renamed_from).shard].db.delete_document(schema::unique_id_term(renamed_from));
+        if (!opts.dry_run) shards.db(indexed.at(renamed_from).shard).delete_document(schema::unique_id_term(renamed_from));
       } else if (w.old || (fresh && indexed.count(w.file->path))) {
         ++report.updated;
         report.updated_paths.push_back(w.file->path);
@@ -468,7 +404,7 @@ IndexReport run_index(const IndexOptions& opts) {
     ++report.unchanged;
     // Same content, new mtime: only the state changes (Xapian rewrites just the value).
     if (!opts.dry_run && w.old && (w.old->state.mtime_ns != w.file->mtime_ns || w.old->state.size != w.file->size)) {
-      Xapian::WritableDatabase& own = shards[w.old->shard].db;
+      Xapian::WritableDatabase& own = shards.db(w.old->shard);
       Xapian::Document doc = own.get_document(w.old->docid);
       doc.add_value(schema::SLOT_STATE, state_of(w));
       doc.add_value(schema::SLOT_DIGEST, w.digest.encode());
@@ -486,7 +422,7 @@ IndexReport run_index(const IndexOptions& opts) {
     if (!present.count(path) && !kept.count(path)) {
       ++report.deleted;
       report.deleted_paths.push_back(path);
-      if (!opts.dry_run && !fresh) shards[ix.shard].db.delete_document(ix.docid);
+      if (!opts.dry_run && !fresh) shards.db(ix.shard).delete_document(ix.docid);
     }
 
   if (!opts.dry_run) {
@@ -530,7 +466,7 @@ IndexReport run_index(const IndexOptions& opts) {
       }
     }
     for (std::size_t k = 0; k < shards.size(); ++k) {
-      Xapian::WritableDatabase& sdb = shards[k].db;
+      Xapian::WritableDatabase& sdb = shards.db(k);
       if (any_change || fresh) {
         const std::string px(schema::META_SYNONYM);
         std::vector<std::string> old_keys;
@@ -547,24 +483,8 @@ IndexReport run_index(const IndexOptions& opts) {
       for (const auto& [key, value] : meta) sdb.set_metadata(key, value);
       if (shards.size() > 1) sdb.set_metadata(std::string(schema::META_SHARD), fmt::format("{}/{}", k, shards.size()));
     }
-    if (fresh) {
-      std::vector<std::string> generations;
-      for (std::size_t k = 0; k < shards.size(); ++k) {
-        shards[k].db.commit();
-        shards[k].db.close();
-        generations.push_back(layout::shard_folder(k) + "/" + shards[k].new_generation);
-      }
-      // The atomic switch: readers now open the new generation (of every shard).
-      if (shards.size() == 1) {
-        store.switch_to(shards[0].new_generation);
-      } else {
-        store.switch_to_shards(generations);
-        for (Shard& sh : shards) sh.store->switch_to(sh.new_generation);
-      }
-      report.rebuilt = true;
-    } else {
-      for (Shard& sh : shards) sh.db.commit_transaction();
-    }
+    shards.commit();
+    report.rebuilt = fresh;
   }
 
   // Kept documents count as unchanged notes.
