@@ -21,35 +21,13 @@
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
+#include "index_state.h"
 #include "shard_set.h"
 #include "vault_walk.h"
 
 namespace fs = std::filesystem;
 
 namespace sagasu {
-namespace {
-
-// What the index held for a path before this run.
-struct Indexed {
-  std::size_t shard = 0;
-  Xapian::docid docid = 0;
-  FileState state;
-  std::string digest;     // serialized NoteDigest
-  std::string signature;  // DocumentBuilder::signature
-};
-
-// One note of this run.
-struct Work {
-  const VaultFile* file = nullptr;
-  const Indexed* old = nullptr;  // what the index held for this path, if anything
-  enum class Status { Unchanged, Touched, Changed, Failed } status = Status::Unchanged;
-  std::string hash;
-  std::unique_ptr<Note> note;  // parsed when it has to be (re)built
-  NoteDigest digest;
-  std::string error;
-};
-
-}  // namespace
 
 IndexReport run_index(const IndexOptions& opts) {
   const auto started = std::chrono::steady_clock::now();
@@ -57,8 +35,6 @@ IndexReport run_index(const IndexOptions& opts) {
   std::error_code ec;
   const VaultScan scan = walk_vault(opts, report);
   const fs::path& root = scan.root;
-  const std::vector<VaultFile>& files = scan.files;
-  const std::vector<std::string>& unreadable_dirs = scan.unreadable_dirs;
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   // The lock first: nothing is read from the index that another writer could change.
@@ -67,103 +43,10 @@ IndexReport run_index(const IndexOptions& opts) {
   const bool fresh = shards.fresh();
   const bool have_old = !fresh;
   Xapian::WritableDatabase& db = shards.db(0);  // metadata is read from the first shard (every shard holds it)
-
-  // What the index holds: path → state, digest and signature.
-  std::map<std::string, Indexed> indexed;
-  std::string old_overrides;
-  if (have_old) {
-    const std::string vault_meta = db.get_metadata(std::string(schema::META_VAULT));
-    if (!vault_meta.empty() && vault_meta != root.string())
-      throw Error(fmt::format("{}: index was built from vault {}, not {}; use --rebuild to replace it",
-                              opts.index, vault_meta, root.string()));
-    old_overrides = db.get_metadata(std::string(schema::META_OVERRIDES));
-    for (std::size_t k = 0; k < shards.size(); ++k) {
-      Xapian::WritableDatabase& sdb = shards.db(k);
-      std::map<Xapian::docid, Indexed*> by_docid;
-      for (auto v = sdb.valuestream_begin(schema::SLOT_STATE); v != sdb.valuestream_end(schema::SLOT_STATE); ++v) {
-        auto st = FileState::decode(*v);
-        if (!st) continue;
-        Indexed& ix = indexed[st->path];
-        ix.shard = k;
-        ix.docid = v.get_docid();
-        ix.state = std::move(*st);
-        by_docid[ix.docid] = &ix;
-      }
-      // The other values in docid order too: streams, not a document fetch each.
-      for (auto v = sdb.valuestream_begin(schema::SLOT_DIGEST); v != sdb.valuestream_end(schema::SLOT_DIGEST); ++v)
-        if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->digest = *v;
-      for (auto v = sdb.valuestream_begin(schema::SLOT_SIGNATURE); v != sdb.valuestream_end(schema::SLOT_SIGNATURE); ++v)
-        if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->signature = *v;
-    }
-  }
-
-  // Which files changed: size and mtime first, then the content hash, so a
-  // `touch` costs a read but no reindex. Changed files are parsed.
-  std::vector<Work> work(files.size());
-  std::vector<std::size_t> to_read;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    Work& w = work[i];
-    w.file = &files[i];
-    auto it = indexed.find(files[i].path);
-    if (it != indexed.end()) w.old = &it->second;
-    if (unicode::find_invalid_utf8(files[i].path) != std::string::npos) {
-      w.status = Work::Status::Failed;
-      w.error = "file name is not valid UTF-8";
-      continue;
-    }
-    std::optional<NoteDigest> digest;
-    if (w.old && w.old->state.size == files[i].size && w.old->state.mtime_ns == files[i].mtime_ns &&
-        (digest = NoteDigest::decode(w.old->digest))) {
-      w.status = Work::Status::Unchanged;
-      w.digest = std::move(*digest);
-      w.hash = w.old->state.hash;
-    } else {
-      to_read.push_back(i);
-    }
-  }
-  NoteParser parser;
-  std::atomic<std::size_t> done{0};
-  parallel_for(to_read.size(), jobs, [&](std::size_t k, unsigned) {
-    Work& w = work[to_read[k]];
-    try {
-      const std::string content = read_vault_file(w.file->file, w.file->path, opts.max_file_bytes);
-      w.hash = content_hash(content);
-      std::optional<NoteDigest> digest;
-      if (w.old && w.old->state.hash == w.hash && (digest = NoteDigest::decode(w.old->digest))) {
-        w.status = Work::Status::Touched;
-        w.digest = std::move(*digest);
-      } else {
-        w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
-        w.digest = make_digest(*w.note);
-        w.status = Work::Status::Changed;
-      }
-    } catch (const Error& e) {
-      std::string reason = e.what();
-      if (reason.rfind(w.file->path + ": ", 0) == 0) reason.erase(0, w.file->path.size() + 2);
-      w.status = Work::Status::Failed;
-      w.error = reason;
-    }
-    if (opts.progress) opts.progress(++done, to_read.size());
-  });
-
-  // A file that fails keeps its indexed version (nothing is lost); it is reported.
-  std::set<std::string> present;
-  for (Work& w : work) {
-    present.insert(w.file->path);
-    if (w.status != Work::Status::Failed) continue;
-    report.skipped.push_back({w.file->path, w.error});
-    if (w.old)
-      if (auto d = NoteDigest::decode(w.old->digest)) w.digest = std::move(*d);
-  }
-  std::sort(report.skipped.begin(), report.skipped.end(),
-            [](const Skipped& a, const Skipped& b) { return a.path < b.path; });
-  for (const Work& w : work)
-    if (w.note)
-      for (const auto& warning : w.note->warnings) report.warnings.push_back({w.file->path, warning});
-  if (opts.strict && !report.skipped.empty())
-    throw Error(fmt::format("{}: {} file(s) skipped and --strict given; the index is unchanged (first: {}: {})",
-                            opts.vault, report.skipped.size(), report.skipped.front().path,
-                            report.skipped.front().reason));
+  IndexState state(scan, shards, opts, jobs, report);
+  std::vector<RunNote>& work = state.notes();
+  const std::map<std::string, IndexedNote>& indexed = state.indexed();
+  const std::string old_overrides = shards.metadata(schema::META_OVERRIDES);
 
   // Entities: every note's digest in path order, then the override file.
   std::string overrides;
@@ -181,8 +64,8 @@ IndexReport run_index(const IndexOptions& opts) {
   }
   // Renames: a new path whose content equals a vanished one's.
   std::map<std::string, std::string> vanished_by_hash;  // hash → old path
-  for (const auto& [path, ix] : indexed)
-    if (!present.count(path)) vanished_by_hash.emplace(ix.state.hash, path);
+  for (const auto& path : state.vanished()) vanished_by_hash.emplace(indexed.at(path).state.hash, path);
+  std::set<std::string> renamed;
 
   // When no note's digest and no override changed (nothing changed, or only
   // text that names no entity), entity resolution cannot have changed: the
@@ -190,8 +73,8 @@ IndexReport run_index(const IndexOptions& opts) {
   // most of such a run.
   const bool digests_unchanged =
       have_old && overrides == old_overrides && vanished_by_hash.empty() && !opts.entity_notes &&
-      std::all_of(work.begin(), work.end(), [](const Work& w) {
-        if (w.status != Work::Status::Changed) return true;
+      std::all_of(work.begin(), work.end(), [](const RunNote& w) {
+        if (w.status != RunNote::Status::Changed) return true;
         if (!w.old) return false;
         const auto before = NoteDigest::decode(w.old->digest);
         return before && *before == w.digest;
@@ -210,8 +93,8 @@ IndexReport run_index(const IndexOptions& opts) {
   const bool nothing_changed = entities_unchanged && kept_resolution.has_value();
   EntityResolver resolver = nothing_changed ? std::move(*kept_resolution) : EntityResolver();
   if (!nothing_changed) {
-    for (const Work& w : work)
-      if (w.status != Work::Status::Failed || w.old) resolver.add(w.digest);
+    for (const RunNote& w : work)
+      if (w.has_digest()) resolver.add(w.digest);
     for (const auto& problem : resolver.load_overrides(overrides))
       report.warnings.push_back({".sagasu/entities.tsv", problem});
     resolver.finish();
@@ -221,7 +104,7 @@ IndexReport run_index(const IndexOptions& opts) {
   // Notes whose facets depend on an entity whose name or kind changed are
   // rebuilt too, though their files did not change.
   const bool any_change = fresh || overrides != old_overrides ||
-                          std::any_of(work.begin(), work.end(), [](const Work& w) { return w.status == Work::Status::Changed; }) ||
+                          std::any_of(work.begin(), work.end(), [](const RunNote& w) { return w.status == RunNote::Status::Changed; }) ||
                           !vanished_by_hash.empty();
   std::set<std::string> refresh;
   if (have_old && any_change && !nothing_changed) {
@@ -231,7 +114,7 @@ IndexReport run_index(const IndexOptions& opts) {
     before.load_overrides(old_overrides);
     before.finish();
     std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
-    for (const Work& w : work) path_of_title.emplace(unicode::fold_name(w.digest.title), w.file->path);
+    for (const RunNote& w : work) path_of_title.emplace(unicode::fold_name(w.digest.title), w.file->path);
     std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
     for (const auto& [path, ix] : indexed) path_of_doc[{ix.shard, ix.docid}] = path;
     for (const auto& name : resolver.changed_names(before)) {
@@ -247,18 +130,18 @@ IndexReport run_index(const IndexOptions& opts) {
   // Pass 2: build what changed, in parallel batches; one thread writes, in path order.
   std::vector<std::size_t> to_build;
   for (std::size_t i = 0; i < work.size(); ++i) {
-    Work& w = work[i];
-    if (w.status == Work::Status::Failed) continue;
-    if (fresh || w.status == Work::Status::Changed || !w.old || refresh.count(w.file->path)) to_build.push_back(i);
+    RunNote& w = work[i];
+    if (w.status == RunNote::Status::Failed) continue;
+    if (fresh || w.status == RunNote::Status::Changed || !w.old || refresh.count(w.file->path)) to_build.push_back(i);
   }
   std::vector<std::unique_ptr<Analyzer>> analyzers(jobs);
   std::vector<std::optional<Xapian::Document>> built(work.size());
   std::vector<std::string> signatures(work.size());
   std::map<std::string, Unresolved> unresolved;
   std::map<std::string, EntityInfo> entities;
-  for (const Work& w : work) {
+  for (const RunNote& w : work) {
     if (nothing_changed) break;
-    if (w.status == Work::Status::Failed && !w.old) continue;
+    if (!w.has_digest()) continue;
     for (const auto& name : w.digest.names) {
       const std::string canon = resolver.canonical(name);
       auto [it, inserted] = entities.try_emplace(canon);
@@ -273,14 +156,15 @@ IndexReport run_index(const IndexOptions& opts) {
     }
   }
   // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
-  auto parse_again = [&](Work& w) {
+  const NoteParser parser;
+  auto parse_again = [&](RunNote& w) {
     if (w.note) return;
     const std::string content = read_vault_file(w.file->file, w.file->path, opts.max_file_bytes);
     w.note = std::make_unique<Note>(parser.parse(w.file->path, content));
     w.hash = content_hash(content);
   };
-  done = 0;
-  auto state_of = [&](const Work& w) {
+  std::atomic<std::size_t> done{0};
+  auto state_of = [&](const RunNote& w) {
     return FileState{w.file->path, w.file->size, w.file->mtime_ns, w.hash}.encode();
   };
   if (fresh && !opts.dry_run) {
@@ -301,7 +185,7 @@ IndexReport run_index(const IndexOptions& opts) {
           Analyzer analyzer;
           DocumentBuilder builder(analyzer);
           for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
-            Work& w = work[mine[k]];
+            RunNote& w = work[mine[k]];
             try {
               parse_again(w);
               Xapian::Document doc = builder.build(*w.note, resolve_facets(*w.note, resolver));
@@ -310,7 +194,7 @@ IndexReport run_index(const IndexOptions& opts) {
               sub.add_document(doc);
               w.note.reset();  // done with it: keep memory flat
             } catch (const Error& e) {
-              w.status = Work::Status::Failed;
+              w.status = RunNote::Status::Failed;
               w.error = e.what();
             }
             if (opts.progress) opts.progress(++done, to_build.size());
@@ -330,39 +214,39 @@ IndexReport run_index(const IndexOptions& opts) {
       shards.open_new(s_k);
     }
     for (std::size_t k : to_build)
-      if (work[k].status != Work::Status::Failed) {
+      if (work[k].status != RunNote::Status::Failed) {
         ++report.added;
         report.added_paths.push_back(work[k].file->path);
       }
     to_build.clear();  // written: the update path below has nothing to do
   }
   parallel_for(to_build.size(), jobs, [&](std::size_t k, unsigned t) {
-    Work& w = work[to_build[k]];
+    RunNote& w = work[to_build[k]];
     try {
       parse_again(w);
       if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
       DocumentBuilder builder(*analyzers[t]);
       const NoteFacets facets = resolve_facets(*w.note, resolver);
       signatures[to_build[k]] = builder.signature(*w.note, facets);
-      if (!fresh && w.old && w.old->signature == signatures[to_build[k]] && w.status != Work::Status::Changed) return;
+      if (!fresh && w.old && w.old->signature == signatures[to_build[k]] && w.status != RunNote::Status::Changed) return;
       built[to_build[k]] = builder.build(*w.note, facets);
     } catch (const Error& e) {
-      w.status = Work::Status::Failed;
+      w.status = RunNote::Status::Failed;
       w.error = e.what();
     }
     if (opts.progress) opts.progress(++done, to_build.size());
   });
 
   for (std::size_t i = 0; i < work.size(); ++i)
-    if (work[i].status == Work::Status::Failed && work[i].error.rfind(work[i].file->path + ": ", 0) == 0) {
+    if (work[i].status == RunNote::Status::Failed && work[i].error.rfind(work[i].file->path + ": ", 0) == 0) {
       // failed while building (not when first read): report it too
       report.skipped.push_back({work[i].file->path, work[i].error.substr(work[i].file->path.size() + 2)});
       work[i].error.clear();
     }
   if (!fresh && !opts.dry_run) shards.begin_transaction();
   for (std::size_t i = 0; i < work.size() && !(fresh && !opts.dry_run); ++i) {
-    Work& w = work[i];
-    if (w.status == Work::Status::Failed) continue;
+    RunNote& w = work[i];
+    if (w.status == RunNote::Status::Failed) continue;
     const std::string id = schema::unique_id_term(w.file->path);
     if (built[i]) {
       // A changed note whose document is unchanged (same signature) keeps its document.
@@ -390,7 +274,7 @@ IndexReport run_index(const IndexOptions& opts) {
       if (!renamed_from.empty()) {
         ++report.renamed;
         report.renamed_paths.emplace_back(renamed_from, w.file->path);
-        present.insert(renamed_from);  // not a deletion: it moved
+        renamed.insert(renamed_from);  // not a deletion: it moved
         if (!opts.dry_run) shards.db(indexed.at(renamed_from).shard).delete_document(schema::unique_id_term(renamed_from));
       } else if (w.old || (fresh && indexed.count(w.file->path))) {
         ++report.updated;
@@ -412,17 +296,12 @@ IndexReport run_index(const IndexOptions& opts) {
     }
   }
   // Notes gone from the vault (a failed file keeps its document).
-  std::set<std::string> kept;
-  for (const Work& w : work)
-    if (w.status == Work::Status::Failed && w.old) kept.insert(w.file->path);
-  for (const auto& [path, ix] : indexed)
-    for (const auto& dir : unreadable_dirs)
-      if (dir == "." || path.rfind(dir + "/", 0) == 0) kept.insert(path);
-  for (const auto& [path, ix] : indexed)
-    if (!present.count(path) && !kept.count(path)) {
+  const std::set<std::string> kept = state.kept();
+  for (const auto& path : state.vanished())
+    if (!renamed.count(path) && !kept.count(path)) {
       ++report.deleted;
       report.deleted_paths.push_back(path);
-      if (!opts.dry_run && !fresh) shards.db(ix.shard).delete_document(ix.docid);
+      if (!opts.dry_run && !fresh) shards.db(indexed.at(path).shard).delete_document(indexed.at(path).docid);
     }
 
   if (!opts.dry_run) {
@@ -447,8 +326,8 @@ IndexReport run_index(const IndexOptions& opts) {
       // thing (ByteDance = バイトダンス, チェックポイント = checkpoint); and entity
       // filters by alias. The table is rebuilt whole, so it always matches the notes.
       Analyzer analyzer;
-      for (const Work& w : work) {
-        if ((w.status == Work::Status::Failed && !w.old) || w.digest.aliases.empty()) continue;
+      for (const RunNote& w : work) {
+        if (!w.has_digest() || w.digest.aliases.empty()) continue;
         const NoteDigest& d = w.digest;
         std::vector<std::string> group{analyzer.key(d.display_title)};
         if (!d.source && d.title != d.display_title) group.push_back(analyzer.key(d.title));
