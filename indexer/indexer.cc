@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <xapian.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,14 +12,14 @@
 #include <thread>
 
 #include "document_builder.h"
+#include "entity_pass.h"
 #include "entity_resolver.h"
+#include "index_state.h"
 #include "parallel_for.h"
 #include "sagasu/error.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
-#include "sagasu/unicode.h"
-#include "index_state.h"
 #include "shard_set.h"
 #include "vault_walk.h"
 
@@ -41,91 +39,18 @@ IndexReport run_index(const IndexOptions& opts) {
   ShardSet shards(opts);
   report.shards = shards.size();
   const bool fresh = shards.fresh();
-  const bool have_old = !fresh;
-  Xapian::WritableDatabase& db = shards.db(0);  // metadata is read from the first shard (every shard holds it)
   IndexState state(scan, shards, opts, jobs, report);
   std::vector<RunNote>& work = state.notes();
   const std::map<std::string, IndexedNote>& indexed = state.indexed();
-  const std::string old_overrides = shards.metadata(schema::META_OVERRIDES);
+  EntityPass entity_pass(state, shards, opts, root, report);
+  const EntityResolver& resolver = entity_pass.resolver();
+  const std::set<std::string>& refresh = entity_pass.refresh();
+  const bool any_change = entity_pass.any_change();
 
-  // Entities: every note's digest in path order, then the override file.
-  std::string overrides;
-  const fs::path overrides_file = root / ".sagasu" / "entities.tsv";
-  if (fs::exists(overrides_file, ec)) {
-    try {
-      overrides = read_vault_file(overrides_file, ".sagasu/entities.tsv", 1u << 24);
-    } catch (const Error& e) {
-      // Keep the overrides last read: an unreadable file must not silently undo them.
-      std::string reason = e.what();
-      if (reason.rfind(".sagasu/entities.tsv: ", 0) == 0) reason.erase(0, 22);
-      report.skipped.push_back({".sagasu/entities.tsv", reason + " (the overrides last read are kept)"});
-      overrides = old_overrides;
-    }
-  }
   // Renames: a new path whose content equals a vanished one's.
   std::map<std::string, std::string> vanished_by_hash;  // hash → old path
   for (const auto& path : state.vanished()) vanished_by_hash.emplace(indexed.at(path).state.hash, path);
   std::set<std::string> renamed;
-
-  // When no note's digest and no override changed (nothing changed, or only
-  // text that names no entity), entity resolution cannot have changed: the
-  // last run's resolution and findings are reused. Resolving a large vault is
-  // most of such a run.
-  const bool digests_unchanged =
-      have_old && overrides == old_overrides && vanished_by_hash.empty() && !opts.entity_notes &&
-      std::all_of(work.begin(), work.end(), [](const RunNote& w) {
-        if (w.status != RunNote::Status::Changed) return true;
-        if (!w.old) return false;
-        const auto before = NoteDigest::decode(w.old->digest);
-        return before && *before == w.digest;
-      }) &&
-      !db.get_metadata(std::string(schema::META_FINDINGS)).empty();
-  const std::string last_resolution = digests_unchanged ? db.get_metadata(std::string(schema::META_RESOLUTION)) : "";
-  // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
-  const bool entities_unchanged =
-      digests_unchanged && [&] {
-        for (std::size_t k = 1; k < shards.size(); ++k)
-          if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last_resolution) return false;
-        return true;
-      }();
-  std::optional<EntityResolver> kept_resolution;
-  if (entities_unchanged) kept_resolution = EntityResolver::deserialize(last_resolution);
-  const bool nothing_changed = entities_unchanged && kept_resolution.has_value();
-  EntityResolver resolver = nothing_changed ? std::move(*kept_resolution) : EntityResolver();
-  if (!nothing_changed) {
-    for (const RunNote& w : work)
-      if (w.has_digest()) resolver.add(w.digest);
-    for (const auto& problem : resolver.load_overrides(overrides))
-      report.warnings.push_back({".sagasu/entities.tsv", problem});
-    resolver.finish();
-    report.ambiguous = resolver.ambiguous();
-  }
-
-  // Notes whose facets depend on an entity whose name or kind changed are
-  // rebuilt too, though their files did not change.
-  const bool any_change = fresh || overrides != old_overrides ||
-                          std::any_of(work.begin(), work.end(), [](const RunNote& w) { return w.status == RunNote::Status::Changed; }) ||
-                          !vanished_by_hash.empty();
-  std::set<std::string> refresh;
-  if (have_old && any_change && !nothing_changed) {
-    EntityResolver before;
-    for (const auto& [path, ix] : indexed)
-      if (auto d = NoteDigest::decode(ix.digest)) before.add(*d);
-    before.load_overrides(old_overrides);
-    before.finish();
-    std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
-    for (const RunNote& w : work) path_of_title.emplace(unicode::fold_name(w.digest.title), w.file->path);
-    std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
-    for (const auto& [path, ix] : indexed) path_of_doc[{ix.shard, ix.docid}] = path;
-    for (const auto& name : resolver.changed_names(before)) {
-      const std::string term = schema::filter_term(schema::LINK, name);
-      for (std::size_t k = 0; k < shards.size(); ++k)
-        for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
-          if (auto it = path_of_doc.find({k, *p}); it != path_of_doc.end()) refresh.insert(it->second);
-      const auto [first, last] = path_of_title.equal_range(unicode::fold_name(name));
-      for (auto page = first; page != last; ++page) refresh.insert(page->second);
-    }
-  }
 
   // Pass 2: build what changed, in parallel batches; one thread writes, in path order.
   std::vector<std::size_t> to_build;
@@ -137,24 +62,6 @@ IndexReport run_index(const IndexOptions& opts) {
   std::vector<std::unique_ptr<Analyzer>> analyzers(jobs);
   std::vector<std::optional<Xapian::Document>> built(work.size());
   std::vector<std::string> signatures(work.size());
-  std::map<std::string, Unresolved> unresolved;
-  std::map<std::string, EntityInfo> entities;
-  for (const RunNote& w : work) {
-    if (nothing_changed) break;
-    if (!w.has_digest()) continue;
-    for (const auto& name : w.digest.names) {
-      const std::string canon = resolver.canonical(name);
-      auto [it, inserted] = entities.try_emplace(canon);
-      EntityInfo& e = it->second;
-      if (inserted) {
-        e.name = canon;
-        if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
-        e.evidence = std::string(to_string(resolver.evidence(canon)));
-      }
-      // Which notes mention it: only when asked for (a large vault has millions of mentions).
-      if (opts.entity_notes || !e.kind) e.notes.insert(w.file->path);
-    }
-  }
   // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
   const NoteParser parser;
   auto parse_again = [&](RunNote& w) {
@@ -307,19 +214,9 @@ IndexReport run_index(const IndexOptions& opts) {
   if (!opts.dry_run) {
     // Every shard holds the whole vault's metadata: a searcher reads it from
     // any one of them (Xapian reads metadata from the first database).
-    std::vector<std::pair<std::string, std::string>> meta{
-        {std::string(schema::META_VAULT), root.string()},
-        {std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION)},
-        {std::string(schema::META_OVERRIDES), overrides}};
-    if (!nothing_changed) {
-      nlohmann::json findings{{"unresolved", nlohmann::json::array()}, {"ambiguous", nlohmann::json::array()}};
-      for (const auto& [name, e] : entities)
-        if (!e.kind) findings["unresolved"].push_back({{"name", e.name}, {"notes", e.notes}});
-      for (const auto& [alias, pages] : report.ambiguous)
-        findings["ambiguous"].push_back({{"alias", alias}, {"pages", pages}});
-      meta.emplace_back(std::string(schema::META_FINDINGS), findings.dump());
-      meta.emplace_back(std::string(schema::META_RESOLUTION), resolver.serialize());
-    }
+    std::vector<std::pair<std::string, std::string>> meta = entity_pass.metadata();
+    meta.emplace_back(std::string(schema::META_VAULT), root.string());
+    meta.emplace_back(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
     std::map<std::string, std::set<std::string>> synonyms;
     if (any_change || fresh) {
       // Synonyms from the vault itself: a page's title and its aliases name one
@@ -368,20 +265,6 @@ IndexReport run_index(const IndexOptions& opts) {
 
   // Kept documents count as unchanged notes.
   report.unchanged += kept.size();
-  for (auto& [name, e] : entities) {
-    if (!e.kind) report.unresolved.push_back({e.name, e.notes});
-    report.entities.push_back(std::move(e));
-  }
-  if (nothing_changed) {
-    // The last run's unresolved entities and ambiguous aliases.
-    const auto j = nlohmann::json::parse(db.get_metadata(std::string(schema::META_FINDINGS)), nullptr, false);
-    if (!j.is_discarded()) {
-      for (const auto& u : j.value("unresolved", nlohmann::json::array()))
-        report.unresolved.push_back({u.value("name", ""), u.value("notes", std::set<std::string>{})});
-      for (const auto& a : j.value("ambiguous", nlohmann::json::array()))
-        report.ambiguous[a.value("alias", "")] = a.value("pages", std::set<std::string>{});
-    }
-  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }
