@@ -1,9 +1,8 @@
 #include "entity_pass.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "sagasu/error.h"
