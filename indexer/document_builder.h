@@ -1,4 +1,4 @@
-// Note + resolved entities → Xapian document, following schema.h.
+// Note + its field values → Xapian document, following schema.h.
 #pragma once
 
 #include <xapian.h>
@@ -6,22 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "entity_resolver.h"
+#include "field_values.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/note.h"
 
 namespace sagasu {
-
-/// A note's facet values, resolved against the whole vault.
-struct NoteFacets {
-  NoteKind kind = NoteKind::Other;
-  std::vector<std::string> venues, years, persons, orgs;
-  std::vector<std::string> links;  ///< canonical names of every linked page
-};
-
-/// Facets of a note: venue/year from its own file name (source pages) or its
-/// citations; persons and organizations it is about or links to.
-NoteFacets resolve_facets(const Note& note, const EntityResolver& resolver);
 
 /// The title shown for a note: a source page's real title, else the file name.
 std::string display_title(const Note& note);
@@ -35,13 +24,16 @@ class DocumentBuilder {
   explicit DocumentBuilder(Analyzer& analyzer) : m_analyzer(analyzer) {}
 
   /// The signature of what build() would produce: equal signatures, equal documents.
-  std::string signature(const Note& note, const NoteFacets& facets) const;
-  /// The full document, its SIGNATURE value set to signature().
-  Xapian::Document build(const Note& note, const NoteFacets& facets);
+  std::string signature(const Note& note, const FieldValues& values) const;
+  /// The full document: words, substring grams, a filter term for each value
+  /// of every filter field, a packed facet slot for every facet; its
+  /// SIGNATURE value set to signature().
+  Xapian::Document build(const Note& note, const FieldValues& values);
 
  private:
   Analyzer& m_analyzer;
-  std::string meta_json(const Note& note, const NoteFacets& facets) const;
+  std::string meta_json(const Note& note, const FieldValues& values) const;
+  void add_words(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names);
 };
 
 }  // namespace sagasu

@@ -65,10 +65,10 @@ std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBui
       note.note = std::make_unique<Note>(m_parser.parse(note.file->path, content));
       note.hash = content_hash(content);
     }
-    const NoteFacets facets = resolve_facets(*note.note, m_resolver);
+    const FieldValues values = field_values(*note.note, m_resolver);
     std::optional<Xapian::Document> doc;
-    if (!note.old || note.old->signature != builder.signature(*note.note, facets)) {
-      doc = builder.build(*note.note, facets);
+    if (!note.old || note.old->signature != builder.signature(*note.note, values)) {
+      doc = builder.build(*note.note, values);
       stamp(*doc, note);
     }
     note.note.reset();  // done with it: keep memory flat
