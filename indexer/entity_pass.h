@@ -18,6 +18,7 @@
 
 namespace sagasu {
 
+/// The entities of the whole vault, for one index run.
 class EntityPass {
  public:
   /// Reads the override file (.sagasu/entities.tsv below root; an unreadable

@@ -28,6 +28,7 @@ class FieldValues {
   }
   /// What the note is; its name is the one value of schema::KIND.
   NoteKind kind() const { return m_kind; }
+  /// Sets the kind, and schema::KIND's value to its name.
   void set_kind(NoteKind kind);
 
  private:

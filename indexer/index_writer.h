@@ -23,9 +23,10 @@
 
 namespace sagasu {
 
+/// Writes the notes of a run into the index's shards.
 class IndexWriter {
  public:
-  /// A writer into shards of documents whose entities resolver resolves, built on `jobs` threads.
+  /// Writes into shards, resolving the notes' entities with resolver; documents are built on `jobs` threads.
   IndexWriter(ShardSet& shards, const EntityResolver& resolver, const IndexOptions& opts, unsigned jobs);
 
   /// Builds every note for a fresh build; for an update, the changed and new

@@ -17,6 +17,7 @@
 
 namespace sagasu {
 
+/// The shards an index run writes, from opening to commit.
 class ShardSet {
  public:
   /// Takes the writer lock of opts.index (nothing is read from the index that
