@@ -1,4 +1,4 @@
-#include "sagasu/entity_resolver.h"
+#include "entity_resolver.h"
 
 #include <fmt/format.h>
 
@@ -74,7 +74,7 @@ NoteDigest make_digest(const Note& note) {
   };
   for (const auto& l : note.links)
     if (!l.embed) saw(l.target);
-  // Plain names count only in lists whose label says what they are (as in resolve_facets).
+  // Plain names count only in lists whose label says what they are (as in field_values).
   for (const auto& r : note.relations)
     for (const auto& i : r.items)
       if (i.linked || kind_of_label(r.label)) saw(i.name);

@@ -1,4 +1,4 @@
-#include "sagasu/index_store.h"
+#include "index_store.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "sagasu/document_builder.h"
-#include "sagasu/entity_resolver.h"
+#include "entity_resolver.h"
+#include "field_values.h"
 
 using namespace sagasu;
 
@@ -27,10 +27,10 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   CHECK(r.kind("Kyoto Lab Inc.") == NoteKind::Organization);   // heuristic
   CHECK_FALSE(r.kind("Nobody"));
 
-  const NoteFacets f = resolve_facets(seed, r);
-  CHECK(f.kind == NoteKind::Organization);
-  CHECK(f.orgs == std::vector<std::string>{"ByteDance", "ByteDance Seed", "Meta"});
-  CHECK(f.persons == std::vector<std::string>{"Xin Liu"});
+  const FieldValues f = field_values(seed, r);
+  CHECK(f.kind() == NoteKind::Organization);
+  CHECK(f.of(schema::ORG) == std::vector<std::string>{"ByteDance", "ByteDance Seed", "Meta"});
+  CHECK(f.of(schema::PERSON) == std::vector<std::string>{"Xin Liu"});
 }
 
 TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[entities]") {

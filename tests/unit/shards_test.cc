@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "index_store.h"
 #include "sagasu/error.h"
-#include "sagasu/index_store.h"
 #include "index_set.h"
 
 namespace fs = std::filesystem;

@@ -1,0 +1,39 @@
+// Note + its field values → Xapian document, following schema.h.
+#pragma once
+
+#include <xapian.h>
+
+#include <string>
+#include <vector>
+
+#include "field_values.h"
+#include "sagasu/analyzer.h"
+#include "sagasu/note.h"
+
+namespace sagasu {
+
+/// The title shown for a note: a source page's real title, else the file name.
+std::string display_title(const Note& note);
+/// The note's other names, indexed like its title but weighted as body text:
+/// a source page's file-name title, the front-matter title, the aliases.
+std::vector<std::string> other_names(const Note& note);
+
+/// Builds the Xapian document of one note.
+class DocumentBuilder {
+ public:
+  explicit DocumentBuilder(Analyzer& analyzer) : m_analyzer(analyzer) {}
+
+  /// The signature of what build() would produce: equal signatures, equal documents.
+  std::string signature(const Note& note, const FieldValues& values) const;
+  /// The full document: words, substring grams, a filter term for each value
+  /// of every filter field, a packed facet slot for every facet; its
+  /// SIGNATURE value set to signature().
+  Xapian::Document build(const Note& note, const FieldValues& values);
+
+ private:
+  Analyzer& m_analyzer;
+  std::string meta_json(const Note& note, const FieldValues& values) const;
+  void add_words(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names);
+};
+
+}  // namespace sagasu

@@ -1,0 +1,171 @@
+#include "entity_pass.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "sagasu/error.h"
+#include "sagasu/schema.h"
+#include "sagasu/unicode.h"
+#include "vault_walk.h"
+
+namespace fs = std::filesystem;
+
+namespace sagasu {
+namespace {
+
+constexpr const char* OVERRIDES_FILE = ".sagasu/entities.tsv";
+
+// The override file's text; the overrides last read when it cannot be read,
+// as an unreadable file must not silently undo them.
+std::string read_overrides(const fs::path& root, const std::string& last_read, IndexReport& report) {
+  std::error_code ec;
+  const fs::path file = root / OVERRIDES_FILE;
+  if (!fs::exists(file, ec)) return {};
+  try {
+    return read_vault_file(file, OVERRIDES_FILE, 1u << 24);
+  } catch (const Error& e) {
+    std::string reason = e.what();
+    const std::string shown = std::string(OVERRIDES_FILE) + ": ";
+    if (reason.rfind(shown, 0) == 0) reason.erase(0, shown.size());
+    report.skipped.push_back({OVERRIDES_FILE, reason + " (the overrides last read are kept)"});
+    return last_read;
+  }
+}
+
+// The resolution the index keeps, when it still holds: no note's digest and no
+// override changed (nothing changed, or only text that names no entity).
+// Resolving a large vault is most of such a run.
+std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
+                                              const IndexOptions& opts, bool overrides_changed) {
+  const auto& notes = state.notes();
+  const bool digests_unchanged = !shards.fresh() && !overrides_changed && state.vanished().empty() &&
+                                 !opts.entity_notes &&
+                                 std::all_of(notes.begin(), notes.end(),
+                                             [](const RunNote& n) {
+                                               if (n.status != RunNote::Status::Changed) return true;
+                                               if (!n.old) return false;
+                                               const auto before = NoteDigest::decode(n.old->digest);
+                                               return before && *before == n.digest;
+                                             }) &&
+                                 !shards.metadata(schema::META_FINDINGS).empty();
+  if (!digests_unchanged) return std::nullopt;
+  const std::string last = shards.metadata(schema::META_RESOLUTION);
+  // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
+  for (std::size_t k = 1; k < shards.size(); ++k)
+    if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
+  return EntityResolver::deserialize(last);
+}
+
+// Notes whose facets depend on an entity whose name or kind changed: they are
+// rebuilt too, though their files did not change.
+std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexState& state, ShardSet& shards,
+                                       const std::string& old_overrides) {
+  EntityResolver before;
+  for (const auto& [path, ix] : state.indexed())
+    if (auto d = NoteDigest::decode(ix.digest)) before.add(*d);
+  before.load_overrides(old_overrides);
+  before.finish();
+  std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
+  for (const RunNote& n : state.notes())
+    path_of_title.emplace(unicode::fold_name(n.digest.title), n.file->path);
+  std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
+  for (const auto& [path, ix] : state.indexed()) path_of_doc[{ix.shard, ix.docid}] = path;
+  std::set<std::string> refresh;
+  for (const auto& name : now.changed_names(before)) {
+    const std::string term = schema::filter_term(schema::LINK, name);
+    for (std::size_t k = 0; k < shards.size(); ++k)
+      for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
+        if (auto it = path_of_doc.find({k, *p}); it != path_of_doc.end()) refresh.insert(it->second);
+    const auto [first, last] = path_of_title.equal_range(unicode::fold_name(name));
+    for (auto page = first; page != last; ++page) refresh.insert(page->second);
+  }
+  return refresh;
+}
+
+// Every name the notes link, list or credit, with its kind and evidence; the
+// unresolved ones again with the notes mentioning them.
+void report_entities(const IndexState& state, const EntityResolver& resolver, bool entity_notes,
+                     IndexReport& report) {
+  std::map<std::string, EntityInfo> entities;
+  for (const RunNote& n : state.notes()) {
+    if (!n.has_digest()) continue;
+    for (const auto& name : n.digest.names) {
+      const std::string canon = resolver.canonical(name);
+      auto [it, inserted] = entities.try_emplace(canon);
+      EntityInfo& e = it->second;
+      if (inserted) {
+        e.name = canon;
+        if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
+        e.evidence = std::string(to_string(resolver.evidence(canon)));
+      }
+      // Which notes mention it: only when asked for (a large vault has millions of mentions).
+      if (entity_notes || !e.kind) e.notes.insert(n.file->path);
+    }
+  }
+  for (auto& [name, e] : entities) {
+    if (!e.kind) report.unresolved.push_back({e.name, e.notes});
+    report.entities.push_back(std::move(e));
+  }
+}
+
+// The findings: the unresolved entities and ambiguous aliases of a report, as JSON.
+std::string encode_findings(const IndexReport& report) {
+  nlohmann::json findings{{"unresolved", nlohmann::json::array()}, {"ambiguous", nlohmann::json::array()}};
+  for (const auto& u : report.unresolved)
+    findings["unresolved"].push_back({{"name", u.name}, {"notes", u.notes}});
+  for (const auto& [alias, pages] : report.ambiguous)
+    findings["ambiguous"].push_back({{"alias", alias}, {"pages", pages}});
+  return findings.dump();
+}
+
+// The last run's unresolved entities and ambiguous aliases, into the report.
+void decode_findings(const std::string& json, IndexReport& report) {
+  const auto j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_discarded()) return;
+  for (const auto& u : j.value("unresolved", nlohmann::json::array()))
+    report.unresolved.push_back({u.value("name", ""), u.value("notes", std::set<std::string>{})});
+  for (const auto& a : j.value("ambiguous", nlohmann::json::array()))
+    report.ambiguous[a.value("alias", "")] = a.value("pages", std::set<std::string>{});
+}
+
+}  // namespace
+
+EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts,
+                       const fs::path& root, IndexReport& report) {
+  const std::string old_overrides = shards.metadata(schema::META_OVERRIDES);
+  m_overrides = read_overrides(root, old_overrides, report);
+  m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
+  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides)) {
+    m_resolver = std::move(*kept);
+    m_reused = true;
+    decode_findings(shards.metadata(schema::META_FINDINGS), report);
+    return;
+  }
+  resolve(state, opts, report);
+  if (!shards.fresh() && m_any_change) m_refresh = notes_to_refresh(m_resolver, state, shards, old_overrides);
+}
+
+// Pass 1 over every note's digest in path order, then the override file.
+void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, IndexReport& report) {
+  for (const RunNote& n : state.notes())
+    if (n.has_digest()) m_resolver.add(n.digest);
+  for (const auto& problem : m_resolver.load_overrides(m_overrides))
+    report.warnings.push_back({OVERRIDES_FILE, problem});
+  m_resolver.finish();
+  report.ambiguous = m_resolver.ambiguous();
+  report_entities(state, m_resolver, opts.entity_notes, report);
+  m_findings = encode_findings(report);
+}
+
+std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
+  std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
+  if (!m_reused) {
+    meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
+    meta.emplace_back(std::string(schema::META_RESOLUTION), m_resolver.serialize());
+  }
+  return meta;
+}
+
+}  // namespace sagasu

@@ -1,0 +1,57 @@
+// Phase 3 of an index run: which page each name of the vault means and what
+// kind of thing it is; the notes to rebuild because an entity they depend on
+// changed; and the entity report (entities, unresolved ones, ambiguous
+// aliases), kept in the index as the findings so a run that resolves nothing
+// anew can report them again.
+#pragma once
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "entity_resolver.h"
+#include "index_state.h"
+#include "sagasu/indexer.h"
+#include "shard_set.h"
+
+namespace sagasu {
+
+/// The entities of the whole vault, for one index run.
+class EntityPass {
+ public:
+  /// Reads the override file (.sagasu/entities.tsv below root; an unreadable
+  /// one is reported skipped and the overrides last read are kept). When no
+  /// note's digest and no override changed, the resolution and findings the
+  /// index keeps are reused; otherwise every digest is resolved anew and the
+  /// notes depending on a changed entity are found. Fills report.entities,
+  /// unresolved and ambiguous.
+  EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts,
+             const std::filesystem::path& root, IndexReport& report);
+
+  /// The resolution of this run.
+  const EntityResolver& resolver() const { return m_resolver; }
+  /// Did the notes or the override file change (or is the index built fresh)?
+  /// Only then is what derives from the whole vault computed again.
+  bool any_change() const { return m_any_change; }
+  /// Indexed paths whose files did not change but whose documents are rebuilt:
+  /// they link to, or are the page of, an entity whose canonical name, kind or
+  /// evidence changed.
+  const std::set<std::string>& refresh() const { return m_refresh; }
+  /// The index metadata this pass keeps: the override file as read and, when
+  /// resolved anew, the findings and the resolution.
+  std::vector<std::pair<std::string, std::string>> metadata() const;
+
+ private:
+  EntityResolver m_resolver;
+  std::string m_overrides;
+  bool m_any_change = false;
+  bool m_reused = false;  // the index's resolution and findings
+  std::set<std::string> m_refresh;
+  std::string m_findings;  // JSON, when resolved anew
+
+  void resolve(const IndexState& state, const IndexOptions& opts, IndexReport& report);
+};
+
+}  // namespace sagasu

@@ -1,0 +1,60 @@
+#include "field_values.h"
+
+#include <algorithm>
+
+namespace sagasu {
+
+void FieldValues::add(const schema::Field& field, std::string value) {
+  if (value.empty()) return;
+  std::vector<std::string>& values = m_values[schema::index_of(field)];
+  const auto at = std::lower_bound(values.begin(), values.end(), value);
+  if (at == values.end() || *at != value) values.insert(at, std::move(value));
+}
+
+void FieldValues::set_kind(NoteKind kind) {
+  m_kind = kind;
+  m_values[schema::index_of(schema::KIND)] = {std::string(to_string(kind))};
+}
+
+FieldValues field_values(const Note& note, const EntityResolver& resolver) {
+  FieldValues values;
+  values.add(schema::PATH, note.path);
+  for (auto slash = note.path.find('/'); slash != std::string::npos; slash = note.path.find('/', slash + 1))
+    values.add(schema::PATH, note.path.substr(0, slash));
+  for (const auto& tag : note.tags) values.add(schema::TAG, tag);
+  for (const auto& c : note.citations) values.add(schema::CITE, c.key);
+  const std::string self = resolver.canonical(note.title);
+  if (note.source) {
+    // A source page: its own venue and year, not those of what it cites.
+    values.set_kind(NoteKind::Source);
+    values.add(schema::VENUE, note.source->venue);
+    values.add(schema::YEAR, std::to_string(note.source->year));
+    values.add(schema::CITE, note.source->key);
+  } else {
+    values.set_kind(resolver.kind(self).value_or(NoteKind::Other));
+    for (const auto& c : note.citations) {
+      values.add(schema::VENUE, c.venue);
+      values.add(schema::YEAR, std::to_string(c.year));
+    }
+  }
+  if (values.kind() == NoteKind::Person) values.add(schema::PERSON, self);
+  if (values.kind() == NoteKind::Organization) values.add(schema::ORG, self);
+  auto mention = [&](const std::string& name) {
+    if (name.empty() || name.front() == '@') return;
+    const std::string canon = resolver.canonical(name);
+    values.add(schema::LINK, canon);
+    const auto k = resolver.kind(canon);
+    if (k == NoteKind::Person) values.add(schema::PERSON, canon);
+    if (k == NoteKind::Organization) values.add(schema::ORG, canon);
+  };
+  for (const auto& link : note.links)
+    if (!link.embed) mention(link.target);
+  for (const auto& a : note.authors) mention(a);
+  // Plain names count only in lists whose label says what they are.
+  for (const auto& rel : note.relations)
+    for (const auto& item : rel.items)
+      if (item.linked || kind_of_label(rel.label)) mention(item.name);
+  return values;
+}
+
+}  // namespace sagasu

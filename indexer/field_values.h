@@ -1,0 +1,45 @@
+// A note's values for the fields of the schema's table (schema::FIELDS), and
+// the code that finds them. The document builder turns every filter field's
+// values into filter terms and every facet's into its facet slot, so adding a
+// facet is one row in schema.h and the lines here that find its values.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "entity_resolver.h"
+#include "sagasu/note.h"
+#include "sagasu/schema.h"
+
+namespace sagasu {
+
+/// A note's values for each field of schema::FIELDS, and its kind.
+class FieldValues {
+ public:
+  /// No values; the kind is NoteKind::Other.
+  FieldValues() { set_kind(NoteKind::Other); }
+
+  /// Adds a value to a field's; an empty value, or one the field has, is not added.
+  void add(const schema::Field& field, std::string value);
+  /// The field's values, sorted.
+  const std::vector<std::string>& of(const schema::Field& field) const {
+    return m_values[schema::index_of(field)];
+  }
+  /// What the note is; its name is the one value of schema::KIND.
+  NoteKind kind() const { return m_kind; }
+  /// Sets the kind, and schema::KIND's value to its name.
+  void set_kind(NoteKind kind);
+
+ private:
+  std::array<std::vector<std::string>, schema::FIELDS.size()> m_values;
+  NoteKind m_kind = NoteKind::Other;
+};
+
+/// The values of a note, resolved against the whole vault: its path and every
+/// folder above it; venue and year from its own file name (a source page) or
+/// its citations; its kind, tags and cited sources; the pages it links to, and
+/// the persons and organizations it is about or links to.
+FieldValues field_values(const Note& note, const EntityResolver& resolver);
+
+}  // namespace sagasu

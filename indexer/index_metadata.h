@@ -1,0 +1,33 @@
+// Phase 5 of an index run: the index's metadata, written to every shard (a
+// searcher reads it from any one of them, as Xapian reads metadata from the
+// first database): the META_* values of schema.h and the synonym table.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index_state.h"
+#include "shard_set.h"
+
+namespace sagasu {
+
+/// Synonym key → the other names (schema.h: META_SYNONYM).
+using Synonyms = std::map<std::string, std::set<std::string>>;
+
+/// The synonyms of the vault itself: a page's title and its aliases name one
+/// thing (ByteDance = バイトダンス, チェックポイント = checkpoint), as
+/// Analyzer::key text; and an alias in the filter of every entity field names the page.
+Synonyms vault_synonyms(const std::vector<RunNote>& notes);
+
+/// Sets on every shard the vault's path, the schema version, the shard's
+/// number (a sharded index) and `entries`; and, when given, replaces the
+/// synonym table with `synonyms` (rebuilt whole, so it always matches the notes).
+void write_metadata(ShardSet& shards, const std::string& vault,
+                    const std::vector<std::pair<std::string, std::string>>& entries,
+                    const std::optional<Synonyms>& synonyms);
+
+}  // namespace sagasu

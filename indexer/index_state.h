@@ -1,0 +1,89 @@
+// Phase 2 of an index run: what the index holds for each path (read with
+// value streams), and every file of the vault classified against it:
+// unchanged, touched (same content, new mtime), changed (parsed here, on
+// several threads) or failed.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sagasu/indexer.h"
+#include "sagasu/note.h"
+#include "sagasu/stored_note.h"
+#include "shard_set.h"
+#include "vault_walk.h"
+
+namespace sagasu {
+
+/// What the index held for a path before this run.
+struct IndexedNote {
+  std::size_t shard = 0;
+  Xapian::docid docid = 0;
+  FileState state;
+  std::string digest;     ///< encoded NoteDigest
+  std::string signature;  ///< DocumentBuilder::signature
+};
+
+/// One note of this run: a file of the vault.
+struct RunNote {
+  enum class Status { Unchanged, Touched, Changed, Failed };
+
+  const VaultFile* file = nullptr;
+  const IndexedNote* old = nullptr;  ///< what the index held for this path, if anything
+  Status status = Status::Unchanged;
+  std::string hash;            ///< content hash
+  std::unique_ptr<Note> note;  ///< parsed when it has to be (re)built
+  NoteDigest digest;           ///< read now, or the indexed version's
+  std::string error;           ///< why it failed
+
+  /// Does digest stand for the note: read now, or kept from the index (a
+  /// failed file keeps its indexed version)?
+  bool has_digest() const { return status != Status::Failed || old; }
+};
+
+/// What the index holds, and what this run does with each file of the vault.
+class IndexState {
+ public:
+  /// Reads what the shards hold (nothing for a fresh build; throws Error for an
+  /// index of another vault), then classifies every file of the scan: size and
+  /// mtime first, then the content hash, so a `touch` costs a read but no
+  /// reindex. Changed files are parsed on `jobs` threads. Failed files and the
+  /// notes' warnings go to the report; with opts.strict a skipped file throws
+  /// Error, before anything is written.
+  IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts, unsigned jobs,
+             IndexReport& report);
+  IndexState(const IndexState&) = delete;
+  IndexState& operator=(const IndexState&) = delete;
+
+  /// Path → what the index held (nothing for a fresh build).
+  const std::map<std::string, IndexedNote>& indexed() const { return m_indexed; }
+  /// The notes of this run, one per file of the vault, in path order.
+  const std::vector<RunNote>& notes() const { return m_notes; }
+  std::vector<RunNote>& notes() { return m_notes; }
+  /// Indexed paths that no file of the vault has (deleted, renamed away, or
+  /// below a folder that could not be read), in path order.
+  const std::vector<std::string>& vanished() const { return m_vanished; }
+  /// Did a file change, or vanish?
+  bool vault_changed() const;
+  /// Indexed paths whose documents stay as they are, counted as unchanged:
+  /// failed files (so far) that had one, and notes below folders that could not be read.
+  std::set<std::string> kept() const;
+
+ private:
+  const VaultScan& m_scan;
+  std::map<std::string, IndexedNote> m_indexed;
+  std::vector<RunNote> m_notes;
+  std::vector<std::string> m_vanished;
+
+  void load(ShardSet& shards, const IndexOptions& opts);
+  void classify(const IndexOptions& opts, unsigned jobs);
+  void report_problems(const IndexOptions& opts, IndexReport& report);
+};
+
+}  // namespace sagasu

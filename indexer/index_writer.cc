@@ -1,0 +1,223 @@
+#include "index_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "parallel_for.h"
+#include "sagasu/error.h"
+#include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
+#include "vault_walk.h"
+
+namespace sagasu {
+namespace {
+
+// The values a document keeps of its file and of its note's entities: STATE and DIGEST.
+void stamp(Xapian::Document& doc, const RunNote& note) {
+  const VaultFile& f = *note.file;
+  doc.add_value(schema::SLOT_STATE, FileState{f.path, f.size, f.mtime_ns, note.hash}.encode());
+  doc.add_value(schema::SLOT_DIGEST, note.digest.encode());
+}
+
+// Notes that failed while building (not when first read) are reported too.
+void report_build_failures(std::vector<RunNote>& notes, IndexReport& report) {
+  for (RunNote& n : notes)
+    if (n.status == RunNote::Status::Failed && n.error.rfind(n.file->path + ": ", 0) == 0) {
+      report.skipped.push_back({n.file->path, n.error.substr(n.file->path.size() + 2)});
+      n.error.clear();
+    }
+}
+
+}  // namespace
+
+IndexWriter::IndexWriter(ShardSet& shards, const EntityResolver& resolver, const IndexOptions& opts,
+                         unsigned jobs)
+    : m_shards(shards), m_resolver(resolver), m_opts(opts), m_jobs(jobs) {}
+
+void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report) {
+  std::vector<std::size_t> to_build;
+  const std::vector<RunNote>& notes = state.notes();
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    const RunNote& n = notes[i];
+    if (n.status == RunNote::Status::Failed) continue;
+    if (m_shards.fresh() || n.status == RunNote::Status::Changed || !n.old || refresh.count(n.file->path))
+      to_build.push_back(i);
+  }
+  if (m_shards.fresh() && !m_opts.dry_run)
+    build_fresh(state, to_build, report);
+  else
+    update(state, to_build, report);
+}
+
+// The one document path of fresh builds and updates: a note of this run →
+// its finished document (built, with STATE and DIGEST). Nothing when the
+// index holds that document already (an update, and the same signature), or
+// when the note fails (it is marked failed).
+std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBuilder& builder) {
+  try {
+    if (!note.note) {
+      // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
+      const std::string content = read_vault_file(note.file->file, note.file->path, m_opts.max_file_bytes);
+      note.note = std::make_unique<Note>(m_parser.parse(note.file->path, content));
+      note.hash = content_hash(content);
+    }
+    const FieldValues values = field_values(*note.note, m_resolver);
+    std::optional<Xapian::Document> doc;
+    if (!note.old || note.old->signature != builder.signature(*note.note, values)) {
+      doc = builder.build(*note.note, values);
+      stamp(*doc, note);
+    }
+    note.note.reset();  // done with it: keep memory flat
+    return doc;
+  } catch (const Error& e) {
+    note.status = RunNote::Status::Failed;
+    note.error = e.what();
+    return std::nullopt;
+  }
+}
+
+void IndexWriter::build_fresh(IndexState& state, const std::vector<std::size_t>& to_build,
+                              IndexReport& report) {
+  std::vector<RunNote>& notes = state.notes();
+  for (std::size_t s = 0; s < m_shards.size(); ++s) {
+    std::vector<RunNote*> mine;
+    for (std::size_t k : to_build)
+      if (m_shards.shard_of(notes[k].file->path) == s) mine.push_back(&notes[k]);
+    build_shard(s, mine, to_build.size());
+  }
+  for (std::size_t k : to_build)
+    if (notes[k].status != RunNote::Status::Failed) {
+      ++report.added;
+      report.added_paths.push_back(notes[k].file->path);
+    }
+  report_build_failures(notes, report);
+}
+
+// Disjoint sub-indexes, one per thread over a contiguous slice of the shard's
+// notes in path order, merged by Xapian's compaction: every core feeds Xapian,
+// and the result is compact and the same for any -j.
+void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& notes, std::size_t total) {
+  const std::size_t n = notes.size();
+  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(m_jobs, n / 64 + 1));
+  std::vector<std::string> part_errors(parts);
+  parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
+    try {
+      Xapian::WritableDatabase sub(m_shards.part_path(shard, p), Xapian::DB_CREATE_OR_OVERWRITE);
+      Analyzer analyzer;
+      DocumentBuilder builder(analyzer);
+      for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
+        if (auto doc = document(*notes[k], builder)) sub.add_document(*doc);
+        progress(total);
+      }
+      sub.commit();
+    } catch (const Xapian::Error& e) {
+      part_errors[p] = e.get_description();
+    }
+  });
+  for (const auto& e : part_errors)
+    if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", m_opts.index, e));
+  Xapian::Database merged;
+  for (std::size_t p = 0; p < parts; ++p) merged.add_database(Xapian::Database(m_shards.part_path(shard, p)));
+  merged.compact(m_shards.new_path(shard));
+  merged.close();
+  std::error_code ec;
+  for (std::size_t p = 0; p < parts; ++p) std::filesystem::remove_all(m_shards.part_path(shard, p), ec);
+  m_shards.open_new(shard);
+}
+
+// Documents are built in parallel; one thread writes them, in path order.
+void IndexWriter::update(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report) {
+  std::vector<RunNote>& notes = state.notes();
+  std::vector<std::optional<Xapian::Document>> built(notes.size());
+  std::vector<std::unique_ptr<Analyzer>> analyzers(m_jobs);
+  parallel_for(to_build.size(), m_jobs, [&](std::size_t k, unsigned t) {
+    if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
+    DocumentBuilder builder(*analyzers[t]);
+    built[to_build[k]] = document(notes[to_build[k]], builder);
+    progress(to_build.size());
+  });
+  report_build_failures(notes, report);
+  if (!m_opts.dry_run) m_shards.begin_transaction();
+  apply(state, built, report);
+}
+
+void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Document>>& built,
+                        IndexReport& report) {
+  // Renames: a new path whose content equals a vanished one's.
+  std::map<std::string, std::string> vanished_by_hash;  // hash → old path
+  for (const auto& path : state.vanished())
+    vanished_by_hash.emplace(state.indexed().at(path).state.hash, path);
+  std::set<std::string> renamed;
+  std::vector<RunNote>& notes = state.notes();
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    const RunNote& n = notes[i];
+    if (n.status == RunNote::Status::Failed) continue;
+    if (!built[i]) {
+      keep(n, report);
+      continue;
+    }
+    std::string renamed_from;
+    if (auto v = n.old ? vanished_by_hash.end() : vanished_by_hash.find(n.hash);
+        v != vanished_by_hash.end()) {
+      renamed_from = v->second;
+      vanished_by_hash.erase(v);
+    }
+    if (!m_opts.dry_run)
+      m_shards.db(m_shards.shard_of(n.file->path))
+          .replace_document(schema::unique_id_term(n.file->path), *built[i]);
+    if (!renamed_from.empty()) {
+      ++report.renamed;
+      report.renamed_paths.emplace_back(renamed_from, n.file->path);
+      renamed.insert(renamed_from);  // not a deletion: it moved
+      if (!m_opts.dry_run)
+        m_shards.db(state.indexed().at(renamed_from).shard)
+            .delete_document(schema::unique_id_term(renamed_from));
+    } else if (n.old) {
+      ++report.updated;
+      report.updated_paths.push_back(n.file->path);
+    } else {
+      ++report.added;
+      report.added_paths.push_back(n.file->path);
+    }
+  }
+  delete_vanished(state, renamed, report);
+}
+
+// A note whose document stays. Same content with a new mtime: only the state
+// changes (Xapian rewrites just the values).
+void IndexWriter::keep(const RunNote& note, IndexReport& report) {
+  ++report.unchanged;
+  const IndexedNote* old = note.old;
+  if (m_opts.dry_run || !old ||
+      (old->state.mtime_ns == note.file->mtime_ns && old->state.size == note.file->size))
+    return;
+  Xapian::WritableDatabase& db = m_shards.db(old->shard);
+  Xapian::Document doc = db.get_document(old->docid);
+  stamp(doc, note);
+  db.replace_document(old->docid, doc);
+}
+
+// Notes gone from the vault, unless they moved or keep their documents (a
+// failed file, a folder that could not be read): those count as unchanged.
+void IndexWriter::delete_vanished(const IndexState& state, const std::set<std::string>& renamed,
+                                  IndexReport& report) {
+  const std::set<std::string> kept = state.kept();
+  for (const auto& path : state.vanished())
+    if (!renamed.count(path) && !kept.count(path)) {
+      ++report.deleted;
+      report.deleted_paths.push_back(path);
+      const IndexedNote& ix = state.indexed().at(path);
+      if (!m_opts.dry_run) m_shards.db(ix.shard).delete_document(ix.docid);
+    }
+  report.unchanged += kept.size();
+}
+
+void IndexWriter::progress(std::size_t total) {
+  if (m_opts.progress) m_opts.progress(++m_done, total);
+}
+
+}  // namespace sagasu

@@ -1,0 +1,57 @@
+// Phase 4 of an index run: the one writer. A fresh build writes, shard by
+// shard, one sub-index per thread and merges them by compaction into the new
+// generation; an update is one transaction per shard that replaces, renames
+// and deletes documents and updates the state of touched files. Both take
+// each note through the same document path.
+#pragma once
+
+#include <xapian.h>
+
+#include <atomic>
+#include <cstddef>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "document_builder.h"
+#include "entity_resolver.h"
+#include "index_state.h"
+#include "sagasu/indexer.h"
+#include "sagasu/note.h"
+#include "shard_set.h"
+
+namespace sagasu {
+
+/// Writes the notes of a run into the index's shards.
+class IndexWriter {
+ public:
+  /// Writes into shards, resolving the notes' entities with resolver; documents are built on `jobs` threads.
+  IndexWriter(ShardSet& shards, const EntityResolver& resolver, const IndexOptions& opts, unsigned jobs);
+
+  /// Builds every note for a fresh build; for an update, the changed and new
+  /// notes and those in refresh (paths), and writes what differs from
+  /// the index. Counts what was added, updated, renamed, deleted and left
+  /// unchanged, and reports the notes that failed to build. With
+  /// opts.dry_run, the documents are built (a note may fail) but nothing is written.
+  void write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report);
+
+ private:
+  ShardSet& m_shards;
+  const EntityResolver& m_resolver;
+  const IndexOptions& m_opts;
+  unsigned m_jobs;
+  NoteParser m_parser;
+  std::atomic<std::size_t> m_done{0};
+
+  std::optional<Xapian::Document> document(RunNote& note, DocumentBuilder& builder);
+  void build_fresh(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);
+  void build_shard(std::size_t shard, const std::vector<RunNote*>& notes, std::size_t total);
+  void update(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);
+  void apply(IndexState& state, std::vector<std::optional<Xapian::Document>>& built, IndexReport& report);
+  void keep(const RunNote& note, IndexReport& report);
+  void delete_vanished(const IndexState& state, const std::set<std::string>& renamed, IndexReport& report);
+  void progress(std::size_t total);
+};
+
+}  // namespace sagasu

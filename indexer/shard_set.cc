@@ -1,0 +1,114 @@
+#include "shard_set.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+
+#include "sagasu/index_layout.h"
+#include "sagasu/schema.h"
+
+namespace sagasu {
+
+ShardSet::ShardSet(const IndexOptions& opts) : m_store(opts.index, opts.wait) {
+  const std::vector<std::string> old_shards = m_store.shards();
+  const bool exists = !m_store.current().empty() || !old_shards.empty();
+  const std::size_t old_count = old_shards.empty() ? 1 : old_shards.size();
+  const std::size_t count = opts.shards ? opts.shards : exists ? old_count : 1;
+  if (!opts.dry_run) m_store.remove_stale();
+  open_stores(count, opts.wait);
+  if (count > 1 && old_shards.size() == count && !opts.dry_run) reconcile(old_shards);
+  // Another shard count than the index's is a new layout; an index of another
+  // schema version cannot be trusted to match its documents: both are built fresh.
+  m_fresh = opts.rebuild || !exists || count != old_count || stale_schema() ||
+            std::any_of(m_shards.begin(), m_shards.end(),
+                        [](const Shard& sh) { return sh.store->current().empty(); });
+  // A fresh build writes sub-indexes and merges them into the new generation
+  // at the end; an update writes into the current one.
+  for (Shard& sh : m_shards) {
+    if (m_fresh)
+      sh.new_generation = sh.store->next_name();
+    else
+      sh.db = sh.store->open_current();
+  }
+}
+
+void ShardSet::open_stores(std::size_t count, bool wait) {
+  m_shards.resize(count);
+  if (count == 1) {
+    m_shards[0].store = &m_store;
+    return;
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    m_shards[k].own = std::make_unique<IndexStore>(m_store.path_of(layout::shard_folder(k)), wait);
+    m_shards[k].store = m_shards[k].own.get();
+  }
+}
+
+// The top stub is the truth: a shard's own stub (what xapian-tcpsrv opens) is
+// brought in line with it, as a killed rebuild may have left it behind.
+void ShardSet::reconcile(const std::vector<std::string>& stub_shards) {
+  for (std::size_t k = 0; k < m_shards.size(); ++k) {
+    const auto named = layout::shard_entry(stub_shards[k]);
+    if (named && named->folder == layout::shard_folder(k) &&
+        m_shards[k].store->current() != named->generation)
+      m_shards[k].store->switch_to(named->generation);
+  }
+}
+
+bool ShardSet::stale_schema() const {
+  try {
+    const IndexStore& first = *m_shards[0].store;
+    Xapian::Database current(first.path_of(first.current()));
+    return current.get_metadata(std::string(schema::META_SCHEMA_VERSION)) != schema::SCHEMA_VERSION;
+  } catch (const Xapian::Error&) {
+    return true;
+  }
+}
+
+std::size_t ShardSet::shard_of(std::string_view path) const {
+  const std::size_t count = m_shards.size();
+  return count <= 1 ? 0 : static_cast<std::size_t>(XXH3_64bits(path.data(), path.size()) % count);
+}
+
+std::string ShardSet::metadata(std::string_view key) const {
+  return m_fresh ? std::string() : m_shards[0].db.get_metadata(std::string(key));
+}
+
+std::string ShardSet::part_path(std::size_t k, std::size_t p) const {
+  const Shard& sh = m_shards[k];
+  return sh.store->path_of(layout::part_name(sh.new_generation, p));
+}
+
+std::string ShardSet::new_path(std::size_t k) const {
+  return m_shards[k].store->path_of(m_shards[k].new_generation);
+}
+
+void ShardSet::open_new(std::size_t k) {
+  m_shards[k].db = Xapian::WritableDatabase(new_path(k), Xapian::DB_OPEN);
+}
+
+void ShardSet::begin_transaction() {
+  for (Shard& sh : m_shards) sh.db.begin_transaction(true);
+}
+
+void ShardSet::commit() {
+  if (!m_fresh) {
+    for (Shard& sh : m_shards) sh.db.commit_transaction();
+    return;
+  }
+  std::vector<std::string> generations;
+  for (std::size_t k = 0; k < m_shards.size(); ++k) {
+    m_shards[k].db.commit();
+    m_shards[k].db.close();
+    generations.push_back(layout::shard_folder(k) + "/" + m_shards[k].new_generation);
+  }
+  // The atomic switch: readers now open the new generation (of every shard).
+  if (m_shards.size() == 1) {
+    m_store.switch_to(m_shards[0].new_generation);
+  } else {
+    m_store.switch_to_shards(generations);
+    for (Shard& sh : m_shards) sh.store->switch_to(sh.new_generation);
+  }
+}
+
+}  // namespace sagasu

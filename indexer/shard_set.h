@@ -1,0 +1,80 @@
+// The index an indexer run writes, as a set of shards (one when the index is
+// not sharded): their stores, opened under the index's writer lock; whether
+// the run builds them fresh or updates them; their databases; and the commit
+// that makes the run visible to readers all at once.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "index_store.h"
+#include "sagasu/indexer.h"
+
+namespace sagasu {
+
+/// The shards an index run writes, from opening to commit.
+class ShardSet {
+ public:
+  /// Takes the writer lock of opts.index (nothing is read from the index that
+  /// another writer could change) and opens opts.shards shards (0: as many as
+  /// the index has, 1 for a new index). Unless opts.dry_run, generations the
+  /// stub does not name are removed and each shard's own stub is brought in
+  /// line with the top stub. An update opens the current generations; a fresh
+  /// build names the new ones.
+  explicit ShardSet(const IndexOptions& opts);
+  ShardSet(const ShardSet&) = delete;
+  ShardSet& operator=(const ShardSet&) = delete;
+
+  /// The number of shards.
+  std::size_t size() const { return m_shards.size(); }
+  /// Does the run build every shard anew (asked for; no index yet; another
+  /// shard count; another schema version; a shard without a generation)
+  /// rather than update the current generations?
+  bool fresh() const { return m_fresh; }
+  /// The shard of a vault-relative path: a hash of it, so the same note always
+  /// goes to the same shard and no note lives in two.
+  std::size_t shard_of(std::string_view path) const;
+  /// Shard k's database: for an update, its current generation; for a fresh
+  /// build, the new generation once open_new(k) was called.
+  Xapian::WritableDatabase& db(std::size_t k) { return m_shards[k].db; }
+  /// A metadata value of the index as it was (empty for a fresh build): every
+  /// shard holds the index's metadata, the first one is read.
+  std::string metadata(std::string_view key) const;
+
+  /// The folder of part p of shard k's new generation (a fresh build).
+  std::string part_path(std::size_t k, std::size_t p) const;
+  /// The folder of shard k's new generation (a fresh build).
+  std::string new_path(std::size_t k) const;
+  /// Opens shard k's new generation, written into new_path(k) by a fresh build.
+  void open_new(std::size_t k);
+
+  /// An update from here on is one transaction per shard: readers see all of
+  /// this run or none of it (commit() ends them).
+  void begin_transaction();
+  /// Makes the run visible: an update commits each shard's transaction; a
+  /// fresh build commits the new generations and switches every shard to them
+  /// with one atomic rename of the stub.
+  void commit();
+
+ private:
+  struct Shard {
+    IndexStore* store = nullptr;
+    std::unique_ptr<IndexStore> own;  // a sharded index: the shard's own folder
+    Xapian::WritableDatabase db;
+    std::string new_generation;  // a fresh build writes this generation
+  };
+  IndexStore m_store;  // the index folder, its lock and top stub
+  std::vector<Shard> m_shards;
+  bool m_fresh = false;
+
+  void open_stores(std::size_t count, bool wait);
+  void reconcile(const std::vector<std::string>& stub_shards);
+  bool stale_schema() const;
+};
+
+}  // namespace sagasu

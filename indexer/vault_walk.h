@@ -1,0 +1,44 @@
+// Phase 1 of an index run: the files of the vault as a walk finds them, and
+// reading one of them (with the content hash a note's STATE keeps).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sagasu/indexer.h"
+
+namespace sagasu {
+
+/// A file of the vault as the walk saw it.
+struct VaultFile {
+  std::filesystem::path file;  ///< where it is on disk
+  std::string path;            ///< vault-relative, '/'-separated
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+};
+
+/// What a walk of the vault found.
+struct VaultScan {
+  std::filesystem::path root;    ///< the vault folder, canonical
+  std::vector<VaultFile> files;  ///< the files to index, sorted by path
+  /// Vault-relative folders that could not be listed ("." for the vault itself):
+  /// the notes the index holds below them keep their indexed versions.
+  std::vector<std::string> unreadable_dirs;
+};
+
+/// Walks opts.vault for files ending in one of opts.extensions. Hidden folders
+/// are skipped and symbolic links to folders are not followed (a notice in
+/// report.warnings); files and folders that cannot be indexed go to
+/// report.skipped. Throws Error when the vault is not a folder.
+VaultScan walk_vault(const IndexOptions& opts, IndexReport& report);
+
+/// The whole content of a file of at most `limit` bytes; throws Error naming it as `shown`.
+std::string read_vault_file(const std::filesystem::path& file, const std::string& shown, std::uint64_t limit);
+
+/// The content hash of a file (hex), as a note's STATE keeps it.
+std::string content_hash(std::string_view content);
+
+}  // namespace sagasu
