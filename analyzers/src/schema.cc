@@ -70,6 +70,13 @@ const Field* find_facet(std::string_view name) {
   return f && f->is_facet() ? f : nullptr;
 }
 
+std::vector<std::string> facet_list() {
+  std::vector<std::string> names;
+  for (const Field& f : FIELDS)
+    if (f.is_facet()) names.emplace_back(f.name);
+  return names;
+}
+
 std::string field_names(bool facets_only, std::string_view last) {
   std::vector<std::string_view> names;
   for (const Field& f : FIELDS)

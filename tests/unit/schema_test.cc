@@ -19,8 +19,12 @@ TEST_CASE("Schema, no two fields share a prefix or a name", "[schema]") {
 }
 
 TEST_CASE("Schema, no two uses share a value slot", "[schema]") {
-  std::set<unsigned> slots(ALL_SLOTS.begin(), ALL_SLOTS.end());
-  CHECK(slots.size() == ALL_SLOTS.size());
+  std::set<unsigned> slots;
+  std::set<std::string_view> names;
+  for (const auto& s : SLOTS) {
+    CHECK(slots.insert(s.slot).second);
+    CHECK(names.insert(s.name).second);
+  }
   std::set<int> facet_slots;
   for (const auto& f : FIELDS) {
     if (!f.is_facet()) continue;

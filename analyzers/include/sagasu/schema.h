@@ -81,10 +81,25 @@ enum Slot : unsigned {
   SLOT_FOLDS_TO_ASCII = 11,
 };
 
-/// Every slot, for the uniqueness test.
-inline constexpr std::array<unsigned, 12> ALL_SLOTS{
-    SLOT_VENUES, SLOT_YEARS,     SLOT_PERSONS, SLOT_ORGS,  SLOT_KIND,   SLOT_TITLE,
-    SLOT_YEAR_SORT, SLOT_SIGNATURE, SLOT_META, SLOT_STATE, SLOT_DIGEST, SLOT_FOLDS_TO_ASCII};
+/// Every slot with its name (the dump tool prints it; a test checks they are distinct).
+struct SlotName {
+  unsigned slot;
+  std::string_view name;
+};
+inline constexpr std::array<SlotName, 12> SLOTS{{
+    {SLOT_VENUES, "venues"},
+    {SLOT_YEARS, "years"},
+    {SLOT_PERSONS, "persons"},
+    {SLOT_ORGS, "orgs"},
+    {SLOT_KIND, "kind"},
+    {SLOT_TITLE, "title"},
+    {SLOT_YEAR_SORT, "year_sort"},
+    {SLOT_SIGNATURE, "signature"},
+    {SLOT_META, "meta"},
+    {SLOT_STATE, "state"},
+    {SLOT_DIGEST, "digest"},
+    {SLOT_FOLDS_TO_ASCII, "folds_to_ascii"},
+}};
 
 /// What a field's query value selects, and so which processor handles it.
 enum class FieldKind {
@@ -214,6 +229,8 @@ std::string unique_id_term(std::string_view path);
 std::string filter_term(const Field& field, std::string_view value);
 /// The facet with this name, or nullptr (a field that is not a facet is not one).
 const Field* find_facet(std::string_view name);
+/// The names of every facet, in table order.
+std::vector<std::string> facet_list();
 /// The names of the facets (or of every filter field), in table order, joined
 /// by ", " and the last two by `last`: "venue, year, person, org or kind".
 std::string field_names(bool facets_only, std::string_view last = ", ");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sagasu/analyzer.h"
+#include "sagasu/schema.h"
 #include "sagasu/snippet.h"
 
 namespace sagasu {
@@ -29,7 +30,7 @@ struct SearchRequest {
   std::size_t limit = 10;
   std::size_t snippets = 1;           ///< fragments per hit
   std::size_t snippet_bytes = 240;    ///< longest fragment
-  std::vector<std::string> facets{"venue", "year", "person", "org", "kind"};  ///< facets to count
+  std::vector<std::string> facets = schema::facet_list();  ///< facets to count (default: all)
   bool exact = false;                 ///< no folding: the typed text must occur as typed
   bool explain = false;               ///< fill Hit::score_parts and SearchResult::chunks
   bool match_all = false;             ///< an empty query matches every note (instead of being an error)
@@ -93,7 +94,7 @@ struct SearchResult {
   std::string correction;
   std::size_t total = 0;          ///< exact number of matching notes
   std::vector<Hit> hits;
-  std::vector<FacetCounts> facets;  ///< venue, year, person, org, kind
+  std::vector<FacetCounts> facets;  ///< the facets asked for, in the order asked
   /// Shards that did not answer (--allow-partial): the total, the hits and the
   /// facet counts leave their notes out. Empty when every shard answered.
   std::vector<std::string> missing_shards;
