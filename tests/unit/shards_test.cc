@@ -1,34 +1,19 @@
 // --index values → the shards to open: folders, sharded folders, stub files, tcp://.
-#include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "index_store.h"
-#include "sagasu/error.h"
 #include "index_set.h"
+#include "sagasu/error.h"
+#include "test_index.h"
 
 namespace fs = std::filesystem;
 using sagasu::expand_locations;
 
-namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/sagasu-shards-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
-
-}  // namespace
+using sagasu::test::TempDir;
+using sagasu::test::write_file;
 
 TEST_CASE("tcp://HOST:PORT is a remote shard; a bad address names itself", "[shards]") {
   const auto s = expand_locations({"tcp://127.0.0.1:7000"});
@@ -44,7 +29,7 @@ TEST_CASE("tcp://HOST:PORT is a remote shard; a bad address names itself", "[sha
 
 TEST_CASE("a sharded index folder expands to its shards, in shard order", "[shards]") {
   TempDir t;
-  write(t.path / "XAPIANDB", "auto shard-0/gen-000002\nauto shard-1/gen-000001\n");
+  write_file(t.path / "XAPIANDB", "auto shard-0/gen-000002\nauto shard-1/gen-000001\n");
   const auto s = expand_locations({t.path.string()});
   REQUIRE(s.size() == 2);
   CHECK(s[0].name == (t.path / "shard-0").string());
@@ -52,7 +37,7 @@ TEST_CASE("a sharded index folder expands to its shards, in shard order", "[shar
   CHECK(s[1].path == (t.path / "shard-1/gen-000001").string());
   CHECK_FALSE(s[1].remote());
   // One index: the folder itself.
-  write(t.path / "one" / "XAPIANDB", "auto gen-000001\n");
+  write_file(t.path / "one" / "XAPIANDB", "auto gen-000001\n");
   const auto one = expand_locations({(t.path / "one").string()});
   REQUIRE(one.size() == 1);
   CHECK(one[0].path == (t.path / "one").string());
@@ -60,31 +45,15 @@ TEST_CASE("a sharded index folder expands to its shards, in shard order", "[shar
 
 TEST_CASE("a stub file lists local and remote shards; a bad line names file and line", "[shards]") {
   TempDir t;
-  write(t.path / "all.stub", "# comment\n\nauto a\nremote :db1.example:4000\n");
+  write_file(t.path / "all.stub", "# comment\n\nauto a\nremote :db1.example:4000\n");
   const auto s = expand_locations({(t.path / "all.stub").string()});
   REQUIRE(s.size() == 2);
   CHECK(s[0].path == (t.path / "a").string());  // relative to the stub's folder
   CHECK(s[1].host == "db1.example");
   CHECK(s[1].port == 4000);
-  write(t.path / "bad.stub", "auto a\ntcp db1 4000\n");
+  write_file(t.path / "bad.stub", "auto a\ntcp db1 4000\n");
   CHECK_THROWS_WITH(expand_locations({(t.path / "bad.stub").string()}),
                     Catch::Contains("bad.stub:2: expected 'auto PATH' or 'remote :HOST:PORT'"));
-  write(t.path / "empty.stub", "# nothing\n");
+  write_file(t.path / "empty.stub", "# nothing\n");
   CHECK_THROWS_WITH(expand_locations({(t.path / "empty.stub").string()}), Catch::Contains("lists no shard"));
-}
-
-TEST_CASE("IndexStore reads and switches a sharded stub", "[shards]") {
-  TempDir t;
-  sagasu::IndexStore store(t.path.string(), false);
-  CHECK(store.shards().empty());
-  fs::create_directories(t.path / "shard-0" / "gen-000001");
-  fs::create_directories(t.path / "shard-1" / "gen-000001");
-  fs::create_directories(t.path / "shard-2");  // of an older layout
-  fs::create_directories(t.path / "gen-000004");  // of an unsharded layout
-  store.switch_to_shards({"shard-0/gen-000001", "shard-1/gen-000001"});
-  CHECK(store.shards() == std::vector<std::string>{"shard-0/gen-000001", "shard-1/gen-000001"});
-  CHECK(store.current().empty());
-  CHECK(fs::exists(t.path / "shard-1"));
-  CHECK_FALSE(fs::exists(t.path / "shard-2"));
-  CHECK_FALSE(fs::exists(t.path / "gen-000004"));
 }

@@ -1,0 +1,64 @@
+// The index folder on disk: the writer lock that names its holder,
+// generations switched by one rename of the stub, stale folders removed.
+#include "index_store.h"
+
+#include <catch2/catch.hpp>
+
+#include "sagasu/error.h"
+#include "test_index.h"
+
+namespace fs = std::filesystem;
+using sagasu::IndexStore;
+using sagasu::test::TempDir;
+
+TEST_CASE("IndexStore, one writer: a second one is refused with the holder's name", "[index_store]") {
+  TempDir t;
+  IndexStore first(t.path.string(), false);
+  CHECK_THROWS_WITH(IndexStore(t.path.string(), false),
+                    Catch::Contains("index is locked by another indexer (pid ") &&
+                        Catch::Contains("use --wait to wait for it"));
+  CHECK(fs::exists(t.path / "lock"));
+}
+
+TEST_CASE("IndexStore, generations: the first, the next, an atomic switch", "[index_store]") {
+  TempDir t;
+  IndexStore store(t.path.string(), false);
+  CHECK(store.current().empty());
+  store.open_current().commit();  // creates the first generation
+  CHECK(store.current() == "gen-000001");
+  CHECK(store.next_name() == "gen-000002");
+  std::string next;
+  store.create_next(next).commit();
+  CHECK(next == "gen-000002");
+  CHECK(store.current() == "gen-000001");               // not live until switched
+  fs::create_directories(t.path / "gen-000007.part0");  // left by a killed rebuild
+  CHECK(store.next_name() == "gen-000008");             // never reuses a name
+  store.switch_to(next);
+  CHECK(store.current() == "gen-000002");
+  CHECK_FALSE(fs::exists(t.path / "gen-000001"));
+  CHECK_FALSE(fs::exists(t.path / "gen-000007.part0"));
+  CHECK(fs::exists(t.path / "lock"));  // not a folder the index owns: kept
+}
+
+TEST_CASE("IndexStore, reads and switches a sharded stub", "[index_store]") {
+  TempDir t;
+  IndexStore store(t.path.string(), false);
+  CHECK(store.shards().empty());
+  fs::create_directories(t.path / "shard-0" / "gen-000001");
+  fs::create_directories(t.path / "shard-1" / "gen-000001");
+  fs::create_directories(t.path / "shard-2");     // of an older layout
+  fs::create_directories(t.path / "gen-000004");  // of an unsharded layout
+  store.switch_to_shards({"shard-0/gen-000001", "shard-1/gen-000001"});
+  CHECK(store.shards() == std::vector<std::string>{"shard-0/gen-000001", "shard-1/gen-000001"});
+  CHECK(store.current().empty());
+  CHECK(fs::exists(t.path / "shard-1"));
+  CHECK_FALSE(fs::exists(t.path / "shard-2"));
+  CHECK_FALSE(fs::exists(t.path / "gen-000004"));
+}
+
+TEST_CASE("IndexStore, a folder that is an index of an older layout is refused", "[index_store]") {
+  TempDir t;
+  sagasu::test::write_file(t.path / "iamglass", "");
+  CHECK_THROWS_WITH(IndexStore(t.path.string(), false),
+                    Catch::Contains("an index of an older Sagasu layout"));
+}
