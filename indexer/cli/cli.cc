@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "cli_support.h"
@@ -121,8 +123,8 @@ void print_entity_report(const IndexReport& r) {
   cli::write_out(out);
 }
 
-int run_checked(int argc, char** argv) {
-  Args a;
+// Parses argv into a; returns the option table for --help. Checks the values.
+po::options_description parse(int argc, char** argv, Args& a) {
   auto desc = options(a);
   po::variables_map vm;
   try {
@@ -131,6 +133,77 @@ int run_checked(int argc, char** argv) {
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
+  if (a.help) return desc;
+  if (a.opts.vault.empty()) throw UsageError("--vault DIR is required");
+  a.opts.index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
+                                    std::getenv("HOME"));
+  a.opts.extensions = split_list(a.extensions);
+  if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
+  if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
+    throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
+  if (!a.report.empty() && a.report != "entities")
+    throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
+  a.opts.entity_notes = a.report == "entities";
+  return desc;
+}
+
+// A progress bar on a terminal: notes done / total, notes per second, time left.
+class ProgressBar {
+ public:
+  void operator()(std::size_t done, std::size_t total) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    const auto now = std::chrono::steady_clock::now();
+    if (done != total && now - m_last < std::chrono::milliseconds(100)) return;
+    m_last = now;
+    const double secs = std::chrono::duration<double>(now - m_begun).count();
+    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
+    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
+    const std::size_t width = 30, filled = total ? width * done / total : width;
+    fmt::print(stderr, "\r[{}{}] {}/{} notes, {:.0f}/s, {:.0f} s left \x1b[K", std::string(filled, '#'),
+               std::string(width - filled, '.'), done, total, rate, eta);
+  }
+  ~ProgressBar() { fmt::print(stderr, "\r\x1b[K"); }
+
+ private:
+  std::mutex m_mutex;
+  std::chrono::steady_clock::time_point m_begun = std::chrono::steady_clock::now(), m_last = m_begun;
+};
+
+// --dry-run: what would be added, updated, renamed and deleted, one line each.
+void print_dry_run(const IndexReport& r) {
+  std::string out;
+  for (const auto& p : r.added_paths) out += "add\t" + p + "\n";
+  for (const auto& p : r.updated_paths) out += "update\t" + p + "\n";
+  for (const auto& [from, to] : r.renamed_paths) out += "rename\t" + from + "\t" + to + "\n";
+  for (const auto& p : r.deleted_paths) out += "delete\t" + p + "\n";
+  cli::write_out(out);
+}
+
+// Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
+void print_summary(const Args& a, const IndexReport& r) {
+  for (const auto& s : r.skipped)
+    fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
+  for (const auto& w : r.warnings)
+    if (a.verbose || w.reason.rfind("front matter", 0) == 0)
+      fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
+  if (a.verbose) {
+    for (const auto& u : r.unresolved)
+      fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, join_notes(u.notes));
+    for (const auto& [alias, pages] : r.ambiguous)
+      fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, join_notes(pages));
+  }
+  fmt::print(
+      stderr,
+      "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+      "unresolved entities {}, {:.2f} s\n",
+      a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
+      r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
+      r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
+}
+
+int run_checked(int argc, char** argv) {
+  Args a;
+  const auto desc = parse(argc, argv, a);
   if (a.help) {
     std::ostringstream s;
     s << desc
@@ -139,69 +212,13 @@ int run_checked(int argc, char** argv) {
     cli::write_out(s.str());
     return EXIT_OK;
   }
-  if (a.opts.vault.empty()) throw UsageError("--vault DIR is required");
-  a.opts.index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
-                                    std::getenv("HOME"));
-  a.opts.extensions = split_list(a.extensions);
-  if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
-  if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
-    throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
-
-  if (!a.report.empty() && a.report != "entities")
-    throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
-  // A progress bar on a terminal: notes done / total, notes per second, time left.
-  const bool tty = isatty(STDERR_FILENO) && !a.quiet;
-  std::mutex progress_mutex;
-  auto last = std::chrono::steady_clock::now();
-  const auto begun = last;
-  if (tty)
-    a.opts.progress = [&](std::size_t done, std::size_t total) {
-      std::lock_guard<std::mutex> lock(progress_mutex);
-      const auto now = std::chrono::steady_clock::now();
-      if (done != total && now - last < std::chrono::milliseconds(100)) return;
-      last = now;
-      const double secs = std::chrono::duration<double>(now - begun).count();
-      const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
-      const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-      const std::size_t width = 30, filled = total ? width * done / total : width;
-      fmt::print(stderr, "\r[{}{}] {}/{} notes, {:.0f}/s, {:.0f} s left \x1b[K", std::string(filled, '#'),
-                 std::string(width - filled, '.'), done, total, rate, eta);
-    };
-  a.opts.entity_notes = a.report == "entities";
+  std::optional<ProgressBar> bar;
+  if (isatty(STDERR_FILENO) && !a.quiet) a.opts.progress = std::ref(bar.emplace());
   const IndexReport r = run_index(a.opts);
-  if (tty) fmt::print(stderr, "\r\x1b[K");
-  if (a.opts.dry_run) {
-    std::string out;
-    for (const auto& p : r.added_paths) out += "add\t" + p + "\n";
-    for (const auto& p : r.updated_paths) out += "update\t" + p + "\n";
-    for (const auto& [from, to] : r.renamed_paths) out += "rename\t" + from + "\t" + to + "\n";
-    for (const auto& p : r.deleted_paths) out += "delete\t" + p + "\n";
-    cli::write_out(out);
-  }
+  bar.reset();
+  if (a.opts.dry_run) print_dry_run(r);
   if (a.report == "entities") print_entity_report(r);
-  if (!a.quiet) {
-    for (const auto& s : r.skipped)
-      fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
-    if (a.verbose) {
-      for (const auto& w : r.warnings)
-        fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
-      for (const auto& u : r.unresolved)
-        fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, join_notes(u.notes));
-      for (const auto& [alias, pages] : r.ambiguous)
-        fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, join_notes(pages));
-    } else {
-      for (const auto& w : r.warnings)
-        if (w.reason.rfind("front matter", 0) == 0)
-          fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
-    }
-    fmt::print(stderr,
-               "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, "
-               "skipped {}, "
-               "unresolved entities {}, {:.2f} s\n",
-               a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
-               r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted,
-               r.renamed, r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
-  }
+  if (!a.quiet) print_summary(a, r);
   return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;
 }
 
