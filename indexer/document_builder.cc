@@ -20,7 +20,7 @@ void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::s
   std::unordered_map<std::string, Xapian::termcount> grams;
   grams.reserve(note.text.size() / 2);
   auto add_gram = [&](const std::string& gram) { ++grams[gram]; };
-  for_each_gram(fold_text(display_title(note)).text, add_gram);
+  for_each_gram(fold_text(note.display_title()).text, add_gram);
   for (const auto& name : names) for_each_gram(fold_text(name).text, add_gram);
   for_each_gram(fold_text(note.text).text, add_gram);
   const std::string gram_prefix(schema::GRAM.prefix);
@@ -52,7 +52,7 @@ void add_fields(Xapian::Document& doc, const FieldValues& values) {
 std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names) {
   // Fold the non-ASCII characters alone.
   std::string non_ascii;
-  const std::string title = display_title(note);
+  const std::string title = note.display_title();
   for (const std::string* t : {&note.text, &title})
     for (char c : *t) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
   for (const auto& name : names)
@@ -71,7 +71,7 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
 std::vector<std::string> other_names(const Note& note) {
   std::vector<std::string> names;
   auto add = [&](const std::string& n) {
-    if (!n.empty() && n != display_title(note) && std::find(names.begin(), names.end(), n) == names.end())
+    if (!n.empty() && n != note.display_title() && std::find(names.begin(), names.end(), n) == names.end())
       names.push_back(n);
   };
   if (note.source) add(note.source->title);
@@ -80,13 +80,8 @@ std::vector<std::string> other_names(const Note& note) {
   return names;
 }
 
-std::string display_title(const Note& note) {
-  if (note.source) return note.fm_title.empty() ? note.source->title : note.fm_title;
-  return note.title;
-}
-
 std::string DocumentBuilder::meta_json(const Note& note, const FieldValues& values) const {
-  NoteMeta meta{note.path, display_title(note), std::string(to_string(values.kind())), note.aliases, {}};
+  NoteMeta meta{note.path, note.display_title(), std::string(to_string(values.kind())), note.aliases, {}};
   for (const auto& link : note.links)
     if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
       meta.citations.push_back({link.text_begin, link.text_end, link.target.substr(1)});
@@ -136,7 +131,7 @@ void DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
     return last;
   };
   // Title, then each other name, then the body, with gaps so no phrase spans two of them.
-  Xapian::termpos pos = add(display_title(note), 1, Field::Title);
+  Xapian::termpos pos = add(note.display_title(), 1, Field::Title);
   for (const auto& name : names) pos = add(name, pos + schema::TITLE_BODY_GAP, Field::Alias);
   add(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
 }
@@ -148,7 +143,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& val
   add_words(doc, note, names);
   add_grams(doc, note, names);
   add_fields(doc, values);
-  doc.add_value(schema::SLOT_TITLE, display_title(note) + std::string(1, '\0') + note.path);
+  doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
   if (const std::string folds = folds_to_ascii(note, names); !folds.empty())

@@ -12,8 +12,6 @@
 
 namespace sagasu {
 
-/// The title shown for a note: a source page's real title, else the file name.
-std::string display_title(const Note& note);
 /// The note's other names, indexed like its title but weighted as body text:
 /// a source page's file-name title, the front-matter title, the aliases.
 std::vector<std::string> other_names(const Note& note);

@@ -53,7 +53,7 @@ std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string
 NoteDigest make_digest(const Note& note) {
   NoteDigest d;
   d.title = note.title;
-  d.display_title = note.source ? (note.fm_title.empty() ? note.source->title : note.fm_title) : note.title;
+  d.display_title = note.display_title();
   d.source = note.source.has_value();
   d.aliases = note.aliases;
   d.declared = note.declared_kind();
@@ -69,17 +69,23 @@ NoteDigest make_digest(const Note& note) {
       for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
   for (const auto& a : note.authors) d.labelled.emplace_back(a, NoteKind::Person);
+  d.names = mentioned_names(note);
+  return d;
+}
+
+std::vector<std::string> mentioned_names(const Note& note) {
+  std::vector<std::string> names;
   auto saw = [&](const std::string& name) {
-    if (!name.empty() && name.front() != '@') d.names.push_back(name);
+    if (!name.empty() && name.front() != '@') names.push_back(name);
   };
   for (const auto& l : note.links)
     if (!l.embed) saw(l.target);
-  // Plain names count only in lists whose label says what they are (as in field_values).
+  // Plain names count only in lists whose label says what they are.
   for (const auto& r : note.relations)
     for (const auto& i : r.items)
       if (i.linked || kind_of_label(r.label)) saw(i.name);
   for (const auto& a : note.authors) saw(a);
-  return d;
+  return names;
 }
 
 void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(digest); }

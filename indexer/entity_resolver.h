@@ -24,6 +24,11 @@ std::string_view to_string(KindEvidence e);
 /// The kind a relation label implies (関連研究者 → person, 協力機関 → organization), if any.
 std::optional<NoteKind> kind_of_label(std::string_view label);
 
+/// Every name a note mentions as an entity, as written, in order: its links
+/// (not embeds, not citations), the names of lists whose label says what they
+/// are (linked ones of any list), its authors. Repeats are kept.
+std::vector<std::string> mentioned_names(const Note& note);
+
 /// The digest of a parsed note.
 NoteDigest make_digest(const Note& note);
 

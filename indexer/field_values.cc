@@ -39,21 +39,13 @@ FieldValues field_values(const Note& note, const EntityResolver& resolver) {
   }
   if (values.kind() == NoteKind::Person) values.add(schema::PERSON, self);
   if (values.kind() == NoteKind::Organization) values.add(schema::ORG, self);
-  auto mention = [&](const std::string& name) {
-    if (name.empty() || name.front() == '@') return;
+  for (const auto& name : mentioned_names(note)) {
     const std::string canon = resolver.canonical(name);
     values.add(schema::LINK, canon);
     const auto k = resolver.kind(canon);
     if (k == NoteKind::Person) values.add(schema::PERSON, canon);
     if (k == NoteKind::Organization) values.add(schema::ORG, canon);
-  };
-  for (const auto& link : note.links)
-    if (!link.embed) mention(link.target);
-  for (const auto& a : note.authors) mention(a);
-  // Plain names count only in lists whose label says what they are.
-  for (const auto& rel : note.relations)
-    for (const auto& item : rel.items)
-      if (item.linked || kind_of_label(rel.label)) mention(item.name);
+  }
   return values;
 }
 

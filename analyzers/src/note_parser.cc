@@ -76,6 +76,11 @@ std::optional<Citation> parse_citation(std::string_view name) {
   return c;
 }
 
+std::string Note::display_title() const {
+  if (source) return fm_title.empty() ? source->title : fm_title;
+  return title;
+}
+
 std::optional<NoteKind> Note::declared_kind() const {
   if (source) return NoteKind::Source;
   if (!entity_type.empty())

@@ -80,6 +80,9 @@ struct Note {
 
   /// The kind the page declares about itself (front matter, tags, file name), if any.
   std::optional<NoteKind> declared_kind() const;
+  /// The title shown for the note: a source page's real title (its front-matter
+  /// title, else the one its file name carries), else the file name.
+  std::string display_title() const;
 };
 
 /// Obsidian Markdown → Note.
