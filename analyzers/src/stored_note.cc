@@ -81,10 +81,15 @@ std::string_view FileState::path_of(std::string_view value) {
 NoteText NoteText::of(const Xapian::Document& doc) {
   NoteText t;
   t.body = doc.get_data();
-  if (const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META))) {
-    t.title_and_aliases = meta->title;
-    for (const auto& a : meta->aliases) t.title_and_aliases += "\n" + a;
-  }
+  // Only the title and aliases of META: the verifier reads this for every
+  // candidate, and a note's citation spans (long keys) are not needed here.
+  const auto j = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return t;
+  if (const auto title = j.find(META_TITLE); title != j.end() && title->is_string())
+    t.title_and_aliases = title->get<std::string>();
+  if (const auto aliases = j.find(META_ALIASES); aliases != j.end() && aliases->is_array())
+    for (const auto& a : *aliases)
+      if (a.is_string()) t.title_and_aliases += "\n" + a.get<std::string>();
   return t;
 }
 
