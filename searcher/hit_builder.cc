@@ -57,7 +57,11 @@ void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only
   std::optional<NoteText> text;
   for (const Chunk& c : m_query.chunks) {
     // Word tier: the piece's word query (phrase positions included) matches this note.
-    if (matches(c.word, only) || matches(c.scattered, only) || matches(c.synonyms, only)) continue;
+    if (matches(c.word, only) || matches(c.synonyms, only)) continue;
+    if (matches(c.scattered, only)) {
+      hit.tier = std::max(hit.tier, Tier::Scattered);
+      continue;
+    }
     if (!c.info.substring.empty() && !m_req.exact) hit.terms.substrings.push_back(c.info.substring);
     if (!text) text = NoteText::of(doc);
     if (!c.info.substring_exact.empty() && contains_folded(*text, c.info.substring_exact, Fold::Width))

@@ -51,7 +51,9 @@ Xapian::Query CompiledQuery::assemble(std::string_view without) const {
 
 CompiledQuery QueryBuilder::build(const SearchRequest& req) {
   m_match_all = req.match_all;
+  m_loose = req.loose;
   CompiledQuery q;
+  q.loose = m_loose;
   std::vector<QueryNode> text_tops = take_filters(top_level(req), q);
   if (!m_exact) merge_names(text_tops);
   q.text_tree = text_tops.size() == 1 ? std::move(text_tops.front())
@@ -136,6 +138,7 @@ void QueryBuilder::compile_text(CompiledQuery& q, bool any) {
   q.chunks.clear();
   q.nodes.clear();
   q.match = MatchTerms();
+  q.has_compound = false;
   const bool no_text = q.text_tree.op == QueryNode::Op::And && q.text_tree.children.empty();
   std::tie(q.text, q.root) =
       no_text ? std::pair<Xapian::Query, int>{Xapian::Query(), -1} : build_node(q.text_tree, any, q);
@@ -165,6 +168,7 @@ std::pair<Xapian::Query, int> QueryBuilder::build_leaf(const QueryPart& p, Compi
   Chunk c = make_chunk(p.value, p.type != QueryPart::Type::Text, prefix, q.match);
   Xapian::Query query = field_text ? c.word : c.all_tiers();
   if (query.empty()) return {Xapian::Query(), -1};
+  q.has_compound = q.has_compound || c.compound;
   q.chunks.push_back(std::move(c));
   q.nodes.push_back(VNode{VNode::Op::Chunk, {}, static_cast<int>(q.chunks.size() - 1), {}});
   return {query, static_cast<int>(q.nodes.size() - 1)};
@@ -254,14 +258,14 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
   const std::string title_prefix(schema::TITLE.prefix);
   if (words.size() == 1) {
     c.word = Xapian::Query(prefix + words[0]);
-    c.alternatives.push_back({prefix + words[0]});
+    c.alternatives.push_back({{prefix + words[0]}, false});
     if (!prefix.empty()) return;
     // A word in the title counts again, as its own field.
     c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(title_prefix + words[0]));
     if (!c.info.stems[0].empty() && !phrase) {
       const std::string stem = std::string(schema::STEM.prefix) + c.info.stems[0];
       c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(stem));
-      c.alternatives.push_back({stem});
+      c.alternatives.push_back({{stem}, false});
     }
     return;
   }
@@ -270,18 +274,21 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
   c.word = prefix.empty()
                ? Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix))
                : phrase_of(words, prefix);
-  // For the verifier: the words present (Xapian has checked the adjacency).
+  // For the verifier: the words adjacent (a candidate may come from another tier).
   std::vector<std::string> all;
   for (const auto& w : words) all.push_back(prefix + w);
-  c.alternatives.push_back(all);
+  c.alternatives.push_back({all, true});
   if (!prefix.empty()) return;
   std::vector<std::string> in_title;
   for (const auto& w : words) in_title.push_back(title_prefix + w);
-  c.alternatives.push_back(in_title);
-  // Scattered pieces still match, lower; a quoted phrase must be adjacent.
-  if (!phrase) {
+  c.alternatives.push_back({in_title, true});
+  // A quoted phrase must be adjacent; the pieces of a compound typed as one
+  // word may be apart only when loose hits are asked for, and rank lower.
+  c.compound = !phrase;
+  if (c.compound && m_loose) {
     std::vector<Xapian::Query> terms(words.begin(), words.end());
     c.scattered = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+    c.alternatives.push_back({words, false});
   }
 }
 
@@ -295,7 +302,7 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
     const std::vector<std::string> sw = strings::split_nonempty(syn, ' ');
     if (sw.empty()) continue;
     c.info.synonyms.push_back(syn);
-    c.alternatives.push_back(sw);
+    c.alternatives.push_back({sw, sw.size() > 1});
     for (const auto& w : sw) match.words.insert(w);
     if (sw.size() == 1)
       alts.emplace_back(Xapian::Query::OP_OR, Xapian::Query(sw[0]), Xapian::Query(title_prefix + sw[0]));

@@ -22,15 +22,23 @@
 
 namespace sagasu {
 
+/// Terms that together make a piece of text match as words: all of them,
+/// and adjacent in this order when `adjacent` (the pieces of a compound, a phrase).
+struct WordMatch {
+  std::vector<std::string> terms;
+  bool adjacent = false;
+};
+
 /// One piece of query text in every tier.
 struct Chunk {
   ChunkInfo info;
   Xapian::Query word, scattered, substring;
   Xapian::Query synonyms;  ///< the other names of a page this text names (its title, its aliases)
-  /// The chunk matches as words when a note has every term of one alternative.
-  std::vector<std::vector<std::string>> alternatives;
+  /// The chunk matches as words when a note has one of these.
+  std::vector<WordMatch> alternatives;
   bool verify = false;      ///< substring candidates (3+ characters) need the text to confirm them
   bool field_text = false;  ///< title: text (a text field, not the body)
+  bool compound = false;    ///< several words typed as one (本番クラスタ): may match with them apart
 
   /// Every tier OR-ed, each weighted as it ranks.
   Xapian::Query all_tiers() const;
@@ -61,8 +69,10 @@ struct CompiledQuery {
   std::vector<Xapian::Query> must_not;                        ///< excluded filter values
   std::map<std::string, std::set<std::string>> selected;      ///< field → the terms its filters match
   MatchTerms match;                                           ///< what to highlight
-  bool widenable = false;  ///< an AND of two or more pieces: the zero-hit rescue may OR them
-  bool widened = false;    ///< the rescue did
+  bool widenable = false;     ///< an AND of two or more pieces: the zero-hit rescue may OR them
+  bool widened = false;       ///< the rescue did
+  bool loose = false;         ///< compound pieces may be apart (SearchRequest::loose): the scattered tier
+  bool has_compound = false;  ///< a piece is a compound: a loose match could find more notes
 
   /// The whole query: the text, AND each facet filter but the facet `without`
   /// (drill-sideways counts), AND NOT the exclusions.
@@ -106,6 +116,7 @@ class QueryBuilder {
   const Synonyms& m_synonyms;
   FieldQuery m_fields;
   bool m_exact;
+  bool m_loose = false;
   bool m_match_all = false;
 };
 

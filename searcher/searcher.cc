@@ -21,6 +21,8 @@ const char* to_string(Tier tier) {
   switch (tier) {
     case Tier::Word:
       return "word";
+    case Tier::Scattered:
+      return "scattered";
     case Tier::Substring:
       return "substring";
     case Tier::Variant:
@@ -130,16 +132,16 @@ SearchResult Searcher::run(const SearchRequest& req) {
   Collected main = collector->collect(query.assemble(), first, max, facets.in_main);
 
   SearchResult result;
-  if (main.total == 0 && query.widenable) {
+  if (main.total == 0 && query.widenable && req.widen) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);
     main = collector->collect(query.assemble(), first, max, facets.in_main);
-    if (main.total > 0)
-      result.notices.push_back("no note matches every word; showing notes that match any of them");
+    result.widened = true;
   }
   for (const auto& c : query.chunks) result.chunks.push_back(c.info);
   result.query_description = query.assemble().get_description();
   result.total = main.total;
+  if (!req.loose && query.has_compound && !query.widened) result.loose_more = count_loose(req) - main.total;
   result.missing_shards = m_index->missing;
   result.facets = count_facets(facets, main, *collector, query);
 
@@ -156,6 +158,15 @@ SearchResult Searcher::run(const SearchRequest& req) {
     result.correction = std::move(c.query);
   }
   return result;
+}
+
+std::size_t Searcher::count_loose(const SearchRequest& req) {
+  SearchRequest loose = req;
+  loose.loose = true;
+  const Synonyms synonyms(m_index->all);
+  const CompiledQuery query = QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact).build(loose);
+  const Verifier verifier(m_index->all, m_index->shards.size() > 1, query, req.exact);
+  return make_collector(*m_index, verifier, req.sort)->collect(query.assemble(), 0, 0, {}).total;
 }
 
 FacetCounts Searcher::list(const std::string& facet) {

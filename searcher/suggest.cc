@@ -7,6 +7,9 @@
 namespace sagasu {
 namespace {
 
+// Words shorter than this (in characters) are not corrected.
+constexpr std::size_t MIN_CORRECTED = 3;
+
 // Edit distance in code points.
 std::size_t edit_distance(const std::u32string& a, const std::u32string& b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -26,21 +29,29 @@ std::u32string to_u32(std::string_view s) {
   return out;
 }
 
+// The edits a correction of a word of n characters may make: about one in
+// four characters, and none for words too short to tell a typo from another
+// word (量子 → 量, つれ → つ).
+std::size_t max_edits(std::size_t n) { return n < MIN_CORRECTED ? 0 : std::max<std::size_t>(1, n / 4); }
+
 std::string closest(const Xapian::Database& db, const std::string& w) {
   std::string best;
   if (w.empty() || db.term_exists(w)) return best;  // a known word: nothing to correct
   const std::u32string target = to_u32(w);
+  const std::size_t max_d = max_edits(target.size());
+  if (max_d == 0) return best;
   std::size_t first_len = 0;
   unicode::next_code_point(w, first_len);
   const std::string first = w.substr(0, first_len);
-  const std::size_t max_d = target.size() <= 4 ? 1 : 2;
   std::size_t best_d = max_d + 1;
   Xapian::doccount best_freq = 0;
   for (auto t = db.allterms_begin(first); t != db.allterms_end(first); ++t) {
     const std::string term = *t;
     const std::u32string cand = to_u32(term);
-    if (cand.size() + max_d < target.size() || cand.size() > target.size() + max_d) continue;
+    if (cand.size() < MIN_CORRECTED - 1 || cand.size() + max_d < target.size() || cand.size() > target.size() + max_d)
+      continue;
     const std::size_t d = edit_distance(target, cand);
+    if (d > max_d) continue;
     if (d < best_d || (d == best_d && t.get_termfreq() > best_freq)) {
       best = term;
       best_d = d;

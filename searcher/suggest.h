@@ -13,9 +13,10 @@
 namespace sagasu {
 
 /// For each word, the closest index word by edit distance, or an empty string
-/// when the word is known or nothing is close: index words that share the
-/// first character and differ by one edit (two for words of 5+ characters);
-/// the most frequent of the closest wins.
+/// when the word is known or nothing is close: index words of two or more
+/// characters that share the first character and differ by at most one edit
+/// in four characters (one for 3–7, two for 8–11, …); words under three
+/// characters are not corrected; the most frequent of the closest wins.
 std::vector<std::string> suggest_words(const Xapian::Database& db, const std::vector<std::string>& words);
 
 /// Did-you-mean for a query that found nothing: every suggested word (in

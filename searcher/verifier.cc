@@ -21,6 +21,22 @@ bool TermProbe::has_all(const std::vector<std::string>& terms, Xapian::docid did
   return std::all_of(terms.begin(), terms.end(), [&](const std::string& t) { return has(t, did); });
 }
 
+bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid did) const {
+  if (terms.size() < 2) return true;
+  std::vector<std::vector<Xapian::termpos>> positions;
+  for (const auto& t : terms) {
+    positions.emplace_back(m_db.positionlist_begin(did, t), m_db.positionlist_end(did, t));
+    if (positions.back().empty()) return false;
+  }
+  for (const Xapian::termpos first : positions.front()) {
+    bool all = true;
+    for (std::size_t i = 1; i < positions.size() && all; ++i)
+      all = std::binary_search(positions[i].begin(), positions[i].end(), first + static_cast<Xapian::termpos>(i));
+    if (all) return true;
+  }
+  return false;
+}
+
 bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
   // The needle is folded: found as it is in the raw text, it is in the folded text too.
   if (t.body.find(needle) != std::string::npos || t.title_and_aliases.find(needle) != std::string::npos)
@@ -124,7 +140,8 @@ bool Verifier::eval(int i, Note& note) const {
 bool Verifier::satisfied(const Chunk& c, Note& note) const {
   if (m_exact) return note.contains_raw(c.info.text);
   for (const auto& alt : c.alternatives)
-    if (m_probe.has_all(alt, note.did())) return true;
+    if (m_probe.has_all(alt.terms, note.did()) && (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
+      return true;
   return !c.info.substring.empty() && note.folded_contains(c.info.substring);
 }
 

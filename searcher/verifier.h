@@ -25,6 +25,8 @@ class TermProbe {
   explicit TermProbe(const Xapian::Database& db) : m_db(db) {}
   bool has(const std::string& term, Xapian::docid did);
   bool has_all(const std::vector<std::string>& terms, Xapian::docid did);
+  /// Does the document hold the terms at consecutive positions, in this order?
+  bool adjacent(const std::vector<std::string>& terms, Xapian::docid did) const;
 
  private:
   struct Cursor {

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "cli_support.h"
-#include "correction.h"
+#include "fallback.h"
 #include "printer.h"
 #include "sagasu/error.h"
 #include "sagasu/index_location.h"
@@ -85,6 +85,8 @@ po::options_description options(Args& a) {
       ("vimgrep", po::bool_switch(&a.vimgrep), "print path:line:column:text for every match (editors, fzf)")
       ("sort", po::value(&a.sort)->value_name("ORDER"), "relevance (default), year (newest first) or title")
       ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed")
+      ("loose", po::bool_switch(&a.req.loose),
+       "also notes where the pieces of a word typed as one (文字列型: 文字列 + 型) are apart")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
@@ -171,11 +173,12 @@ OutputFormat format_of(const Args& a) {
   return OutputFormat::Text;
 }
 
-// Notices and did-you-mean go to standard error, so standard output stays the result.
-void report_notices(const SearchResult& res) {
-  for (const auto& n : res.notices) fmt::print(stderr, "searcher: {}\n", n);
-  if (!res.suggestions.empty())
-    fmt::print(stderr, "searcher: no hits; did you mean: {}\n", fmt::join(res.suggestions, ", "));
+// Notices go to standard error, so standard output stays the result: what
+// the query as typed lacked, then what to know of the hits shown.
+void report_notices(const SearchRequest& req, const PeopleSearch& shown) {
+  for (const auto& m : zero_hit_messages(req, shown.heading.empty() ? shown.result : shown.typed))
+    fmt::print(stderr, "searcher: {}\n", m);
+  for (const auto& n : shown.result.notices) fmt::print(stderr, "searcher: {}\n", n);
 }
 
 int search(Args& a) {
@@ -200,11 +203,20 @@ int search(Args& a) {
     cli::write_out(out);
     return counts.values.empty() ? EXIT_NO_HITS : EXIT_HITS;
   }
-  const SearchResult res = search_with_correction(searcher, a.req);
-  report_notices(res);
-  printer->result(out, a.req, res);
+  // People see what the closest search finds when the query finds nothing,
+  // under a heading; pipelines get the query as typed (fallback.h).
+  PeopleSearch shown;
+  if (format_of(a) == OutputFormat::Text) {
+    shown = search_for_people(searcher, a.req);
+  } else {
+    shown.result = searcher.search(a.req);
+    shown.typed_total = shown.result.total;
+  }
+  report_notices(a.req, shown);
+  if (!shown.heading.empty()) out += shown.heading + "\n\n";
+  printer->result(out, a.req, shown.result);
   cli::write_out(out);
-  return res.total > 0 ? EXIT_HITS : EXIT_NO_HITS;
+  return shown.typed_total > 0 ? EXIT_HITS : EXIT_NO_HITS;
 }
 
 int run_checked(int argc, char** argv) {

@@ -157,8 +157,10 @@ class TextPrinter : public Printer {
     for (const Hit& h : res.hits) hit(out, h);
     if (!res.hits.empty()) out += '\n';
     const std::size_t first = res.hits.empty() ? 0 : req.offset + 1;
-    out += fmt::format("{} {} (showing {}–{})\n", res.total, res.total == 1 ? "hit" : "hits", first,
-                       req.offset + res.hits.size());
+    out += fmt::format("{} {} (showing {}–{}){}\n", res.total, res.total == 1 ? "hit" : "hits", first,
+                       req.offset + res.hits.size(),
+                       res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
+                                      : "");
     for (const auto& f : res.facets) facet(out, f);
     for (const auto& f : res.facets)
       if (f.sideways) {
@@ -235,6 +237,8 @@ class JsonPrinter : public Printer {
     add_facets_json(j, res);
     j["notices"] = res.notices;
     j["suggestions"] = res.suggestions;
+    j["correction"] = res.correction;
+    j["loose_more"] = res.loose_more;
     add_partial_json(j, res);
     if (req.explain) j["explain"] = explain_json(res);
     out += j.dump();

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "correction.h"
+#include "fallback.h"
 #include "sagasu/error.h"
 #include "sagasu/searcher.h"
 
@@ -78,7 +78,7 @@ Outcome run_one(sagasu::Searcher& searcher, const sagasu::SearchRequest& req) {
   Outcome o;
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    const auto result = sagasu::search_with_correction(searcher, req);  // with the did-you-mean re-run, as the command
+    const auto result = sagasu::search_for_people(searcher, req).result;  // as the command shows a person
     o.total = result.total;
   } catch (const sagasu::UsageError&) {
     o.error = true;  // a malformed query still costs its parse; keep the sample

@@ -18,7 +18,8 @@ check partial-word J ラグ                         # inside ストラグラー:
 check partial-katakana J ストラグラ
 check decoy-bigrams J ラグラ                      # ラグ and グラ apart in decoy.md: not a hit
 check one-character J 都
-check compound-adjacent-first J 本番クラスタ       # adjacent pieces above scattered ones
+check compound-tight J 本番クラスタ                # the pieces of a compound together; scattered ones are counted apart
+check compound-adjacent-first J --loose 本番クラスタ  # with --loose, adjacent pieces above scattered ones
 check phrase-adjacent-only J '"本番クラスタ"'
 check iteration-mark J 人人
 check groonga-912 J パニック                      # a word before a space is still found
@@ -28,6 +29,7 @@ check exact-mode-width J --exact ｻｰﾊﾞｰ
 check rescue-or S 京都 存在しない
 check suggestion S trainng
 check explain S --explain --limit 2 本番クラスタ
+check explain-loose S --explain --limit 2 --loose 本番クラスタ
 check phrase-and-substring J '"LLM 訓練" ストラグラ'   # a spaced phrase with a piece the text must confirm
 check exact-partial J --exact トラグラ                 # --exact finds a part of a word, as typed
 check snippet-substring "$SEARCHER" --index "$idx" --limit 1 東京

@@ -21,7 +21,7 @@
 #include <set>
 #include <sstream>
 
-#include "correction.h"
+#include "fallback.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
@@ -309,7 +309,7 @@ SubstringCounts substring_check(const std::string& index, Searcher& searcher, st
     req.snippets = 0;
     std::set<std::string> got;
     try {
-      for (const auto& h : search_with_correction(searcher, req).hits) got.insert(h.path);
+      for (const auto& h : search_for_people(searcher, req).result.hits) got.insert(h.path);
     } catch (const std::exception& e) {
       ++counts.failed;
       fmt::print("substring ERROR '{}': the search failed: {}\n", needle, e.what());
@@ -355,7 +355,7 @@ std::map<std::string, Mean> run_judged(Searcher& searcher, const std::vector<Jud
     req.limit = 10;
     req.snippets = 0;
     std::vector<std::string> ranked;
-    for (const auto& h : search_with_correction(searcher, req).hits) ranked.push_back(h.path);
+    for (const auto& h : search_for_people(searcher, req).result.hits) ranked.push_back(h.path);
     const Scores s = score(j, ranked);
     by_category[j.category].push_back(s);
     by_category[OVERALL].push_back(s);

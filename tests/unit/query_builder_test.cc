@@ -19,19 +19,29 @@ bool mentions(const Xapian::Query& q, const std::string& s) {
 
 }  // namespace
 
-TEST_CASE_METHOD(Fixture, "QueryBuilder, a compound's pieces: adjacent as words, scattered lower, substring",
+TEST_CASE_METHOD(Fixture, "QueryBuilder, a compound's pieces: adjacent as words, apart only when loose, substring",
                  "[query_builder]") {
   const CompiledQuery q = build("本番クラスタ");
   REQUIRE(q.chunks.size() == 1);
   const Chunk& c = q.chunks.front();
   CHECK(c.info.words == std::vector<std::string>{"本番", "クラスタ"});
   CHECK(mentions(c.word, "PHRASE 2"));
-  CHECK_FALSE(c.scattered.empty());
+  CHECK(c.compound);
+  CHECK(q.has_compound);
+  CHECK(c.scattered.empty());  // tight by default: the pieces apart are counted, not matched
+  CHECK(std::all_of(c.alternatives.begin(), c.alternatives.end(), [](const WordMatch& m) { return m.adjacent; }));
   CHECK(c.info.substring == "本番クラスタ");
   CHECK(c.verify);  // grams without positions: the text must confirm them
   CHECK(q.match.words.count("クラスタ") == 1);
-  // A quoted phrase must be adjacent: no scattered tier.
-  CHECK(build("\"本番クラスタ\"").chunks.front().scattered.empty());
+  // Loose: the pieces apart match too (lower), and the verifier accepts them apart.
+  const Chunk loose = build("本番クラスタ", false, {}, true).chunks.front();
+  CHECK_FALSE(loose.scattered.empty());
+  CHECK(std::any_of(loose.alternatives.begin(), loose.alternatives.end(),
+                    [](const WordMatch& m) { return !m.adjacent && m.terms.size() == 2; }));
+  // A quoted phrase must be adjacent, loose or not.
+  const Chunk phrase = build("\"本番クラスタ\"", false, {}, true).chunks.front();
+  CHECK(phrase.scattered.empty());
+  CHECK_FALSE(phrase.compound);
 }
 
 TEST_CASE_METHOD(Fixture, "QueryBuilder, facet filters stay apart from the text; drill-sideways drops one",

@@ -39,11 +39,13 @@ struct SearcherFixture {
   Analyzer analyzer;
   Synonyms synonyms{db};
 
-  CompiledQuery build(const std::string& query, bool exact = false, std::vector<std::string> filters = {}) {
+  CompiledQuery build(const std::string& query, bool exact = false, std::vector<std::string> filters = {},
+                      bool loose = false) {
     SearchRequest req;
     req.query = query;
     req.filters = std::move(filters);
     req.exact = exact;
+    req.loose = loose;
     return QueryBuilder(db, analyzer, synonyms, exact).build(req);
   }
 };

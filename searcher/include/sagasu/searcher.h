@@ -32,14 +32,24 @@ struct SearchRequest {
   std::size_t snippet_bytes = 240;    ///< longest fragment
   std::vector<std::string> facets = schema::facet_list();  ///< facets to count (default: all)
   bool exact = false;                 ///< no folding: the typed text must occur as typed
+  /// Also the notes where the pieces of a compound typed as one word
+  /// (文字列型 → 文字列 + 型) are apart; they rank below those where they are together.
+  bool loose = false;
+  /// When no note has every piece of the query, the notes with any of them (a notice says so).
+  bool widen = false;
   bool explain = false;               ///< fill Hit::score_parts and SearchResult::chunks
   bool match_all = false;             ///< an empty query matches every note (instead of being an error)
   enum class Sort { Relevance, Year, Title } sort = Sort::Relevance;  ///< year: newest first; title: A–Z
 };
 
 /// How a hit matched the query: the weakest tier any query piece needed.
-enum class Tier { Word, Substring, Variant };
-/// "word", "substring", "variant".
+enum class Tier {
+  Word,       ///< the piece's words (a compound's adjacent), or another name of the page
+  Scattered,  ///< a compound's words apart (SearchRequest::loose only)
+  Substring,  ///< inside words, with width and case folded
+  Variant,    ///< inside words, with kana folded too (hiragana = katakana, small kana, 々)
+};
+/// "word", "scattered", "substring", "variant".
 const char* to_string(Tier tier);
 
 /// One piece of the query (a word group or a quoted phrase) in every tier, for --explain.
@@ -86,13 +96,18 @@ struct Hit {
 struct SearchResult {
   std::string query_description;  ///< the Xapian query, for --explain
   std::vector<ChunkInfo> chunks;  ///< the query's pieces in every tier
-  std::vector<std::string> notices;      ///< what the searcher did on its own (zero-hit rescue)
+  std::vector<std::string> notices;      ///< what a reader should know about the hits (their tier)
+  /// SearchRequest::widen was needed: no note has every piece; the hits have some of them.
+  bool widened = false;
   std::vector<std::string> suggestions;  ///< "did you mean" vocabulary, when nothing matched
   /// When nothing matched: the query with its unknown words replaced by the
   /// closest index words ("stragler" → "straggler"), for the caller to run;
   /// empty when there is nothing to correct.
   std::string correction;
   std::size_t total = 0;          ///< exact number of matching notes
+  /// Without SearchRequest::loose: how many more notes match with the pieces
+  /// of a compound apart (what loose would add to total).
+  std::size_t loose_more = 0;
   std::vector<Hit> hits;
   std::vector<FacetCounts> facets;  ///< the facets asked for, in the order asked
   /// Shards that did not answer (--allow-partial): the total, the hits and the
@@ -133,6 +148,8 @@ class Searcher {
 
  private:
   SearchResult run(const SearchRequest& request);
+  /// The number of notes the request matches with loose compounds.
+  std::size_t count_loose(const SearchRequest& request);
 
   std::unique_ptr<OpenIndex> m_index;
   Analyzer m_analyzer;
