@@ -62,11 +62,11 @@ void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only
       hit.tier = std::max(hit.tier, Tier::Scattered);
       continue;
     }
-    if (!c.info.substring.empty() && !m_req.exact) hit.terms.substrings.push_back(c.info.substring);
+    if (!c.info.substring.empty() && !m_req.exact) hit.terms.substrings.push_back(c.info.needle());
     if (!text) text = NoteText::of(doc);
     if (!c.info.substring_exact.empty() && contains_folded(*text, c.info.substring_exact, Fold::Width))
       hit.tier = std::max(hit.tier, Tier::Substring);
-    else if (!c.info.substring.empty() && contains_folded(*text, c.info.substring, Fold::Full))
+    else if (!c.info.substring.empty() && contains_substring(m_analyzer, *text, c.info.needle()))
       hit.tier = std::max(hit.tier, Tier::Variant);
     // else: a piece this note lacks (the zero-hit rescue's OR)
   }

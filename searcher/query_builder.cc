@@ -19,6 +19,26 @@ Xapian::Query phrase_of(const std::vector<std::string>& words, const std::string
                        static_cast<Xapian::termcount>(terms.size()));
 }
 
+// A hiragana query the analyzer cuts into single kana (さーばー → さ ー ば ー)
+// is a katakana word typed in hiragana: it is analysed as that word (サーバ),
+// never as scattered kana. Hiragana words the analyzer keeps whole (これ,
+// すべて) stay as typed.
+std::string as_one_word(Analyzer& analyzer, const std::string& text) {
+  bool hiragana = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char32_t c = unicode::next_code_point(text, i);
+    if (unicode::is_hiragana(c))
+      hiragana = true;
+    else if (!unicode::is_long_vowel_mark(c))
+      return text;
+  }
+  if (!hiragana) return text;
+  const auto words = analyzer.analyze(text);
+  const bool cut =
+      std::any_of(words.begin(), words.end(), [](const Token& t) { return unicode::length(t.text) == 1; });
+  return cut ? unicode::to_katakana(text) : text;
+}
+
 bool is_filter_leaf(const QueryNode& n) {
   return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Filter;
 }
@@ -235,7 +255,7 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   c.field_text = !prefix.empty();
   c.info.text = text;
   c.info.phrase = phrase;
-  for (const Token& t : m_analyzer.analyze(text)) {
+  for (const Token& t : m_analyzer.analyze(m_exact ? text : as_one_word(m_analyzer, text))) {
     if (t.kind == TokenKind::Word) {
       c.info.words.push_back(t.text);
       c.info.stems.emplace_back();
@@ -338,7 +358,10 @@ void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
     for (const auto& g : qg.grams) terms.emplace_back(gram_prefix + g);
     c.substring = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
   }
-  c.verify = !qg.exact;
+  // Grams that are the whole string still need the text when it has kana: a
+  // kana variant counts only where it names the same word (substring.h).
+  c.verify = !qg.exact || std::any_of(c.info.substring.begin(), c.info.substring.end(),
+                                      [](char ch) { return static_cast<unsigned char>(ch) == 0xE3; });
   const std::size_t parts = std::max<std::size_t>(1, qg.grams.size());
   if (!c.substring.empty())
     c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,

@@ -31,7 +31,8 @@ bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid di
   for (const Xapian::termpos first : positions.front()) {
     bool all = true;
     for (std::size_t i = 1; i < positions.size() && all; ++i)
-      all = std::binary_search(positions[i].begin(), positions[i].end(), first + static_cast<Xapian::termpos>(i));
+      all = std::binary_search(positions[i].begin(), positions[i].end(),
+                               first + static_cast<Xapian::termpos>(i));
     if (all) return true;
   }
   return false;
@@ -43,6 +44,11 @@ bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
     return true;
   return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
          fold_text(t.title_and_aliases, false, fold).text.find(needle) != std::string::npos;
+}
+
+bool contains_substring(Analyzer& analyzer, const NoteText& t, const SubstringNeedle& needle) {
+  return contains_substring(analyzer, t.body, needle) ||
+         contains_substring(analyzer, t.title_and_aliases, needle);
 }
 
 class Verifier::Note {
@@ -57,10 +63,11 @@ class Verifier::Note {
     return raw().body.find(needle) != std::string::npos ||
            raw().title_and_aliases.find(needle) != std::string::npos;
   }
-  bool folded_contains(const std::string& needle) {
+  bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
     // The needle is folded already: found as it is in the raw text, it is in
     // the folded text too. Most candidates end here, without folding.
-    if (contains_raw(needle)) return true;
+    const std::string& needle = substring.folded;
+    if (contains_raw(needle) || (!substring.width.empty() && contains_raw(substring.width))) return true;
     if (std::all_of(needle.begin(), needle.end(),
                     [](char ch) { return static_cast<unsigned char>(ch) < 0x80; })) {
       // An ASCII needle found in the lower-cased raw text is in the folded
@@ -73,10 +80,14 @@ class Verifier::Note {
                        [&](char ch) { return produced.find(ch) != std::string::npos; }))
         return false;
     }
+    // In the folded text, and there where a person would accept it: a kana
+    // variant only where it names the same word (substring.h).
     if (!m_body) m_body = fold_text(raw().body).text;
-    if (m_body->find(needle) != std::string::npos) return true;
+    if (m_body->find(needle) != std::string::npos && contains_substring(analyzer, raw().body, substring))
+      return true;
     if (!m_title) m_title = fold_text(raw().title_and_aliases).text;
-    return m_title->find(needle) != std::string::npos;
+    return m_title->find(needle) != std::string::npos &&
+           contains_substring(analyzer, raw().title_and_aliases, substring);
   }
 
  private:
@@ -142,7 +153,7 @@ bool Verifier::satisfied(const Chunk& c, Note& note) const {
   for (const auto& alt : c.alternatives)
     if (m_probe.has_all(alt.terms, note.did()) && (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
       return true;
-  return !c.info.substring.empty() && note.folded_contains(c.info.substring);
+  return !c.info.substring.empty() && note.folded_contains(c.info.needle(), m_analyzer);
 }
 
 }  // namespace sagasu

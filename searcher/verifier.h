@@ -39,12 +39,15 @@ class TermProbe {
 
 /// Does the note's text (body, title or an alias) hold a folded needle?
 bool contains_folded(const NoteText& text, const std::string& needle, Fold fold);
+/// Does the note's text hold the needle where a person would accept it (substring.h)?
+bool contains_substring(Analyzer& analyzer, const NoteText& text, const SubstringNeedle& needle);
 
 class Verifier : public Xapian::MatchDecider {
  public:
-  /// db is every shard searched as one (several: look documents up by unique id).
-  Verifier(const Xapian::Database& db, bool several, const CompiledQuery& query, bool exact)
-      : m_db(db), m_several(several), m_probe(db), m_query(query), m_exact(exact) {}
+  /// db is every shard searched as one (several: look documents up by unique id);
+  /// the analyzer tells whether a kana variant names the same word.
+  Verifier(const Xapian::Database& db, bool several, const CompiledQuery& query, bool exact, Analyzer& analyzer)
+      : m_db(db), m_several(several), m_probe(db), m_query(query), m_exact(exact), m_analyzer(analyzer) {}
 
   /// Is there anything to confirm? Without substring pieces or --exact, Xapian's match is the answer.
   bool needed() const;
@@ -63,6 +66,7 @@ class Verifier : public Xapian::MatchDecider {
   mutable TermProbe m_probe;
   const CompiledQuery& m_query;
   bool m_exact;
+  Analyzer& m_analyzer;
 };
 
 }  // namespace sagasu

@@ -87,7 +87,7 @@ bool SnippetGenerator::may_match(std::string_view text) const {
   if (!m_terms.substrings.empty()) {
     const std::string kana = fold_text(text).text;
     for (const auto& sub : m_terms.substrings)
-      if (kana.find(sub) != std::string::npos) return true;
+      if (kana.find(sub.folded) != std::string::npos) return true;
   }
   for (const auto& lit : m_terms.literals)
     if (text.find(lit) != std::string_view::npos) return true;
@@ -102,23 +102,17 @@ std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(s
       const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
       if (hit) raw.emplace_back(t.byte_begin, t.byte_end);
     }
-  if (!m_terms.substrings.empty()) {
-    const FoldedText folded = fold_text(text, true);
-    for (const auto& needle : m_terms.substrings)
-      for (std::size_t p = folded.text.find(needle); !needle.empty() && p != std::string::npos;
-           p = folded.text.find(needle, p + needle.size()))
-      {
-        auto span = folded.to_original(p, p + needle.size());
-        // Folding dropped the query's trailing long vowels: a match of サーバ
-        // in サーバー is the whole word.
-        while (span.second < text.size()) {
-          std::size_t next = span.second;
-          if (!unicode::is_long_vowel_mark(unicode::next_code_point(text, next))) break;
-          span.second = next;
-        }
-        raw.push_back(span);
+  for (const auto& needle : m_terms.substrings)
+    for (auto span : find_substring(m_analyzer, text, needle)) {
+      // Folding dropped the query's trailing long vowels: a match of サーバ
+      // in サーバー is the whole word.
+      while (span.second < text.size()) {
+        std::size_t next = span.second;
+        if (!unicode::is_long_vowel_mark(unicode::next_code_point(text, next))) break;
+        span.second = next;
       }
-  }
+      raw.push_back(span);
+    }
   for (const auto& needle : m_terms.literals)
     for (std::size_t p = text.find(needle); !needle.empty() && p != std::string_view::npos;
          p = text.find(needle, p + needle.size()))

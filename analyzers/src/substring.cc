@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sagasu/analyzer.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -14,7 +15,8 @@ namespace {
 const icu::Normalizer2& nfkc_cf() {
   UErrorCode status = U_ZERO_ERROR;
   static const icu::Normalizer2* norm = icu::Normalizer2::getNFKCCasefoldInstance(status);
-  if (U_FAILURE(status) || norm == nullptr) throw std::runtime_error("ICU: NFKC_Casefold normalizer unavailable");
+  if (U_FAILURE(status) || norm == nullptr)
+    throw std::runtime_error("ICU: NFKC_Casefold normalizer unavailable");
   return *norm;
 }
 
@@ -27,9 +29,11 @@ bool breaks_run(char32_t c) {
 void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
   for (std::size_t i = 0; i < s.size();) {
     char32_t c = unicode::next_code_point(s, i);
-    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) c += 0x60;  // hiragana → katakana
-    else if (c == 0x3005 && unicode::is_han(prev)) c = prev;                      // 々 repeats
-    c = unicode::full_size_kana(c);                                                // ァ → ア, ッ → ツ
+    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E)
+      c += 0x60;  // hiragana → katakana
+    else if (c == 0x3005 && unicode::is_han(prev))
+      c = prev;                      // 々 repeats
+    c = unicode::full_size_kana(c);  // ァ → ア, ッ → ツ
     unicode::append_utf8(out, c);
     prev = c;
   }
@@ -54,8 +58,10 @@ void fold_kana_in_place(std::string& s) {
       continue;
     }
     char32_t f = c;
-    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) f = c + 0x60;
-    else if (c == 0x3005 && unicode::is_han(prev)) f = prev;
+    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E)
+      f = c + 0x60;
+    else if (c == 0x3005 && unicode::is_han(prev))
+      f = prev;
     f = unicode::full_size_kana(f);
     if (f != c) {
       std::string enc;
@@ -110,9 +116,11 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char lead = static_cast<unsigned char>(s[i]);
     if (lead < 0x80) {  // ASCII: lower case, one byte each
-      if (with_map) out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
-                                          static_cast<std::uint32_t>(i + 1)});
-      out.text += (lead >= 'A' && lead <= 'Z') ? static_cast<char>(lead - 'A' + 'a') : static_cast<char>(lead);
+      if (with_map)
+        out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
+                              static_cast<std::uint32_t>(i + 1)});
+      out.text +=
+          (lead >= 'A' && lead <= 'Z') ? static_cast<char>(lead - 'A' + 'a') : static_cast<char>(lead);
       prev = lead;
       ++i;
       continue;
@@ -132,8 +140,9 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
     UErrorCode status = U_ZERO_ERROR;
     norm.normalizeUTF8(0, icu::StringPiece(s.data() + i, static_cast<int32_t>(j - i)), sink, nullptr, status);
     if (U_FAILURE(status)) chunk_out.assign(s.substr(i, j - i));
-    if (with_map) out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
-                                        static_cast<std::uint32_t>(j)});
+    if (with_map)
+      out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
+                            static_cast<std::uint32_t>(j)});
     if (fold == Fold::Full) {
       fold_kana(chunk_out, out.text, prev);
     } else {
@@ -148,7 +157,8 @@ std::string fold_query(std::string_view query, Fold fold) {
   std::string q = fold_text(query, false, fold).text;
   // Trailing long-vowel marks go: the shorter string matches both spellings.
   static const std::string mark = "\xE3\x83\xBC";  // ー
-  while (q.size() > 3 && q.compare(q.size() - 3, 3, mark) == 0 && unicode::length(q) > 2) q.resize(q.size() - 3);
+  while (q.size() > 3 && q.compare(q.size() - 3, 3, mark) == 0 && unicode::length(q) > 2)
+    q.resize(q.size() - 3);
   return q;
 }
 
@@ -204,7 +214,8 @@ QueryGrams query_grams(std::string_view q) {
     if (last > n) continue;  // runs past the string's end: the whole grams before it suffice
     const std::size_t end = last < n ? starts[last] : q.size();
     std::string g(q.substr(starts[k], end - starts[k]));
-    if (std::find(out.grams.begin(), out.grams.end(), g) == out.grams.end()) out.grams.push_back(std::move(g));
+    if (std::find(out.grams.begin(), out.grams.end(), g) == out.grams.end())
+      out.grams.push_back(std::move(g));
   }
   if (out.grams.empty()) {
     out.prefix = std::string(q);  // shorter than its first gram: every gram starting so
@@ -213,6 +224,120 @@ QueryGrams query_grams(std::string_view q) {
     out.exact = n == gram_length(chars[0]);  // exactly one whole gram
   }
   return out;
+}
+
+namespace {
+
+std::u32string code_points(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) out += unicode::next_code_point(s, i);
+  return out;
+}
+
+// The analyzer's words around [begin, end) of text: a window of the line,
+// wide enough for segmentation to see the context, in text's byte offsets.
+std::vector<std::pair<std::size_t, std::size_t>> words_around(Analyzer& analyzer, std::string_view text,
+                                                              std::size_t begin, std::size_t end) {
+  constexpr std::size_t CONTEXT = 120;  // bytes each side: a few dozen characters
+  std::size_t from = begin > CONTEXT ? begin - CONTEXT : 0, to = std::min(text.size(), end + CONTEXT);
+  while (from > 0 && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) --from;
+  while (to < text.size() && (static_cast<unsigned char>(text[to]) & 0xC0) == 0x80) ++to;
+  const auto nl_before = text.rfind('\n', begin);
+  if (nl_before != std::string_view::npos && nl_before + 1 > from) from = nl_before + 1;
+  const auto nl_after = text.find('\n', end);
+  if (nl_after != std::string_view::npos && nl_after < to) to = nl_after;
+  std::vector<std::pair<std::size_t, std::size_t>> words;
+  for (const Token& t : analyzer.analyze(text.substr(from, to - from)))
+    if (t.kind == TokenKind::Word) words.emplace_back(from + t.byte_begin, from + t.byte_end);
+  return words;
+}
+
+// Is the occurrence at original bytes [begin, end) one a person would accept?
+// It is when the text is the query's up to width and case. When it needs kana
+// folding (the text has hiragana where the query has katakana), it must be
+// whole words of the analyzer (it starts where a word starts and ends where
+// one ends), and each run of hiragana in it one whole word.
+bool acceptable(Analyzer& analyzer, std::string_view text, std::size_t begin, std::size_t end,
+                const SubstringNeedle& needle) {
+  const std::string_view original = text.substr(begin, end - begin);
+  const std::u32string seen = code_points(fold_text(original, false, Fold::Width).text);
+  const std::u32string typed = code_points(needle.width);
+  if (seen.size() < typed.size()) return true;  // normalisation merged characters: nothing to compare
+  bool variant = false;
+  for (std::size_t i = 0; i < typed.size() && !variant; ++i)
+    variant = unicode::is_hiragana(seen[i]) && !unicode::is_hiragana(typed[i]);
+  if (!variant) return true;
+  // The query's trailing long vowels were dropped (サーバー → サーバ): the word goes on over them.
+  while (end < text.size()) {
+    std::size_t next = end;
+    if (!unicode::is_long_vowel_mark(unicode::next_code_point(text, next))) break;
+    end = next;
+  }
+  const auto words = words_around(analyzer, text, begin, end);
+  auto starts = [&](std::size_t b) {
+    return std::any_of(words.begin(), words.end(), [&](auto w) { return w.first == b; });
+  };
+  auto ends = [&](std::size_t e) {
+    return std::any_of(words.begin(), words.end(), [&](auto w) { return w.second == e; });
+  };
+  if (!starts(begin) || !ends(end)) return false;
+  for (std::size_t i = begin; i < end;) {
+    // A run of hiragana in the occurrence: one word.
+    std::size_t run_end = i;
+    while (run_end < end) {
+      std::size_t next = run_end;
+      if (!unicode::is_hiragana(unicode::next_code_point(text, next))) break;
+      run_end = next;
+    }
+    if (run_end == i) {
+      unicode::next_code_point(text, i);
+      continue;
+    }
+    if (std::find(words.begin(), words.end(), std::make_pair(i, run_end)) == words.end()) return false;
+    i = run_end;
+  }
+  return true;
+}
+
+// Calls accept(begin, end) for each occurrence of the needle in text (original
+// byte spans) until it returns true; returns whether one did.
+template <class F>
+bool for_each_occurrence(std::string_view text, const SubstringNeedle& needle, F accept) {
+  const std::string& folded = needle.folded;
+  if (folded.empty()) return false;
+  if (fold_text(text).text.find(folded) == std::string::npos) return false;  // cheap: no map
+  const FoldedText mapped = fold_text(text, true);
+  for (std::size_t p = mapped.text.find(folded); p != std::string::npos;
+       p = mapped.text.find(folded, p + 1)) {
+    const auto [b, e] = mapped.to_original(p, p + folded.size());
+    if (accept(b, e)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> find_substring(Analyzer& analyzer, std::string_view text,
+                                                                const SubstringNeedle& needle) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  for_each_occurrence(text, needle, [&](std::size_t b, std::size_t e) {
+    if (acceptable(analyzer, text, b, e, needle)) spans.emplace_back(b, e);
+    return false;
+  });
+  return spans;
+}
+
+bool contains_substring(Analyzer& analyzer, std::string_view text, const SubstringNeedle& needle) {
+  if (needle.folded.empty()) return false;
+  // The commonest cases first, without the character map: the text holds the
+  // needle as folded (its own katakana) or as typed, or holds it up to width
+  // and case. Each is accepted whatever the words around it.
+  if (text.find(needle.folded) != std::string_view::npos) return true;
+  if (!needle.width.empty() && text.find(needle.width) != std::string_view::npos) return true;
+  if (!needle.width.empty() && fold_text(text, false, Fold::Width).text.find(needle.width) != std::string::npos)
+    return true;
+  return for_each_occurrence(text, needle,
+                             [&](std::size_t b, std::size_t e) { return acceptable(analyzer, text, b, e, needle); });
 }
 
 }  // namespace sagasu

@@ -14,6 +14,10 @@ P() { "$SEARCHER" --index "$idx" --paths "$@" 2>/dev/null | sed 's|.*/||'; }
 # 1. Quoted phrases: the words adjacent, or the text itself; never the pieces apart.
 check phrase-exact J '"文字列型"'                  # array-type.md has 文字列 and 型 apart: not a hit
 check phrase-particles J '"かを返"'                # token.md has か, を and 返 apart: not a hit
+# 2. Kana variants only where they name the same word; a hiragana query is one word.
+check variant-not-across-words J アップス          # upload.md: アップする (す is part of する); upscale.md: a hit
+check variant-not-particles J デコレー            # mode.md: モードでこれらの; decorator.md: デコレーター
+check hiragana-one-word J さーばー                # server.md (サーバー), not kana.md's scattered さ and ば
 # 6. A compound typed as one word: tight by default, the pieces apart counted; --loose lists them.
 check compound-tight-default S 文字列型
 check compound-loose J --loose 文字列型

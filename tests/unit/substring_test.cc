@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "sagasu/analyzer.h"
 #include "sagasu/substring.h"
 
 using namespace sagasu;
@@ -72,4 +73,32 @@ TEST_CASE("Substring tier, folded spans map back to the original bytes", "[subst
   CHECK(original("京都") == "京都");
   CHECK(original("サーバー") == "ｻｰﾊﾞｰ");
   CHECK(original("gpu") == "ＧＰＵ");
+}
+
+namespace {
+
+// The accepted occurrences of a query in text, as the original text they cover.
+std::vector<std::string> accepted(sagasu::Analyzer& analyzer, const std::string& text, const std::string& query) {
+  const sagasu::SubstringNeedle needle{sagasu::fold_query(query), sagasu::fold_query(query, sagasu::Fold::Width)};
+  std::vector<std::string> out;
+  for (const auto& [b, e] : sagasu::find_substring(analyzer, text, needle)) out.push_back(text.substr(b, e - b));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Substring, a kana variant only where it names the same word", "[substring]") {
+  sagasu::Analyzer a;
+  using V = std::vector<std::string>;
+  // Same text up to width and case: always.
+  CHECK(accepted(a, "画像のアップスケール", "アップス") == V{"アップス"});
+  CHECK(accepted(a, "ｻｰﾊﾞｰを使う", "サーバ") == V{"ｻｰﾊﾞ"});
+  // A hiragana query finds the katakana word it names.
+  CHECK(accepted(a, "自宅サーバーの構築", "さーばー") == V{"サーバ"});
+  // Katakana finding hiragana: a whole word, not pieces of several.
+  CHECK(accepted(a, "これは便利", "コレ") == V{"これ"});
+  CHECK(accepted(a, "ファイルをアップする", "アップス").empty());         // す is part of する
+  CHECK(accepted(a, "表示モードでこれらの設定", "デコレー").empty());     // で + part of これらの
+  CHECK(accepted(a, "ゲーム内でコレクションを作る", "デコレー").empty());  // ends inside コレクション
+  CHECK(accepted(a, "壊れかねないすべての", "ナイス").empty());          // ない + part of すべて
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sagasu/analyzer.h"
+#include "sagasu/substring.h"
 
 namespace sagasu {
 
@@ -17,7 +18,7 @@ namespace sagasu {
 struct MatchTerms {
   std::set<std::string> words;
   std::set<std::string> stems;
-  std::vector<std::string> substrings;
+  std::vector<SubstringNeedle> substrings;
   std::vector<std::string> literals;
   bool empty() const { return words.empty() && stems.empty() && substrings.empty() && literals.empty(); }
 };

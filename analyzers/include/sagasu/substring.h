@@ -62,4 +62,23 @@ QueryGrams query_grams(std::string_view folded_query);
 /// Marks the end of a run inside a gram term.
 inline constexpr char END_OF_RUN = '\x7f';
 
+class Analyzer;
+
+/// A query string of the substring tier, in both foldings.
+struct SubstringNeedle {
+  std::string folded;  ///< fold_query(query): what the grams and the folded text are searched for
+  std::string width;   ///< fold_query(query, Fold::Width): the query's own kana, to tell a variant
+};
+
+/// Where a needle occurs in original text as a person would accept it (byte
+/// spans, in order). An occurrence that is the query's text up to width and
+/// case always counts; one that needs kana folding counts where the text's
+/// hiragana that stands for the query's katakana is one whole word of the
+/// analyzer: コレ finds これ, さーばー finds サーバー, but アップス is not in
+/// アップする (す is part of する) and デコレー is not in 「モードでこれらの」.
+std::vector<std::pair<std::size_t, std::size_t>> find_substring(Analyzer& analyzer, std::string_view text,
+                                                                const SubstringNeedle& needle);
+/// Whether find_substring finds anything (stops at the first accepted occurrence).
+bool contains_substring(Analyzer& analyzer, std::string_view text, const SubstringNeedle& needle);
+
 }  // namespace sagasu

@@ -28,6 +28,9 @@ std::string fold_name(std::string_view name);
 std::string fold_key(std::string_view key);
 
 bool is_katakana(char32_t c);  ///< katakana incl. half-width and ー, not the middle dot
+bool is_hiragana(char32_t c);  ///< hiragana letters, small ones and ゝゞ
+/// Hiragana as katakana (さーばー → サーバー); other characters as they are.
+std::string to_katakana(std::string_view s);
 bool is_han(char32_t c);       ///< CJK ideographs and 々
 bool is_latin_alpha(char32_t c);  ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ

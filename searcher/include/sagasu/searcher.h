@@ -19,6 +19,7 @@
 #include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
 #include "sagasu/snippet.h"
+#include "sagasu/substring.h"
 
 namespace sagasu {
 
@@ -61,6 +62,8 @@ struct ChunkInfo {
   std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
   std::string substring;            ///< substring tier string (folded), empty if none
   std::string substring_exact;      ///< the same without kana folding (tells substring from variant)
+  /// The substring tier's needle (substring and substring_exact).
+  SubstringNeedle needle() const { return {substring, substring_exact}; }
   std::vector<std::string> grams;   ///< the substring tier's candidate terms ("x*": a prefix)
 };
 
