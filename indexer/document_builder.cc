@@ -13,7 +13,7 @@
 namespace sagasu {
 namespace {
 
-// The substring tier: n-grams of the folded title, aliases and body, counted
+// The substring tier: n-grams of the folded title, other names and body, counted
 // first so Xapian gets one add_term per distinct gram (its per-document term
 // map is the costliest part of indexing).
 void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names) {
@@ -77,11 +77,13 @@ std::vector<std::string> other_names(const Note& note) {
   if (note.source) add(note.source->title);
   add(note.fm_title);
   for (const auto& a : note.aliases) add(a);
+  for (const auto& t : note.hidden_link_targets()) add(t);
   return names;
 }
 
 std::string DocumentBuilder::meta_json(const Note& note, const FieldValues& values) const {
-  NoteMeta meta{note.path, note.display_title(), std::string(to_string(values.kind())), note.aliases, {}};
+  NoteMeta meta{
+      note.path, note.display_title(), std::string(to_string(values.kind())), other_names(note), {}};
   for (const auto& link : note.links)
     if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
       meta.citations.push_back({link.text_begin, link.text_end, link.target.substr(1)});
@@ -96,7 +98,7 @@ std::string DocumentBuilder::signature(const Note& note, const FieldValues& valu
     XXH3_64bits_update(st, "\0", 1);
   };
   feed(schema::SCHEMA_VERSION);
-  feed(meta_json(note, values));  // path, title, kind, aliases, citation spans
+  feed(meta_json(note, values));  // path, title, kind, other names, citation spans
   feed(note.text);
   feed(note.fm_title);
   // Every field's values (a new field's too): what the terms and slots not made from the text come from.

@@ -13,7 +13,9 @@
 namespace sagasu {
 
 /// The note's other names, indexed like its title but weighted as body text:
-/// a source page's file-name title, the front-matter title, the aliases.
+/// a source page's file-name title, the front-matter title, the aliases, and
+/// the targets of links shown under another text ([[target|shown]]): a word
+/// only there is still found.
 std::vector<std::string> other_names(const Note& note);
 
 /// Builds the Xapian document of one note.

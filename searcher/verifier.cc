@@ -40,15 +40,15 @@ bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid di
 
 bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
   // The needle is folded: found as it is in the raw text, it is in the folded text too.
-  if (t.body.find(needle) != std::string::npos || t.title_and_aliases.find(needle) != std::string::npos)
+  if (t.body.find(needle) != std::string::npos || t.names.find(needle) != std::string::npos)
     return true;
   return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
-         fold_text(t.title_and_aliases, false, fold).text.find(needle) != std::string::npos;
+         fold_text(t.names, false, fold).text.find(needle) != std::string::npos;
 }
 
 bool contains_substring(Analyzer& analyzer, const NoteText& t, const SubstringNeedle& needle) {
   return contains_substring(analyzer, t.body, needle) ||
-         contains_substring(analyzer, t.title_and_aliases, needle);
+         contains_substring(analyzer, t.names, needle);
 }
 
 class Verifier::Note {
@@ -61,7 +61,7 @@ class Verifier::Note {
   }
   bool contains_raw(const std::string& needle) {
     return raw().body.find(needle) != std::string::npos ||
-           raw().title_and_aliases.find(needle) != std::string::npos;
+           raw().names.find(needle) != std::string::npos;
   }
   bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
     // The needle is folded already: found as it is in the raw text, it is in
@@ -85,15 +85,15 @@ class Verifier::Note {
     if (!m_body) m_body = fold_text(raw().body).text;
     if (m_body->find(needle) != std::string::npos && contains_substring(analyzer, raw().body, substring))
       return true;
-    if (!m_title) m_title = fold_text(raw().title_and_aliases).text;
+    if (!m_title) m_title = fold_text(raw().names).text;
     return m_title->find(needle) != std::string::npos &&
-           contains_substring(analyzer, raw().title_and_aliases, substring);
+           contains_substring(analyzer, raw().names, substring);
   }
 
  private:
   const std::string& lower() {
     if (!m_lower) {
-      m_lower = raw().body + "\n" + raw().title_and_aliases;
+      m_lower = raw().body + "\n" + raw().names;
       for (char& ch : *m_lower)
         if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
     }

@@ -76,6 +76,15 @@ std::optional<Citation> parse_citation(std::string_view name) {
   return c;
 }
 
+std::vector<std::string> Note::hidden_link_targets() const {
+  std::vector<std::string> out;
+  for (const Link& l : links)
+    if (!l.embed && !l.display.empty() && !l.target.empty() && l.target.front() != '@' && l.target != l.display &&
+        std::find(out.begin(), out.end(), l.target) == out.end())
+      out.push_back(l.target);
+  return out;
+}
+
 std::string Note::display_title() const {
   if (source) return fm_title.empty() ? source->title : fm_title;
   return title;

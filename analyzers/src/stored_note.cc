@@ -15,7 +15,7 @@ namespace {
 constexpr const char* META_PATH = "path";
 constexpr const char* META_TITLE = "title";
 constexpr const char* META_KIND = "kind";
-constexpr const char* META_ALIASES = "aliases";
+constexpr const char* META_NAMES = "names";
 constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
 
 constexpr std::string_view DIGEST_VERSION = "d1";
@@ -31,7 +31,7 @@ std::string NoteMeta::encode() const {
   j[META_PATH] = path;
   j[META_TITLE] = title;
   j[META_KIND] = kind;
-  j[META_ALIASES] = aliases;
+  j[META_NAMES] = names;
   auto cites = nlohmann::json::array();
   for (const auto& c : citations) cites.push_back({c.begin, c.end, c.key});
   j[META_CITATIONS] = std::move(cites);
@@ -46,8 +46,8 @@ std::optional<NoteMeta> NoteMeta::decode(std::string_view value) {
     m.path = j.value(META_PATH, "");
     m.title = j.value(META_TITLE, "");
     m.kind = j.value(META_KIND, "");
-    for (const auto& a : j.value(META_ALIASES, nlohmann::json::array()))
-      if (a.is_string()) m.aliases.push_back(a.get<std::string>());
+    for (const auto& a : j.value(META_NAMES, nlohmann::json::array()))
+      if (a.is_string()) m.names.push_back(a.get<std::string>());
     for (const auto& c : j.value(META_CITATIONS, nlohmann::json::array()))
       if (c.is_array() && c.size() == 3)
         m.citations.push_back({c[0].get<std::size_t>(), c[1].get<std::size_t>(), c[2].get<std::string>()});
@@ -81,15 +81,15 @@ std::string_view FileState::path_of(std::string_view value) {
 NoteText NoteText::of(const Xapian::Document& doc) {
   NoteText t;
   t.body = doc.get_data();
-  // Only the title and aliases of META: the verifier reads this for every
+  // Only the title and names of META: the verifier reads this for every
   // candidate, and a note's citation spans (long keys) are not needed here.
   const auto j = nlohmann::json::parse(doc.get_value(schema::SLOT_META), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return t;
   if (const auto title = j.find(META_TITLE); title != j.end() && title->is_string())
-    t.title_and_aliases = title->get<std::string>();
-  if (const auto aliases = j.find(META_ALIASES); aliases != j.end() && aliases->is_array())
-    for (const auto& a : *aliases)
-      if (a.is_string()) t.title_and_aliases += "\n" + a.get<std::string>();
+    t.names = title->get<std::string>();
+  if (const auto names = j.find(META_NAMES); names != j.end() && names->is_array())
+    for (const auto& n : *names)
+      if (n.is_string()) t.names += "\n" + n.get<std::string>();
   return t;
 }
 

@@ -18,6 +18,8 @@ check phrase-particles J '"かを返"'                # token.md has か, を an
 check variant-not-across-words J アップス          # upload.md: アップする (す is part of する); upscale.md: a hit
 check variant-not-particles J デコレー            # mode.md: モードでこれらの; decorator.md: デコレーター
 check hiragana-one-word J さーばー                # server.md (サーバー), not kana.md's scattered さ and ば
+# 4. Link targets are text: [[ACE アセクシュアルから見た世界|ACE本]] shows ACE本 only.
+check link-target J アセクシュアル
 # 6. A compound typed as one word: tight by default, the pieces apart counted; --loose lists them.
 check compound-tight-default S 文字列型
 check compound-loose J --loose 文字列型

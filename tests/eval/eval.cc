@@ -207,7 +207,7 @@ struct SubstringCounts {
   std::map<std::string, std::size_t> not_words;  // drawn strings left out, by reason
 };
 
-// The notes' text: path → title, aliases and body, as stored and folded by the reference.
+// The notes' text: path → title, other names and body, as stored and folded by the reference.
 struct ReferenceText {
   std::string raw, folded;
 };
@@ -217,7 +217,7 @@ std::map<std::string, ReferenceText> reference_texts(const Xapian::Database& db,
     const Xapian::Document doc = db.get_document(*it);
     const NoteMeta meta = NoteMeta::of(doc);
     std::string all = meta.title + "\n";
-    for (const auto& a : meta.aliases) all += a + "\n";
+    for (const auto& a : meta.names) all += a + "\n";
     all += doc.get_data();
     out[meta.path] = {all, fold(all)};
   }

@@ -50,7 +50,7 @@ bool print_meta(std::string_view v, const Field& field) {
   field("path", m->path);
   field("title", m->title);
   field("kind", m->kind);
-  for (const auto& a : m->aliases) field("alias", a);
+  for (const auto& n : m->names) field("name", n);
   for (const auto& c : m->citations) field("citation", fmt::format("{}-{} {}", c.begin, c.end, c.key));
   return true;
 }

@@ -29,7 +29,7 @@ TEST_CASE("Document terms, per fixture note: what it must and must not hold", "[
        "[[Xin_Liu]] と [[ByteDance]] の論文。本番クラスタ の話。 #sdc\n"},
       {"Xin Liu.md", "---\nentity_type: person\naliases: [劉鑫]\n---\nByteDance 所属の研究者。\n"},
       {"ByteDance.md", "---\nentity_type: organization\n---\n企業。\n"},
-      {"notes/メモ.md", "ＧＰＵ の ｻｰﾊﾞｰ を [[@2024__NSDI'24__MegaScale]] が使う。\n"},
+      {"notes/メモ.md", "ＧＰＵ の ｻｰﾊﾞｰ を [[@2024__NSDI'24__MegaScale]] が使う。[[Kubernetes Operator|k8s]] も。\n"},
   });
   const std::vector<Expected> expected{
       {"wiki/sources/@2026__MLSys2026__veScale-FSDP - Flexible.md",
@@ -42,7 +42,8 @@ TEST_CASE("Document terms, per fixture note: what it must and must not hold", "[
        {"XObytedance", "XLbytedance", "XP劉鑫"}},  // plain text names no organization; aliases are not values
       {"ByteDance.md", {"XKorganization", "XObytedance"}, {"XPbytedance"}},
       {"notes/メモ.md",
-       {"gpu", "サーバ", "XBgpu", "XVnsdi", "XY2024", "XC2024__nsdi'24__megascale", "XDnotes"},
+       {"gpu", "サーバ", "XBgpu", "XVnsdi", "XY2024", "XC2024__nsdi'24__megascale", "XDnotes",
+        "k8s", "kubernetes", "operator", "XBkub"},  // a link target shown as k8s is text too
        {"ＧＰＵ", "サーバー", "ｻｰﾊﾞｰ", "XVnsdi'24", "XKsource"}},
   };
   const Xapian::Database db = index.db();

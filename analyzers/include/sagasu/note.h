@@ -80,6 +80,9 @@ struct Note {
 
   /// The kind the page declares about itself (front matter, tags, file name), if any.
   std::optional<NoteKind> declared_kind() const;
+  /// The targets of links shown under another text ([[target|shown]]), in
+  /// order, each once: text the note does not show but is found by.
+  std::vector<std::string> hidden_link_targets() const;
   /// The title shown for the note: a source page's real title (its front-matter
   /// title, else the one its file name carries), else the file name.
   std::string display_title() const;

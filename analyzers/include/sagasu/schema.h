@@ -37,7 +37,7 @@
 //   value YEAR_SORT      sortable_serialise(newest year), for --sort year
 //   value SIGNATURE      xxh64 of everything the document was built from; an
 //                        unchanged signature means the stored document is current
-//   value META           JSON object with path, title, kind, aliases and
+//   value META           JSON object with path, title, kind, other names and
 //                        citation spans (stored_note.h encodes and decodes it)
 //   value STATE          the file as last indexed: path, size, mtime, hash (stored_note.h)
 //   value DIGEST         what entity resolution needs from the note (stored_note.h)
@@ -213,7 +213,8 @@ inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< e
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
 /// 6: names fold '_' as a space in filter terms too (fold_name), as entity resolution does.
-inline constexpr std::string_view SCHEMA_VERSION = "6";
+/// 7: the targets of links shown under another text are indexed (META "names").
+inline constexpr std::string_view SCHEMA_VERSION = "7";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

@@ -22,7 +22,9 @@ struct NoteMeta {
   std::string path;   ///< vault-relative
   std::string title;  ///< the title shown
   std::string kind;   ///< "source", "person", …
-  std::vector<std::string> aliases;
+  /// What else the note is found by besides its title and text: its aliases,
+  /// the title its file name carries, the targets of links shown under another text.
+  std::vector<std::string> names;
   std::vector<CitationSpan> citations;  ///< where the stored text cites a source
 
   std::string encode() const;
@@ -62,10 +64,10 @@ struct NoteDigest {
   static std::optional<NoteDigest> decode(std::string_view value);
 };
 
-/// The text a document can be matched against: the stored plain text, and its title and aliases.
+/// The text a document can be matched against: the stored plain text, its title and other names.
 struct NoteText {
   std::string body;               ///< the document data
-  std::string title_and_aliases;  ///< one per line
+  std::string names;  ///< the title and NoteMeta::names, one per line
   static NoteText of(const Xapian::Document& doc);
 };
 
