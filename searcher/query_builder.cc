@@ -357,6 +357,10 @@ void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
     std::vector<Xapian::Query> terms;
     for (const auto& g : qg.grams) terms.emplace_back(gram_prefix + g);
     c.substring = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+  } else {
+    // Nothing a gram can select (々 alone: the folded text holds the
+    // ideograph it repeats): every note is a candidate the text confirms.
+    c.substring = Xapian::Query::MatchAll;
   }
   // Grams that are the whole string still need the text when it has kana: a
   // kana variant counts only where it names the same word (substring.h).

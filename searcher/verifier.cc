@@ -40,15 +40,13 @@ bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid di
 
 bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
   // The needle is folded: found as it is in the raw text, it is in the folded text too.
-  if (t.body.find(needle) != std::string::npos || t.names.find(needle) != std::string::npos)
-    return true;
+  if (t.body.find(needle) != std::string::npos || t.names.find(needle) != std::string::npos) return true;
   return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
          fold_text(t.names, false, fold).text.find(needle) != std::string::npos;
 }
 
 bool contains_substring(Analyzer& analyzer, const NoteText& t, const SubstringNeedle& needle) {
-  return contains_substring(analyzer, t.body, needle) ||
-         contains_substring(analyzer, t.names, needle);
+  return contains_substring(analyzer, t.body, needle) || contains_substring(analyzer, t.names, needle);
 }
 
 class Verifier::Note {
@@ -60,8 +58,7 @@ class Verifier::Note {
     return *m_text;
   }
   bool contains_raw(const std::string& needle) {
-    return raw().body.find(needle) != std::string::npos ||
-           raw().names.find(needle) != std::string::npos;
+    return raw().body.find(needle) != std::string::npos || raw().names.find(needle) != std::string::npos;
   }
   bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
     // The needle is folded already: found as it is in the raw text, it is in
@@ -80,13 +77,9 @@ class Verifier::Note {
                        [&](char ch) { return produced.find(ch) != std::string::npos; }))
         return false;
     }
-    // In the folded text, and there where a person would accept it: a kana
-    // variant only where it names the same word (substring.h).
-    if (!m_body) m_body = fold_text(raw().body).text;
-    if (m_body->find(needle) != std::string::npos && contains_substring(analyzer, raw().body, substring))
-      return true;
-    if (!m_title) m_title = fold_text(raw().names).text;
-    return m_title->find(needle) != std::string::npos &&
+    // Where a person would accept it: a kana variant only where it names the
+    // same word, a leading 々 where an ideograph repeats (substring.h).
+    return contains_substring(analyzer, raw().body, substring) ||
            contains_substring(analyzer, raw().names, substring);
   }
 
@@ -103,7 +96,7 @@ class Verifier::Note {
   const Xapian::Document& m_doc;
   Xapian::docid m_did;
   std::optional<NoteText> m_text;
-  std::optional<std::string> m_body, m_title, m_lower;
+  std::optional<std::string> m_lower;
 };
 
 bool Verifier::needed() const {

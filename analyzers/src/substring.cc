@@ -12,6 +12,15 @@
 namespace sagasu {
 namespace {
 
+constexpr std::string_view ITERATION_MARK = "\xE3\x80\x85";  // 々
+
+// How many 々 a string starts with.
+std::size_t leading_repeats(std::string_view s) {
+  std::size_t n = 0;
+  while (s.substr(n * ITERATION_MARK.size(), ITERATION_MARK.size()) == ITERATION_MARK) ++n;
+  return n;
+}
+
 const icu::Normalizer2& nfkc_cf() {
   UErrorCode status = U_ZERO_ERROR;
   static const icu::Normalizer2* norm = icu::Normalizer2::getNFKCCasefoldInstance(status);
@@ -197,6 +206,15 @@ void for_each_gram(std::string_view folded, const std::function<void(const std::
 }
 
 QueryGrams query_grams(std::string_view q) {
+  // A leading 々 repeats a character before the string: in the folded text
+  // it is that character, so no gram of the index starts with it. The grams
+  // of the rest select the candidates, and the text confirms them.
+  const std::size_t repeats = leading_repeats(q);
+  if (repeats > 0) {
+    QueryGrams rest = query_grams(q.substr(repeats * ITERATION_MARK.size()));
+    rest.exact = false;
+    return rest;
+  }
   std::vector<std::size_t> starts;
   std::vector<char32_t> chars;
   for (std::size_t i = 0; i < q.size();) {
@@ -301,15 +319,44 @@ bool acceptable(Analyzer& analyzer, std::string_view text, std::size_t begin, st
 
 // Calls accept(begin, end) for each occurrence of the needle in text (original
 // byte spans) until it returns true; returns whether one did.
+// The byte offset k characters before byte p of s (0 when there are fewer).
+std::size_t chars_before(std::string_view s, std::size_t p, std::size_t k) {
+  for (; k > 0 && p > 0; --k) {
+    --p;
+    while (p > 0 && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80) --p;
+  }
+  return p;
+}
+
+// Does the folded text have k + 1 equal ideographs ending at byte p, as k
+// leading 々 of a needle require? (佐々木 folds to 佐佐木: 々木 is found where
+// 木 follows two equal ideographs.)
+bool repeated_before(std::string_view folded, std::size_t p, std::size_t k) {
+  const std::size_t from = chars_before(folded, p, k + 1);
+  const std::u32string chars = [&] {
+    std::u32string out;
+    for (std::size_t i = from; i < p;) out += unicode::next_code_point(folded, i);
+    return out;
+  }();
+  return chars.size() == k + 1 && unicode::is_han(chars.front()) &&
+         std::all_of(chars.begin(), chars.end(), [&](char32_t c) { return c == chars.front(); });
+}
+
 template <class F>
 bool for_each_occurrence(std::string_view text, const SubstringNeedle& needle, F accept) {
-  const std::string& folded = needle.folded;
-  if (folded.empty()) return false;
-  if (fold_text(text).text.find(folded) == std::string::npos) return false;  // cheap: no map
+  if (needle.folded.empty()) return false;
+  // Leading 々: the rest of the needle, after as many repeats of an ideograph.
+  const std::size_t repeats = leading_repeats(needle.folded);
+  const std::string folded = needle.folded.substr(repeats * ITERATION_MARK.size());
+  if (folded.empty() || fold_text(text).text.find(folded) == std::string::npos)
+    return false;  // cheap: no map
   const FoldedText mapped = fold_text(text, true);
   for (std::size_t p = mapped.text.find(folded); p != std::string::npos;
        p = mapped.text.find(folded, p + 1)) {
-    const auto [b, e] = mapped.to_original(p, p + folded.size());
+    if (repeats > 0 && !repeated_before(mapped.text, p, repeats)) continue;
+    auto [b, e] = mapped.to_original(p, p + folded.size());
+    if (repeats > 0)
+      b = mapped.to_original(chars_before(mapped.text, p, repeats), p).first;  // the 々 themselves
     if (accept(b, e)) return true;
   }
   return false;
@@ -334,10 +381,11 @@ bool contains_substring(Analyzer& analyzer, std::string_view text, const Substri
   // and case. Each is accepted whatever the words around it.
   if (text.find(needle.folded) != std::string_view::npos) return true;
   if (!needle.width.empty() && text.find(needle.width) != std::string_view::npos) return true;
-  if (!needle.width.empty() && fold_text(text, false, Fold::Width).text.find(needle.width) != std::string::npos)
+  if (!needle.width.empty() &&
+      fold_text(text, false, Fold::Width).text.find(needle.width) != std::string::npos)
     return true;
-  return for_each_occurrence(text, needle,
-                             [&](std::size_t b, std::size_t e) { return acceptable(analyzer, text, b, e, needle); });
+  return for_each_occurrence(
+      text, needle, [&](std::size_t b, std::size_t e) { return acceptable(analyzer, text, b, e, needle); });
 }
 
 }  // namespace sagasu

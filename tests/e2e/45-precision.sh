@@ -20,6 +20,8 @@ check variant-not-particles J デコレー            # mode.md: モードでこ
 check hiragana-one-word J さーばー                # server.md (サーバー), not kana.md's scattered さ and ば
 # 4. Link targets are text: [[ACE アセクシュアルから見た世界|ACE本]] shows ACE本 only.
 check link-target J アセクシュアル
+# 7. Folding never loses a hit: a substring that starts with 々 finds 佐々木.
+check iteration-mark-first J 々木
 # 6. A compound typed as one word: tight by default, the pieces apart counted; --loose lists them.
 check compound-tight-default S 文字列型
 check compound-loose J --loose 文字列型

@@ -102,3 +102,16 @@ TEST_CASE("Substring, a kana variant only where it names the same word", "[subst
   CHECK(accepted(a, "ゲーム内でコレクションを作る", "デコレー").empty());  // ends inside コレクション
   CHECK(accepted(a, "壊れかねないすべての", "ナイス").empty());          // ない + part of すべて
 }
+
+TEST_CASE("Substring, a leading 々 repeats an ideograph before the string", "[substring]") {
+  sagasu::Analyzer a;
+  using V = std::vector<std::string>;
+  CHECK(accepted(a, "佐々木さんの研究室", "々木") == V{"々木"});
+  CHECK(accepted(a, "佐佐木さん", "々木") == V{"佐木"});  // the same name, written out
+  CHECK(accepted(a, "木曜日", "々木").empty());           // no repeated ideograph before 木
+  CHECK(accepted(a, "様々な方法", "々な") == V{"々な"});
+  // Its grams are those of the rest: nothing in the index starts with 々.
+  const auto g = query_grams(fold_query("々木曜"));
+  CHECK(g.grams == std::vector<std::string>{"木曜"});
+  CHECK_FALSE(g.exact);
+}
