@@ -335,16 +335,45 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
 void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
   c.info.substring = fold_query(text);
   c.info.substring_exact = fold_query(text, Fold::Width);
-  const bool spaced = c.info.substring.find_first_of(" \t") != std::string::npos;
-  if (c.info.substring.empty() || spaced) {
-    c.info.substring.clear();  // free text without white space inside only
+  if (c.info.substring.find_first_not_of(" \t") == std::string::npos) {
+    c.info.substring.clear();
     return;
   }
+  const std::vector<std::string> runs = strings::split_nonempty(c.info.substring, ' ');
+  std::vector<Xapian::Query> parts;
+  std::size_t grams = 0;
+  bool exact = runs.size() == 1;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    // A run a space follows (in a quoted phrase) ends where a run of the text
+    // ends: its tail grams carry the end-of-run mark, as the indexer wrote them.
+    if (r + 1 < runs.size()) {
+      std::vector<Xapian::Query> terms;
+      for_each_gram(runs[r], [&](const std::string& g) {
+        terms.emplace_back(std::string(schema::GRAM.prefix) + g);
+        if (g.back() != END_OF_RUN) c.info.grams.push_back(g);
+      });
+      grams += terms.size();
+      parts.emplace_back(Xapian::Query::OP_AND, terms.begin(), terms.end());
+      continue;
+    }
+    const QueryGrams qg = query_grams(runs[r]);
+    exact = exact && qg.exact;
+    grams += qg.grams.size();
+    parts.push_back(grams_query(qg, c.info.grams));
+  }
+  c.substring = Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
+  // Grams that are the whole string still need the text when it has kana: a
+  // kana variant counts only where it names the same word (substring.h).
+  c.verify = !exact || std::any_of(c.info.substring.begin(), c.info.substring.end(),
+                                   [](char ch) { return static_cast<unsigned char>(ch) == 0xE3; });
+  c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,
+                              SUBSTRING_WEIGHT / static_cast<double>(std::max<std::size_t>(1, grams)));
+}
+
+Xapian::Query QueryBuilder::grams_query(const QueryGrams& qg, std::vector<std::string>& shown) const {
   const std::string gram_prefix(schema::GRAM.prefix);
-  const QueryGrams qg = query_grams(c.info.substring);
-  c.info.grams = qg.grams;
   if (!qg.prefix.empty()) {
-    c.info.grams = {qg.prefix + "*"};
+    shown.push_back(qg.prefix + "*");
     // Expanded here, not by OP_WILDCARD: each shard would expand it with its
     // own statistics, and a sharded index would score it otherwise than one
     // index. OR-ed: OP_MAX under a filter over three shards crashes Xapian
@@ -352,24 +381,20 @@ void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
     std::vector<Xapian::Query> terms;
     const std::string px = gram_prefix + qg.prefix;
     for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) terms.emplace_back(*t);
-    if (!terms.empty()) c.substring = Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
-  } else if (!qg.grams.empty()) {
-    std::vector<Xapian::Query> terms;
-    for (const auto& g : qg.grams) terms.emplace_back(gram_prefix + g);
-    c.substring = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
-  } else {
-    // Nothing a gram can select (々 alone: the folded text holds the
-    // ideograph it repeats): every note is a candidate the text confirms.
-    c.substring = Xapian::Query::MatchAll;
+    return terms.empty() ? Xapian::Query(Xapian::Query::MatchNothing)
+                         : Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
   }
-  // Grams that are the whole string still need the text when it has kana: a
-  // kana variant counts only where it names the same word (substring.h).
-  c.verify = !qg.exact || std::any_of(c.info.substring.begin(), c.info.substring.end(),
-                                      [](char ch) { return static_cast<unsigned char>(ch) == 0xE3; });
-  const std::size_t parts = std::max<std::size_t>(1, qg.grams.size());
-  if (!c.substring.empty())
-    c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,
-                                SUBSTRING_WEIGHT / static_cast<double>(parts));
+  if (!qg.grams.empty()) {
+    std::vector<Xapian::Query> terms;
+    for (const auto& g : qg.grams) {
+      shown.push_back(g);
+      terms.emplace_back(gram_prefix + g);
+    }
+    return Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+  }
+  // Nothing a gram can select (々 alone: the folded text holds the
+  // ideograph it repeats): every note is a candidate the text confirms.
+  return Xapian::Query::MatchAll;
 }
 
 }  // namespace sagasu

@@ -18,6 +18,7 @@
 #include "sagasu/analyzer.h"
 #include "sagasu/searcher.h"
 #include "sagasu/snippet.h"
+#include "sagasu/substring.h"
 #include "synonyms.h"
 
 namespace sagasu {
@@ -110,6 +111,8 @@ class QueryBuilder {
   void add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_substring_tier(Chunk& c, const std::string& text) const;
+  /// The candidates a run's grams select (shown: the grams, as --explain lists them).
+  Xapian::Query grams_query(const QueryGrams& qg, std::vector<std::string>& shown) const;
 
   const Xapian::Database& m_db;
   Analyzer& m_analyzer;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sagasu/schema.h"
+#include "sagasu/strings.h"
 
 namespace sagasu {
 
@@ -40,9 +41,9 @@ bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid di
 
 bool contains_folded(const NoteText& t, const std::string& needle, Fold fold) {
   // The needle is folded: found as it is in the raw text, it is in the folded text too.
-  if (t.body.find(needle) != std::string::npos || t.names.find(needle) != std::string::npos) return true;
-  return fold_text(t.body, false, fold).text.find(needle) != std::string::npos ||
-         fold_text(t.names, false, fold).text.find(needle) != std::string::npos;
+  if (strings::contains(t.body, needle) || strings::contains(t.names, needle)) return true;
+  return strings::contains(fold_text(t.body, false, fold).text, needle) ||
+         strings::contains(fold_text(t.names, false, fold).text, needle);
 }
 
 bool contains_substring(Analyzer& analyzer, const NoteText& t, const SubstringNeedle& needle) {
@@ -58,7 +59,7 @@ class Verifier::Note {
     return *m_text;
   }
   bool contains_raw(const std::string& needle) {
-    return raw().body.find(needle) != std::string::npos || raw().names.find(needle) != std::string::npos;
+    return strings::contains(raw().body, needle) || strings::contains(raw().names, needle);
   }
   bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
     // The needle is folded already: found as it is in the raw text, it is in
@@ -69,7 +70,7 @@ class Verifier::Note {
                     [](char ch) { return static_cast<unsigned char>(ch) < 0x80; })) {
       // An ASCII needle found in the lower-cased raw text is in the folded
       // text too (folding leaves ASCII as it is but for case): no need to fold.
-      if (lower().find(needle) != std::string::npos) return true;
+      if (strings::contains(lower(), needle)) return true;
       // No non-ASCII character of this note folds to a character of the
       // needle: the lower-cased text was the whole story.
       const std::string produced = m_doc.get_value(schema::SLOT_FOLDS_TO_ASCII);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "sagasu/analyzer.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -52,41 +53,40 @@ void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
 // UTF-8 length (three-byte kana to three-byte kana), except 々 after a
 // four-byte ideograph, which takes the slow path.
 void fold_kana_in_place(std::string& s) {
-  char32_t prev = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    const unsigned char b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      prev = b;
-      ++i;
-      continue;
-    }
-    const std::size_t at = i;
-    const char32_t c = unicode::next_code_point(s, i);
-    if (b != 0xE3) {  // kana and 々 all start with E3
-      prev = c;
-      continue;
-    }
+  // Every kana and 々 is three bytes starting with E3 (never a continuation
+  // byte): jump from one E3 to the next instead of decoding every character.
+  for (std::size_t at = s.find('\xE3'); at != std::string::npos && at + 2 < s.size();
+       at = s.find('\xE3', at + 3)) {
+    const auto b1 = static_cast<unsigned char>(s[at + 1]), b2 = static_cast<unsigned char>(s[at + 2]);
+    const char32_t c = 0x3000 | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
     char32_t f = c;
-    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E)
+    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) {
       f = c + 0x60;
-    else if (c == 0x3005 && unicode::is_han(prev))
-      f = prev;
-    f = unicode::full_size_kana(f);
-    if (f != c) {
-      std::string enc;
-      unicode::append_utf8(enc, f);
-      if (enc.size() == i - at) {
-        s.replace(at, enc.size(), enc);
-      } else {  // length changes: rebuild the rest the slow way
-        std::string rest;
-        char32_t p = prev;
-        fold_kana(std::string_view(s).substr(at), rest, p);
-        s.resize(at);
-        s += rest;
-        return;
+    } else if (c == 0x3005) {  // 々: the ideograph before it (as folded already)
+      std::size_t before = at;
+      while (before > 0 && (static_cast<unsigned char>(s[--before]) & 0xC0) == 0x80) {
       }
+      std::size_t i = before;
+      const char32_t prev = at > 0 ? unicode::next_code_point(s, i) : 0;
+      if (unicode::is_han(prev)) f = prev;
     }
-    prev = f;
+    f = unicode::full_size_kana(f);
+    if (f == c) continue;
+    std::string enc;
+    unicode::append_utf8(enc, f);
+    if (enc.size() != 3) {  // 々 after a four-byte ideograph: rebuild the rest the slow way
+      std::string rest;
+      std::size_t before = at;
+      while (before > 0 && (static_cast<unsigned char>(s[--before]) & 0xC0) == 0x80) {
+      }
+      std::size_t i = before;
+      char32_t p = unicode::next_code_point(s, i);
+      fold_kana(std::string_view(s).substr(at), rest, p);
+      s.resize(at);
+      s += rest;
+      return;
+    }
+    s.replace(at, 3, enc);
   }
 }
 
@@ -377,12 +377,17 @@ std::vector<std::pair<std::size_t, std::size_t>> find_substring(Analyzer& analyz
 bool contains_substring(Analyzer& analyzer, std::string_view text, const SubstringNeedle& needle) {
   if (needle.folded.empty()) return false;
   // The commonest cases first, without the character map: the text holds the
-  // needle as folded (its own katakana) or as typed, or holds it up to width
-  // and case. Each is accepted whatever the words around it.
-  if (text.find(needle.folded) != std::string_view::npos) return true;
-  if (!needle.width.empty() && text.find(needle.width) != std::string_view::npos) return true;
-  if (!needle.width.empty() &&
-      fold_text(text, false, Fold::Width).text.find(needle.width) != std::string::npos)
+  // needle as folded (its own katakana) or as typed; else one normalisation
+  // of the whole text says whether it can hold it at all (most candidates
+  // the grams select end there); else it holds it up to width and case.
+  // Each of these is accepted whatever the words around it.
+  if (strings::contains(text, needle.folded)) return true;
+  if (!needle.width.empty() && strings::contains(text, needle.width)) return true;
+  const std::size_t repeats = leading_repeats(needle.folded);
+  if (!strings::contains(fold_text(text).text, needle.folded.substr(repeats * ITERATION_MARK.size())))
+    return false;
+  if (repeats == 0 && !needle.width.empty() &&
+      strings::contains(fold_text(text, false, Fold::Width).text, needle.width))
     return true;
   return for_each_occurrence(
       text, needle, [&](std::size_t b, std::size_t e) { return acceptable(analyzer, text, b, e, needle); });

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "fallback.h"
+#include "substrings.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
@@ -30,6 +31,7 @@
 #include "sagasu/unicode.h"
 
 namespace po = boost::program_options;
+using namespace sagasu::eval;
 using namespace sagasu;
 
 namespace {
@@ -146,158 +148,6 @@ Thresholds read_thresholds(const std::string& path, const std::set<std::string>&
     for (const char* m : METRICS)
       if (!out[c].count(m)) throw Error(fmt::format("{}: no minimum for {} {}", path, c, m));
   return out;
-}
-
-// The literal-substring check's reference for what the substring tier must
-// always find (README "Matching"): a string of one or more characters in the
-// note's text after NFKC_Casefold (width, case, compatibility forms). Kana
-// variants (hiragana = katakana, small kana) are found only where they name
-// the same word, so they are not part of what every drawn string must find.
-// Written for the test, sharing no code with the engine's fold_text (ICU's
-// normalizer called directly), so that a bug in the engine's folding cannot
-// hide itself by folding the expected notes too.
-class ReferenceFold {
- public:
-  ReferenceFold() {
-    UErrorCode status = U_ZERO_ERROR;
-    m_nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
-    if (U_FAILURE(status)) throw std::runtime_error("ICU: no NFKC_Casefold normalizer");
-  }
-
-  std::string operator()(std::string_view text) const {
-    UErrorCode status = U_ZERO_ERROR;
-    const icu::UnicodeString normalized = m_nfkc_cf->normalize(
-        icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size()))),
-        status);
-    if (U_FAILURE(status))
-      throw std::runtime_error(fmt::format("ICU: cannot normalize: {}", u_errorName(status)));
-    std::string out;
-    return normalized.toUTF8String(out);
-  }
-
- private:
-  const icu::Normalizer2* m_nfkc_cf = nullptr;
-};
-
-// Why a drawn string is not a query a user could type as one word, or nullptr
-// when it is one: the query language reads blanks, quotes, parentheses, a
-// leading '-', a leading "field:" and the bare operators OR, AND and NOT as
-// syntax, and a string that folds to blanks (U+3000 and the no-break spaces
-// fold to ' ') or to nothing has nothing to search for. Only ASCII blanks
-// separate query words, so other blanks inside a string stay in the check.
-const char* not_one_word(std::string_view needle, std::string_view folded) {
-  if (needle.find_first_of(" \t\r\n") != std::string_view::npos) return "a blank (space, tab, line break)";
-  if (needle.find_first_of("\"()") != std::string_view::npos) return "a quote or parenthesis";
-  if (needle.front() == '-') return "a leading '-'";
-  if (needle == "OR" || needle == "AND" || needle == "NOT") return "an operator";
-  const auto colon = needle.find(':');
-  if (colon != std::string_view::npos) {
-    std::string field(needle.substr(0, colon));
-    std::transform(field.begin(), field.end(), field.begin(), [](char c) { return std::tolower(c); });
-    const schema::Field* f = schema::find_field(field);
-    if (f && f->kind != schema::FieldKind::Internal) return "a field prefix";
-  }
-  if (folded.find_first_not_of(" \t\r\n") == std::string_view::npos) return "nothing but blanks once folded";
-  return nullptr;
-}
-
-struct SubstringCounts {
-  std::size_t checked = 0, failed = 0;
-  std::size_t exact_failed = 0;  // --exact hits other than the notes holding the string as drawn
-  std::map<std::string, std::size_t> not_words;  // drawn strings left out, by reason
-};
-
-// The notes' text: path → title, other names and body, as stored and folded by the reference.
-struct ReferenceText {
-  std::string raw, folded;
-};
-std::map<std::string, ReferenceText> reference_texts(const Xapian::Database& db, const ReferenceFold& fold) {
-  std::map<std::string, ReferenceText> out;
-  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
-    const Xapian::Document doc = db.get_document(*it);
-    const NoteMeta meta = NoteMeta::of(doc);
-    std::string all = meta.title + "\n";
-    for (const auto& a : meta.names) all += a + "\n";
-    all += doc.get_data();
-    out[meta.path] = {all, fold(all)};
-  }
-  return out;
-}
-
-// The notes a search returns (every one of them).
-std::set<std::string> found(Searcher& searcher, const std::string& query, std::size_t all, bool exact) {
-  SearchRequest req;
-  req.query = query;
-  req.limit = all;
-  req.snippets = 0;
-  req.exact = exact;
-  std::set<std::string> got;
-  for (const auto& h : search_for_people(searcher, req).result.hits) got.insert(h.path);
-  return got;
-}
-
-// Substrings drawn from the notes' stored text: every note whose text holds
-// the drawn string, both folded by ReferenceFold, must be returned. A search
-// that throws is a failure: the drawn strings that are not one query word
-// are left out beforehand.
-SubstringCounts substring_check(const std::string& index, Searcher& searcher, std::size_t count,
-                                bool verbose) {
-  const Xapian::Database db(index);
-  const ReferenceFold fold;
-  const auto notes = reference_texts(db, fold);
-  std::vector<std::string> raw;
-  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it)
-    raw.push_back(db.get_document(*it).get_data());
-  std::mt19937 rng(20261130);
-  SubstringCounts counts;
-  std::size_t attempts = 0;
-  while (counts.checked < count && attempts++ < count * 50 && !notes.empty()) {
-    const std::string& text = raw[rng() % raw.size()];
-    if (text.empty()) continue;
-    // A start on a character boundary, 1–8 characters long.
-    std::size_t start = rng() % text.size();
-    while (start > 0 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
-    const std::size_t chars = 1 + rng() % 8;
-    std::size_t end = start;
-    for (std::size_t k = 0; k < chars && end < text.size(); ++k) unicode::next_code_point(text, end);
-    const std::string needle = text.substr(start, end - start);
-    const std::string folded = fold(needle);
-    if (const char* why = not_one_word(needle, folded)) {
-      ++counts.not_words[why];
-      continue;
-    }
-    ++counts.checked;
-    std::set<std::string> truth, as_typed;
-    for (const auto& [path, note] : notes) {
-      if (note.folded.find(folded) != std::string::npos) truth.insert(path);
-      if (note.raw.find(needle) != std::string::npos) as_typed.insert(path);
-    }
-    std::set<std::string> got, exact;
-    try {
-      got = found(searcher, needle, notes.size(), false);
-      exact = found(searcher, needle, notes.size(), true);
-    } catch (const std::exception& e) {
-      ++counts.failed;
-      fmt::print("substring ERROR '{}': the search failed: {}\n", needle, e.what());
-      continue;
-    }
-    // --exact: exactly the notes holding the string as drawn (grep -F on the stored text).
-    if (exact != as_typed) {
-      ++counts.exact_failed;
-      fmt::print("exact MISMATCH '{}': {} notes hold it, --exact gives {}\n", needle, as_typed.size(), exact.size());
-    }
-    std::vector<std::string> missing;
-    for (const auto& p : truth)
-      if (!got.count(p)) missing.push_back(p);
-    if (!missing.empty()) {
-      ++counts.failed;
-      fmt::print("substring MISS '{}': {} of {} notes missing, e.g. {}\n", needle, missing.size(),
-                 truth.size(), missing[0]);
-    } else if (verbose) {
-      fmt::print("substring ok   '{}' ({} notes)\n", needle, truth.size());
-    }
-  }
-  return counts;
 }
 
 // The mean scores of n queries.

@@ -1,6 +1,7 @@
 // Small string helpers shared by every part of Sagasu (joining: fmt::join).
 #pragma once
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,20 @@ inline std::string_view trim(std::string_view s, std::string_view blanks = " \t\
   const auto b = s.find_first_not_of(blanks);
   if (b == std::string_view::npos) return {};
   return s.substr(b, s.find_last_not_of(blanks) - b + 1);
+}
+
+/// The offset of the first needle in s at or after from, or npos. glibc's memmem
+/// (two-way): std::string::find scans for the first byte, which in Japanese
+/// text (0xE3 starts most kana) stops at nearly every character.
+inline std::size_t find(std::string_view s, std::string_view needle, std::size_t from = 0) {
+  if (from > s.size()) return std::string_view::npos;
+  if (needle.empty()) return from;
+  const void* at = ::memmem(s.data() + from, s.size() - from, needle.data(), needle.size());
+  return at ? static_cast<std::size_t>(static_cast<const char*>(at) - s.data()) : std::string_view::npos;
+}
+/// Does s hold needle?
+inline bool contains(std::string_view s, std::string_view needle) {
+  return find(s, needle) != std::string_view::npos;
 }
 
 /// The fields of s between separators, empty ones included ("a,,b" → a, "", b; "" → one empty field).
