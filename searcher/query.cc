@@ -11,8 +11,19 @@ namespace sagasu {
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+// The length in bytes of the blank at s[i], or 0: ASCII blanks, and the
+// blanks an IME or a copied text brings (U+3000 ideographic space, no-break
+// and other typographic spaces) separate query words as a space does.
+std::size_t space_at(const std::string& s, std::size_t i) {
+  if (i >= s.size()) return 0;
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return 1;
+  auto next = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  if (c == 0xC2 && next(1) == 0xA0) return 2;                                          // U+00A0
+  if (c == 0xE3 && next(1) == 0x80 && next(2) == 0x80) return 3;                       // U+3000
+  if (c == 0xE2 && next(1) == 0x80 && (next(2) <= 0x8A || next(2) == 0xAF)) return 3;  // U+2000–200A, 202F
+  if (c == 0xE2 && next(1) == 0x81 && next(2) == 0x9F) return 3;                       // U+205F
+  return 0;
 }
 
 // Column (1-based, in characters) of byte offset i.
@@ -35,7 +46,7 @@ class Lexer {
   explicit Lexer(const std::string& q) : m_q(q) {}
 
   Lexeme next() {
-    while (m_i < m_q.size() && is_space(m_q[m_i])) ++m_i;
+    for (std::size_t n; (n = space_at(m_q, m_i)) > 0;) m_i += n;
     Lexeme lx{Lexeme::Kind::End, {}, m_i};
     if (m_i >= m_q.size()) return lx;
     const char c = m_q[m_i];
@@ -54,13 +65,13 @@ class Lexer {
                                      std::pair{"NOT", Lexeme::Kind::Not}}) {
       const std::size_t n = std::char_traits<char>::length(word);
       if (m_q.compare(m_i, n, word) == 0 &&
-          (m_i + n == m_q.size() || is_space(m_q[m_i + n]) || m_q[m_i + n] == '(' || m_q[m_i + n] == ')')) {
+          (m_i + n == m_q.size() || space_at(m_q, m_i + n) || m_q[m_i + n] == '(' || m_q[m_i + n] == ')')) {
         m_i += n;
         lx.kind = kind;
         return lx;
       }
     }
-    if (c == '-' && m_i + 1 < m_q.size() && !is_space(m_q[m_i + 1]) && m_q[m_i + 1] != ')') {
+    if (c == '-' && m_i + 1 < m_q.size() && !space_at(m_q, m_i + 1) && m_q[m_i + 1] != ')') {
       ++m_i;
       lx.kind = Lexeme::Kind::Not;
       return lx;
@@ -79,7 +90,7 @@ class Lexer {
       part.type = f->kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
       part.field = field;
       m_i = j + 1;
-      if (m_i >= m_q.size() || is_space(m_q[m_i]) || m_q[m_i] == ')')
+      if (m_i >= m_q.size() || space_at(m_q, m_i) || m_q[m_i] == ')')
         throw UsageError(fmt::format("query: {}: needs a value at column {}", field, column_of(m_q, m_i)));
     }
     if (m_q[m_i] == '"') {
@@ -94,7 +105,7 @@ class Lexer {
       return lx;
     }
     std::size_t end = m_i;
-    while (end < m_q.size() && !is_space(m_q[end]) && m_q[end] != '(' && m_q[end] != ')') {
+    while (end < m_q.size() && !space_at(m_q, end) && m_q[end] != '(' && m_q[end] != ')') {
       if (m_q[end] == '"')
         throw UsageError(fmt::format("query: unbalanced quote at column {}", column_of(m_q, end)));
       ++end;

@@ -64,6 +64,15 @@ TEST_CASE("Query, NOT and -word exclude; a lone dash or lower-case or is text", 
   CHECK(parsed("-venue:OSDI x") == "AND(NOT(venue:OSDI),x)");
 }
 
+TEST_CASE("Query, an ideographic or no-break space separates words as a space does", "[query]") {
+  CHECK(parsed("力者注\u3000主に") == "AND(力者注,主に)");
+  CHECK(parsed("\u3000"
+               "1930（昭") == "1930（昭");  // a leading IME space
+  CHECK(parsed("司あきら\u3000") == "司あきら");
+  CHECK(parsed("a\u00a0b") == "AND(a,b)");
+  CHECK(parsed("\"力者注\u3000主に\"") == "\"力者注\u3000主に\"");  // inside quotes, text
+}
+
 TEST_CASE("Query, phrases and quoted field values", "[query]") {
   CHECK(parsed("\"LLM 訓練\" GPU") == "AND(\"LLM 訓練\",GPU)");
   CHECK(parsed("person:\"Xin Liu\"") == "person:Xin Liu");
