@@ -81,7 +81,7 @@ std::vector<std::string> other_names(const Note& note) {
 }
 
 std::string DocumentBuilder::meta_json(const Note& note, const FieldValues& values) const {
-  NoteMeta meta{note.path, note.display_title(), std::string(to_string(values.kind())), note.aliases, {}};
+  NoteMeta meta{note.path, note.display_title(), values.kind(), note.aliases, {}};
   for (const auto& link : note.links)
     if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
       meta.citations.push_back({link.text_begin, link.text_end, link.target.substr(1)});

@@ -97,7 +97,7 @@ void report_entities(const IndexState& state, const EntityResolver& resolver, bo
       EntityInfo& e = it->second;
       if (inserted) {
         e.name = canon;
-        if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
+        e.kind = resolver.kind(canon);
         e.evidence = std::string(to_string(resolver.evidence(canon)));
       }
       // Which notes mention it: only when asked for (a large vault has millions of mentions).
@@ -164,6 +164,7 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   if (!m_reused) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     meta.emplace_back(std::string(schema::META_RESOLUTION), m_resolver.serialize());
+    meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   }
   return meta;
 }

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "sagasu/stored_note.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -25,18 +26,18 @@ std::string_view to_string(KindEvidence e) {
   return "none";
 }
 
-std::optional<NoteKind> kind_of_label(std::string_view label) {
-  static const std::map<std::string, NoteKind> labels = [] {
-    std::map<std::string, NoteKind> m;
+std::optional<Kind> kind_of_label(std::string_view label) {
+  static const std::map<std::string, Kind> labels = [] {
+    std::map<std::string, Kind> m;
     for (const char* l : {"関連研究者", "研究者", "著者", "共著者", "人物", "関連人物", "メンバー", "責任著者",
                           "主著者", "people", "person", "persons", "researchers", "authors"})
-      m[fold_name(l)] = NoteKind::Person;
+      m[fold_name(l)] = kinds::PERSON;
     for (const char* l : {"親組織", "協力機関", "所属", "所属機関", "組織", "関連組織", "機関", "子組織", "関連機関",
                           "共同研究機関", "organizations", "organization", "affiliation", "affiliations"})
-      m[fold_name(l)] = NoteKind::Organization;
+      m[fold_name(l)] = kinds::ORGANIZATION;
     for (const char* l : {"関連プロダクト", "プロダクト", "関連システム", "システム", "ツール", "関連ツール",
                           "products", "systems", "tools"})
-      m[fold_name(l)] = NoteKind::Product;
+      m[fold_name(l)] = kinds::PRODUCT;
     return m;
   }();
   auto it = labels.find(fold_name(label));
@@ -44,31 +45,25 @@ std::optional<NoteKind> kind_of_label(std::string_view label) {
   return it->second;
 }
 
-namespace {
-
-std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string(to_string(*k)) : std::string(); }
-
-}  // namespace
-
 NoteDigest make_digest(const Note& note) {
   NoteDigest d;
   d.title = note.title;
   d.display_title = note.display_title();
   d.source = note.source.has_value();
   d.aliases = note.aliases;
-  d.declared = note.declared_kind();
+  d.kind_words = note.kind_words();
   // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察. In a
   // flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {
     const std::string first = h.substr(0, h.find(' '));
-    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察") d.structure = NoteKind::Concept;
+    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察") d.structure = Kind(kinds::CONCEPT);
   }
   for (const auto& rel : note.relations) {
-    if (fold_name(rel.label) == fold_name("親組織")) d.structure = NoteKind::Organization;
+    if (fold_name(rel.label) == fold_name("親組織")) d.structure = Kind(kinds::ORGANIZATION);
     if (const auto k = kind_of_label(rel.label))
       for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
-  for (const auto& a : note.authors) d.labelled.emplace_back(a, NoteKind::Person);
+  for (const auto& a : note.authors) d.labelled.emplace_back(a, kinds::PERSON);
   d.names = mentioned_names(note);
   return d;
 }
@@ -90,7 +85,10 @@ std::vector<std::string> mentioned_names(const Note& note) {
 
 void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(digest); }
 
-void EntityResolver::add_override(std::string_view name, NoteKind kind) { m_overrides[std::string(name)] = kind; }
+void EntityResolver::add_override(std::string_view name, std::string_view kind) {
+  // A word the vocabulary does not know is a kind of the user's own.
+  m_overrides[std::string(name)] = m_vocabulary.canonical(kind).value_or(std::string(kind));
+}
 
 std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
   std::vector<std::string> problems;
@@ -107,12 +105,12 @@ std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
       problems.push_back(fmt::format("line {}: expected 'name<TAB>kind'", line_no));
       continue;
     }
-    auto kind = parse_kind(line.substr(tab + 1));
-    if (!kind) {
-      problems.push_back(fmt::format("line {}: unknown kind '{}'", line_no, line.substr(tab + 1)));
+    const std::string_view name = strings::trim(line.substr(0, tab)), kind = strings::trim(line.substr(tab + 1));
+    if (name.empty() || kind.empty() || kind.find_first_of("\t,") != std::string_view::npos) {
+      problems.push_back(fmt::format("line {}: expected 'name<TAB>kind'", line_no));
       continue;
     }
-    add_override(line.substr(0, tab), *kind);
+    add_override(name, kind);
   }
   return problems;
 }
@@ -129,7 +127,7 @@ std::string EntityResolver::canonical(std::string_view name) const {
   return std::string(name);
 }
 
-std::optional<NoteKind> EntityResolver::heuristic(std::string_view name) const {
+std::optional<Kind> EntityResolver::heuristic(std::string_view name) const {
   const std::string folded = fold_name(name);
   for (const char* word : {"university", "大学", "研究所", "institute", "laboratory", "laboratories", "labs",
                            "inc.", "inc", "corp", "corporation", "株式会社", "研究センター", "college",
@@ -141,16 +139,29 @@ std::optional<NoteKind> EntityResolver::heuristic(std::string_view name) const {
         const bool left = p == 0 || folded[p - 1] == ' ' || folded[p - 1] == ',';
         const std::size_t e = p + w.size();
         const bool right = e == folded.size() || folded[e] == ' ' || folded[e] == ',' || folded[e] == '.';
-        if (left && right) return NoteKind::Organization;
+        if (left && right) return Kind(kinds::ORGANIZATION);
       }
     } else if (folded.find(w) != std::string::npos) {
-      return NoteKind::Organization;
+      return Kind(kinds::ORGANIZATION);
     }
   }
   return std::nullopt;
 }
 
+std::optional<Kind> EntityResolver::declared(const NoteDigest& d) const {
+  for (const auto& w : d.kind_words) {
+    const auto k = m_vocabulary.canonical(w.word);
+    // A tag saying "other" (#survey, #question) says nothing about the page's kind.
+    if (k && (w.declared || *k != kinds::OTHER)) return k;
+  }
+  return std::nullopt;
+}
+
 void EntityResolver::finish() {
+  // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
+  for (const auto& d : m_digests)
+    for (const auto& w : d.kind_words)
+      if (w.declared && !m_vocabulary.canonical(w.word)) m_vocabulary.add_kind(w.word);
   for (const auto& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
   // Each distinct spelling is folded once (a large vault repeats its names a million times).
   std::unordered_map<std::string, std::string> folded;
@@ -187,11 +198,11 @@ void EntityResolver::finish() {
     for (const auto& name : d.names) resolve(name);
     for (const auto& [name, kind] : d.labelled) resolve(name);
   }
-  std::map<std::string, std::map<NoteKind, int>> votes;
+  std::map<std::string, std::map<Kind, int>> votes;
   for (const auto& d : m_digests)
     for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
 
-  auto set = [&](const std::string& name, NoteKind k, KindEvidence e) {
+  auto set = [&](const std::string& name, const Kind& k, KindEvidence e) {
     Info& info = m_info[name];
     if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
       info.kind = k;
@@ -200,7 +211,7 @@ void EntityResolver::finish() {
   };
   for (const auto& [name, kind] : m_overrides) set(canonical(name), kind, KindEvidence::Override);
   for (const auto& d : m_digests)
-    if (d.declared) set(d.title, *d.declared, KindEvidence::OwnPage);
+    if (const auto k = declared(d)) set(d.title, *k, KindEvidence::OwnPage);
   for (const auto& [name, counts] : votes) {
     const auto best = std::max_element(counts.begin(), counts.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -251,7 +262,7 @@ std::string EntityResolver::serialize() const {
   put_field(out, std::to_string(m_info.size()));
   for (const auto& [name, info] : m_info) {
     put_field(out, name);
-    put_field(out, kind_code(info.kind));
+    put_field(out, info.kind.value_or(""));
     put_field(out, std::to_string(static_cast<int>(info.evidence)));
   }
   return out;
@@ -271,7 +282,7 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
   for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
     if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c)) return std::nullopt;
     Info info;
-    info.kind = b.empty() ? std::nullopt : parse_kind(b);
+    if (!b.empty()) info.kind = b;
     info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));
     r.m_info.emplace(a, info);
   }
@@ -279,7 +290,7 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
   return r;
 }
 
-std::optional<NoteKind> EntityResolver::kind(std::string_view canonical_name) const {
+std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const {
   auto it = m_info.find(std::string(canonical_name));
   if (it == m_info.end()) return std::nullopt;
   return it->second.kind;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "sagasu/kinds.h"
 #include "sagasu/note.h"
 #include "sagasu/stored_note.h"
 
@@ -22,7 +23,7 @@ enum class KindEvidence { Override, OwnPage, ListLabel, PageStructure, Heuristic
 std::string_view to_string(KindEvidence e);
 
 /// The kind a relation label implies (関連研究者 → person, 協力機関 → organization), if any.
-std::optional<NoteKind> kind_of_label(std::string_view label);
+std::optional<Kind> kind_of_label(std::string_view label);
 
 /// Every name a note mentions as an entity, as written, in order: its links
 /// (not embeds, not citations), the names of lists whose label says what they
@@ -35,21 +36,29 @@ NoteDigest make_digest(const Note& note);
 /// Collects every page's kind and aliases (pass 1), then resolves names.
 class EntityResolver {
  public:
+  /// Resolves kinds with this vocabulary (the vault's own type values are added to it in finish()).
+  explicit EntityResolver(KindVocabulary vocabulary = KindVocabulary::defaults())
+      : m_vocabulary(std::move(vocabulary)) {}
+
   /// Pass 1: one call per note of the vault, in path order.
   void add(const NoteDigest& digest);
   /// A line of the override file: name → kind (wins over everything else).
-  void add_override(std::string_view name, NoteKind kind);
+  void add_override(std::string_view name, std::string_view kind);
   /// Reads `name<TAB>kind` lines (# comments); returns problems as "line N: reason".
   std::vector<std::string> load_overrides(std::string_view tsv);
-  /// Ends pass 1: computes every known name's kind.
+  /// Ends pass 1: adds the kinds pages declare that the vocabulary does not
+  /// know (`type: journalArticle` when nothing maps it) as kinds of their own,
+  /// then computes every known name's kind.
   void finish();
+  /// The kind vocabulary, with the vault's own kinds after finish().
+  const KindVocabulary& vocabulary() const { return m_vocabulary; }
 
   /// The canonical name of a link target or plain name: the page it resolves
   /// to by title or alias (case and width folded), else the name itself as
   /// first spelled in the vault.
   std::string canonical(std::string_view name) const;
   /// Kind of a canonical name, or nullopt when nothing tells it.
-  std::optional<NoteKind> kind(std::string_view canonical_name) const;
+  std::optional<Kind> kind(std::string_view canonical_name) const;
   /// How kind() was decided.
   KindEvidence evidence(std::string_view canonical_name) const;
   /// Alias keys claimed by more than one page: key → pages.
@@ -66,18 +75,21 @@ class EntityResolver {
 
  private:
   struct Info {
-    std::optional<NoteKind> kind;
+    std::optional<Kind> kind;
     KindEvidence evidence = KindEvidence::None;
   };
+  KindVocabulary m_vocabulary;
   std::vector<NoteDigest> m_digests;
   std::map<std::string, std::string> m_by_key;          // folded title/alias → page title
   std::map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
-  std::map<std::string, NoteKind> m_overrides;  // raw name → kind
+  std::map<std::string, Kind> m_overrides;  // raw name → kind
   std::map<std::string, Info> m_info;           // canonical → kind
   std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
 
-  std::optional<NoteKind> heuristic(std::string_view name) const;
+  std::optional<Kind> heuristic(std::string_view name) const;
+  /// The kind a page declares: its first kind word the vocabulary knows.
+  std::optional<Kind> declared(const NoteDigest& d) const;
 };
 
 }  // namespace sagasu

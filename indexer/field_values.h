@@ -17,8 +17,8 @@ namespace sagasu {
 /// A note's values for each field of schema::FIELDS, and its kind.
 class FieldValues {
  public:
-  /// No values; the kind is NoteKind::Other.
-  FieldValues() { set_kind(NoteKind::Other); }
+  /// No values; the kind is kinds::OTHER.
+  FieldValues() { set_kind(Kind(kinds::OTHER)); }
 
   /// Adds a value to a field's; an empty value, or one the field has, is not added.
   void add(const schema::Field& field, std::string value);
@@ -27,13 +27,13 @@ class FieldValues {
     return m_values[schema::index_of(field)];
   }
   /// What the note is; its name is the one value of schema::KIND.
-  NoteKind kind() const { return m_kind; }
+  const Kind& kind() const { return m_kind; }
   /// Sets the kind, and schema::KIND's value to its name.
-  void set_kind(NoteKind kind);
+  void set_kind(Kind kind);
 
  private:
   std::array<std::vector<std::string>, schema::FIELDS.size()> m_values;
-  NoteKind m_kind = NoteKind::Other;
+  Kind m_kind;
 };
 
 /// The values of a note, resolved against the whole vault: its path and every

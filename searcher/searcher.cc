@@ -130,6 +130,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   Collected main = collector->collect(query.assemble(), first, max, facets.in_main);
 
   SearchResult result;
+  result.notices = builder.fields().notices();
   if (main.total == 0 && query.widenable) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);

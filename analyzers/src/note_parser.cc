@@ -11,36 +11,6 @@
 
 namespace sagasu {
 
-std::string_view to_string(NoteKind kind) {
-  switch (kind) {
-    case NoteKind::Source: return "source";
-    case NoteKind::Person: return "person";
-    case NoteKind::Organization: return "organization";
-    case NoteKind::Product: return "product";
-    case NoteKind::Concept: return "concept";
-    case NoteKind::Other: return "other";
-  }
-  return "other";
-}
-
-std::optional<NoteKind> parse_kind(std::string_view raw) {
-  std::string name = unicode::nfkc_casefold(raw);
-  if (name == "source" || name == "paper" || name == "article" || name == "talk") return NoteKind::Source;
-  if (name == "person" || name == "people" || name == "researcher" || name == "author")
-    return NoteKind::Person;
-  if (name == "organization" || name == "organisation" || name == "org" || name == "group" ||
-      name == "company" || name == "lab" || name == "university" || name == "institution")
-    return NoteKind::Organization;
-  if (name == "product" || name == "repository" || name == "software" || name == "system" ||
-      name == "tool" || name == "dataset" || name == "model")
-    return NoteKind::Product;
-  if (name == "concept") return NoteKind::Concept;
-  if (name == "other" || name == "place" || name == "book" || name == "thesis" || name == "survey" ||
-      name == "question")
-    return NoteKind::Other;
-  return std::nullopt;
-}
-
 std::string normalize_venue(std::string_view venue) {
   std::string v(venue);
   // Strip a trailing year: digits, optionally after an apostrophe or space.
@@ -81,15 +51,14 @@ std::string Note::display_title() const {
   return title;
 }
 
-std::optional<NoteKind> Note::declared_kind() const {
-  if (source) return NoteKind::Source;
-  if (!entity_type.empty())
-    if (auto k = parse_kind(entity_type)) return k;
-  if (!type.empty() && unicode::nfkc_casefold(type) != "entity")
-    if (auto k = parse_kind(type)) return k;
-  for (const auto& tag : tags)
-    if (auto k = parse_kind(tag); k && *k != NoteKind::Other) return k;
-  return std::nullopt;
+std::vector<KindWord> Note::kind_words() const {
+  std::vector<KindWord> words;
+  if (source) words.push_back({"source", true});
+  if (!entity_type.empty()) words.push_back({entity_type, true});
+  // `type: entity` says only that entity_type tells the kind.
+  if (!type.empty() && unicode::nfkc_casefold(type) != "entity") words.push_back({type, true});
+  for (const auto& tag : tags) words.push_back({tag, false});
+  return words;
 }
 
 namespace {

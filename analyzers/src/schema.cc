@@ -12,12 +12,6 @@ namespace sagasu::schema {
 
 std::optional<std::string> venue_value(std::string_view typed) { return normalize_venue(typed); }
 
-std::optional<std::string> kind_value(std::string_view typed) {
-  const auto kind = parse_kind(typed);
-  if (!kind) return std::nullopt;
-  return std::string(to_string(*kind));
-}
-
 std::optional<std::string> citation_value(std::string_view typed) {
   if (!typed.empty() && typed.front() == '@') typed.remove_prefix(1);
   return std::string(typed);

@@ -18,11 +18,8 @@ constexpr const char* META_KIND = "kind";
 constexpr const char* META_ALIASES = "aliases";
 constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
 
-constexpr std::string_view DIGEST_VERSION = "d1";
-
-std::string kind_code(const std::optional<NoteKind>& k) {
-  return k ? std::string(to_string(*k)) : std::string();
-}
+// d2: kinds are words of the vault's vocabulary; the page's own kind words are kept as written.
+constexpr std::string_view DIGEST_VERSION = "d2";
 
 }  // namespace
 
@@ -123,7 +120,7 @@ bool get_field(std::string_view& in, std::string& s) {
 
 bool NoteDigest::operator==(const NoteDigest& o) const {
   return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
-         declared == o.declared && structure == o.structure && labelled == o.labelled && names == o.names;
+         kind_words == o.kind_words && structure == o.structure && labelled == o.labelled && names == o.names;
 }
 
 std::string NoteDigest::encode() const {
@@ -131,14 +128,15 @@ std::string NoteDigest::encode() const {
   put_field(out, title);
   put_field(out, display_title);
   put_field(out, source ? "1" : "");
-  put_field(out, kind_code(declared));
-  put_field(out, kind_code(structure));
+  put_field(out, std::to_string(kind_words.size()));
+  for (const auto& w : kind_words) put_field(out, (w.declared ? "=" : "#") + w.word);
+  put_field(out, structure.value_or(""));
   put_field(out, std::to_string(aliases.size()));
   for (const auto& a : aliases) put_field(out, a);
   put_field(out, std::to_string(labelled.size()));
   for (const auto& [name, kind] : labelled) {
     put_field(out, name);
-    put_field(out, to_string(kind));
+    put_field(out, kind);
   }
   put_field(out, std::to_string(names.size()));
   for (const auto& n : names) put_field(out, n);
@@ -150,7 +148,7 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   in.remove_prefix(DIGEST_VERSION.size());
   NoteDigest d;
   std::string s, count;
-  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : parse_kind(v); };
+  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : std::optional<Kind>(v); };
   auto list = [&](std::vector<std::string>& v) {
     if (!get_field(in, count)) return false;
     const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
@@ -162,8 +160,12 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   };
   if (!get_field(in, d.title) || !get_field(in, d.display_title) || !get_field(in, s)) return std::nullopt;
   d.source = s == "1";
-  if (!get_field(in, s)) return std::nullopt;
-  d.declared = kind_of(s);
+  std::vector<std::string> words;
+  if (!list(words)) return std::nullopt;
+  for (const auto& w : words) {
+    if (w.empty()) return std::nullopt;
+    d.kind_words.push_back({w.substr(1), w[0] == '='});
+  }
   if (!get_field(in, s)) return std::nullopt;
   d.structure = kind_of(s);
   if (!list(d.aliases) || !get_field(in, count)) return std::nullopt;
@@ -171,9 +173,8 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   for (std::size_t i = 0; i < n; ++i) {
     std::string name, kind;
     if (!get_field(in, name) || !get_field(in, kind)) return std::nullopt;
-    const auto k = parse_kind(kind);
-    if (!k) return std::nullopt;
-    d.labelled.emplace_back(name, *k);
+    if (kind.empty()) return std::nullopt;
+    d.labelled.emplace_back(name, kind);
   }
   if (!list(d.names) || !in.empty()) return std::nullopt;
   return d;

@@ -35,9 +35,7 @@ std::string_view slot_name(unsigned slot) {
   return "";
 }
 
-std::string kind_or_none(const std::optional<NoteKind>& k) {
-  return k ? std::string(to_string(*k)) : "-";
-}
+std::string kind_or_none(const std::optional<Kind>& k) { return k.value_or("-"); }
 
 // A structured value's fields print as "value SLOT NAME.FIELD VALUE", lists
 // one item a line in stored order; each printer says false when the value
@@ -72,9 +70,9 @@ bool print_digest(std::string_view v, const Field& field) {
   field("display_title", d->display_title);
   field("source", d->source ? "yes" : "no");
   for (const auto& a : d->aliases) field("alias", a);
-  field("declared", kind_or_none(d->declared));
+  for (const auto& w : d->kind_words) field(w.declared ? "declared" : "kind_tag", w.word);
   field("structure", kind_or_none(d->structure));
-  for (const auto& [name, kind] : d->labelled) field("labelled", fmt::format("{} {}", to_string(kind), name));
+  for (const auto& [name, kind] : d->labelled) field("labelled", fmt::format("{} {}", kind, name));
   for (const auto& n : d->names) field("name", n);
   return true;
 }

@@ -28,7 +28,7 @@ FieldValues sample_values() {
   v.add(schema::YEAR, "2024");
   v.add(schema::PERSON, "Xin Liu");
   v.add(schema::ORG, "Meta");
-  v.set_kind(NoteKind::Person);
+  v.set_kind("person");
   v.add(schema::TAG, "sdc");
   v.add(schema::LINK, "Meta");
   v.add(schema::CITE, "2026__OSDI__X");
@@ -54,12 +54,12 @@ TEST_CASE("FieldValues, a note's values: path and folders, tags, citations, link
   CHECK(v.of(schema::YEAR) == std::vector<std::string>{"2026"});
   CHECK(v.of(schema::LINK) == std::vector<std::string>{"Meta"});
   CHECK(v.of(schema::ORG) == std::vector<std::string>{"Meta"});
-  CHECK(v.kind() == NoteKind::Other);
+  CHECK(v.kind() == "other");
   CHECK(v.of(schema::KIND) == std::vector<std::string>{"other"});
 
   const Note source = p.parse("@2025__NSDI'25__Paper.md", "[[@2026__OSDI2026__Fast Checkpoints]]");
   const FieldValues s = field_values(source, r);
-  CHECK(s.kind() == NoteKind::Source);
+  CHECK(s.kind() == "source");
   CHECK(s.of(schema::VENUE) == std::vector<std::string>{"NSDI"});  // its own, not what it cites
   CHECK(s.of(schema::CITE) ==
         std::vector<std::string>{"2025__NSDI'25__Paper", "2026__OSDI2026__Fast Checkpoints"});
@@ -95,6 +95,6 @@ TEST_CASE("DocumentBuilder, the signature changes with any field's values", "[do
     CHECK(builder.signature(note, more) != before);
   }
   FieldValues other_kind = sample_values();
-  other_kind.set_kind(NoteKind::Organization);
+  other_kind.set_kind("organization");
   CHECK(builder.signature(note, other_kind) != before);
 }

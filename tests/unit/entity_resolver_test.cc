@@ -18,17 +18,17 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   r.add(make_digest(x));
   REQUIRE(r.load_overrides("# comment\nTsinghua University\tother\nbroken line\n").size() == 1);
   r.finish();
-  CHECK(r.kind("Xin Liu") == NoteKind::Person);  // list label
+  CHECK(r.kind("Xin Liu") == "person");  // list label
   CHECK(r.evidence("Xin Liu") == KindEvidence::ListLabel);
-  CHECK(r.kind("Meta") == NoteKind::Organization);  // own page beats the 関連研究者 label
+  CHECK(r.kind("Meta") == "organization");  // own page beats the 関連研究者 label
   CHECK(r.canonical("facebook") == "Meta");         // alias, case folded
-  CHECK(r.kind("ByteDance Seed") == NoteKind::Organization);  // has a 親組織: page structure
-  CHECK(r.kind("Tsinghua University") == NoteKind::Other);     // the override file wins
-  CHECK(r.kind("Kyoto Lab Inc.") == NoteKind::Organization);   // heuristic
+  CHECK(r.kind("ByteDance Seed") == "organization");  // has a 親組織: page structure
+  CHECK(r.kind("Tsinghua University") == "other");     // the override file wins
+  CHECK(r.kind("Kyoto Lab Inc.") == "organization");   // heuristic
   CHECK_FALSE(r.kind("Nobody"));
 
   const FieldValues f = field_values(seed, r);
-  CHECK(f.kind() == NoteKind::Organization);
+  CHECK(f.kind() == "organization");
   CHECK(f.of(schema::ORG) == std::vector<std::string>{"ByteDance", "ByteDance Seed", "Meta"});
   CHECK(f.of(schema::PERSON) == std::vector<std::string>{"Xin Liu"});
 }
@@ -54,4 +54,21 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   const auto changed = after.changed_names(before);
   CHECK(changed.count("Bob") == 1);
   CHECK(changed.count("Carol") == 0);
+}
+
+TEST_CASE("EntityResolver, a kind the vault declares is a kind of its own; tags only when they are kinds",
+          "[entities]") {
+  NoteParser p;
+  EntityResolver r;
+  r.add(make_digest(p.parse("Card.md", "---\ntype: dataset-card\n---\n本文")));
+  r.add(make_digest(p.parse("Paper.md", "---\ntype: journalArticle\n---\n本文")));
+  r.add(make_digest(p.parse("Memo.md", "---\ntags: [ideas, book]\n---\n本文")));
+  r.add(make_digest(p.parse("Survey.md", "---\ntags: [survey]\n---\n本文")));
+  r.finish();
+  CHECK(r.kind("Card") == "dataset-card");
+  CHECK(r.vocabulary().is_kind("dataset-card"));
+  CHECK(r.kind("Paper") == "source");  // a synonym of the defaults
+  CHECK(r.kind("Memo") == "book");     // the first tag that is a kind
+  CHECK_FALSE(r.vocabulary().canonical("ideas"));  // a tag is no kind of its own
+  CHECK_FALSE(r.kind("Survey"));  // a tag meaning "other" says nothing
 }

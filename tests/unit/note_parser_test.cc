@@ -128,7 +128,7 @@ TEST_CASE("NoteParser, link forms", "[parser]") {
   CHECK(n.text == "見る Page と と Other note と shown。\na link bold code paper");
   CHECK(n.text.substr(n.links[3].text_begin, n.links[3].text_end - n.links[3].text_begin) == "shown");
   CHECK(n.tags == std::vector<std::string>{"paper"});
-  CHECK(n.declared_kind() == NoteKind::Source);
+  CHECK(n.kind_words() == std::vector<KindWord>{{"paper", false}});
 }
 
 TEST_CASE("NoteParser, front matter", "[parser]") {
@@ -138,7 +138,7 @@ TEST_CASE("NoteParser, front matter", "[parser]") {
   CHECK(n.entity_type == "organization");
   CHECK(n.aliases == std::vector<std::string>{"Facebook", "メタ"});
   CHECK(n.tags == std::vector<std::string>{"company", "big"});
-  CHECK(n.declared_kind() == NoteKind::Organization);
+  CHECK(n.kind_words() == std::vector<KindWord>{{"organization", true}, {"company", false}, {"big", false}});
   CHECK(n.text == "本文。");
 }
 
@@ -154,7 +154,7 @@ TEST_CASE("NoteParser, source page file names carry year and venue", "[parser]")
   REQUIRE(n.source);
   CHECK(n.source->year == 2021);
   CHECK(n.source->venue == "SC");
-  CHECK(n.declared_kind() == NoteKind::Source);
+  CHECK(n.kind_words() == std::vector<KindWord>{{"source", true}});
 }
 
 TEST_CASE("NoteParser, venue normalisation", "[parser]") {

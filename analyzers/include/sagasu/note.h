@@ -10,13 +10,13 @@
 
 namespace sagasu {
 
-/// What a page is about.
-enum class NoteKind { Source, Person, Organization, Product, Concept, Other };
+/// A word a page uses to say what it is, in order of trust (see Note::kind_words).
+struct KindWord {
+  std::string word;       ///< as written: "organization", "journalArticle", "book"
+  bool declared = false;  ///< stated as the page's kind (a type key, a source file name), not a tag
 
-/// "source", "person", "organization", "product", "concept", "other".
-std::string_view to_string(NoteKind kind);
-/// Parses a kind name or a front-matter entity type ("repository" → Product); nullopt if unknown.
-std::optional<NoteKind> parse_kind(std::string_view name);
+  bool operator==(const KindWord& o) const { return word == o.word && declared == o.declared; }
+};
 
 /// A cited source: the page name `@YYYY__VENUE__Title`.
 struct Citation {
@@ -78,8 +78,10 @@ struct Note {
   std::vector<std::string> headings;  ///< heading texts, in order (not the title heading)
   std::vector<std::string> warnings;  ///< recoverable problems, e.g. malformed front matter
 
-  /// The kind the page declares about itself (front matter, tags, file name), if any.
-  std::optional<NoteKind> declared_kind() const;
+  /// The words the page uses about its own kind, most trusted first: "source"
+  /// for a source file name, its entity_type and type (declared), then its
+  /// tags. Which of them are kinds is the kind vocabulary's business (kinds.h).
+  std::vector<KindWord> kind_words() const;
   /// The title shown for the note: a source page's real title (its front-matter
   /// title, else the one its file name carries), else the file name.
   std::string display_title() const;

@@ -21,7 +21,8 @@
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, folded as a name)
 //   XO<org>          organization filter terms
-//   XK<kind>         kind filter term (source, person, organization, ...)
+//   XK<kind>         kind filter term (source, person, organization, ... or a kind
+//                    of the vault's own vocabulary: META_KINDS)
 //   XT<tag>          tag filter terms
 //   XL<target>       link target terms (canonical page name)
 //   XC<source>       cited source terms (citation key without '@', folded as a key)
@@ -104,7 +105,8 @@ inline constexpr std::array<SlotName, 12> SLOTS{{
 /// What a field's query value selects, and so which processor handles it.
 enum class FieldKind {
   Text,       ///< words of a text field, analysed like the body: title:MegaScale
-  Term,       ///< one whole value: venue:OSDI, kind:person, tag:sdc
+  Term,       ///< one whole value: venue:OSDI, tag:sdc
+  Kind,       ///< a kind of the index's vocabulary, or a synonym of one: kind:person, kind:paper
   Range,      ///< a number or a range of them: year:2025, year:2024..2026
   Entity,     ///< a page by its name or any of its aliases: person:, org:, links:
   KeyPrefix,  ///< a stored key or every key it begins: path:wiki/sources
@@ -138,8 +140,6 @@ struct Field {
 
 /// MLSys2026 → MLSys, NSDI'24 → NSDI (a trailing year goes).
 std::optional<std::string> venue_value(std::string_view typed);
-/// A kind name or synonym ("paper" → "source"); nullopt for an unknown kind.
-std::optional<std::string> kind_value(std::string_view typed);
 /// A citation key without its '@'.
 std::optional<std::string> citation_value(std::string_view typed);
 /// A path or folder without trailing '/'.
@@ -154,7 +154,7 @@ inline constexpr std::array<Field, 13> FIELDS{{
   {"year",      "XY", FieldKind::Range,     Folding::Name, SLOT_YEARS,   "years",   nullptr,        "a year like 2025 or a range like 2024..2026"},
   {"person",    "XP", FieldKind::Entity,    Folding::Name, SLOT_PERSONS, "persons", nullptr,        "a person's page name or alias"},
   {"org",       "XO", FieldKind::Entity,    Folding::Name, SLOT_ORGS,    "orgs",    nullptr,        "an organization's page name or alias"},
-  {"kind",      "XK", FieldKind::Term,      Folding::Name, SLOT_KIND,    "",        kind_value,     "source, person, organization, product, concept or other"},
+  {"kind",      "XK", FieldKind::Kind,      Folding::Name, SLOT_KIND,    "",        nullptr,        "a kind the index holds: source, person, organization, … or the vault's own"},
   {"tag",       "XT", FieldKind::Term,      Folding::Name, -1,           "",        nullptr,        "a tag without '#'"},
   {"path",      "XD", FieldKind::KeyPrefix, Folding::Key,  -1,           "",        path_value,     "a folder or the start of a vault path"},
   {"links",     "XL", FieldKind::Entity,    Folding::Name, -1,           "",        nullptr,        "a linked page's name or alias"},
@@ -211,9 +211,10 @@ inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
+inline constexpr std::string_view META_KINDS = "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
-/// 6: names fold '_' as a space in filter terms too (fold_name), as entity resolution does.
-inline constexpr std::string_view SCHEMA_VERSION = "6";
+/// 7: kinds are the vault's words (META_KINDS), digests d2.
+inline constexpr std::string_view SCHEMA_VERSION = "7";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

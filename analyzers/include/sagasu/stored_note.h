@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "sagasu/kinds.h"
 #include "sagasu/note.h"
 #include "sagasu/snippet.h"
 
@@ -52,9 +53,9 @@ struct NoteDigest {
   std::string display_title;  ///< shown title (a source page's real title)
   bool source = false;        ///< a source page (@YYYY__VENUE__Title)
   std::vector<std::string> aliases;
-  std::optional<NoteKind> declared;   ///< the kind the page declares about itself
-  std::optional<NoteKind> structure;  ///< the kind its layout implies (親組織 list, concept headings)
-  std::vector<std::pair<std::string, NoteKind>> labelled;  ///< names under kind labels, and authors (persons)
+  std::vector<KindWord> kind_words;  ///< what the page says it is (Note::kind_words), mapped at resolution
+  std::optional<Kind> structure;     ///< the kind its layout implies (親組織 list, concept headings)
+  std::vector<std::pair<std::string, Kind>> labelled;  ///< names under kind labels, and authors (persons)
   std::vector<std::string> names;  ///< every name it links, lists or credits, as written
 
   bool operator==(const NoteDigest& o) const;
