@@ -45,13 +45,39 @@ std::optional<Kind> kind_of_label(std::string_view label) {
   return it->second;
 }
 
+namespace {
+
+// What the page says it is: "source" for a source file name, its entity_type
+// and type (`type: entity` says only that entity_type tells), then its own tags.
+std::vector<KindWord> kind_words(const Note& note) {
+  std::vector<KindWord> words;
+  if (note.source) words.push_back({std::string(kinds::SOURCE), true});
+  for (const char* key : {"entity_type", "type"})
+    for (const auto& v : note.property(key))
+      if (fold_name(v) != "entity") words.push_back({v, true});
+  for (const auto& tag : note.own_tags) words.push_back({tag, false});
+  return words;
+}
+
+// The people a note names as its authors.
+std::vector<std::string> authors(const Note& note) {
+  std::vector<std::string> out;
+  for (const auto& p : note.properties)
+    if (p.source == PropertySource::FrontMatter &&
+        (fold_name(p.key) == "author" || fold_name(p.key) == "authors"))
+      out.insert(out.end(), p.values.begin(), p.values.end());
+  return out;
+}
+
+}  // namespace
+
 NoteDigest make_digest(const Note& note) {
   NoteDigest d;
   d.title = note.title;
   d.display_title = note.display_title();
   d.source = note.source.has_value();
   d.aliases = note.aliases;
-  d.kind_words = note.kind_words();
+  d.kind_words = kind_words(note);
   // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察. In a
   // flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {
@@ -63,7 +89,7 @@ NoteDigest make_digest(const Note& note) {
     if (const auto k = kind_of_label(rel.label))
       for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
-  for (const auto& a : note.authors) d.labelled.emplace_back(a, kinds::PERSON);
+  for (const auto& a : authors(note)) d.labelled.emplace_back(a, kinds::PERSON);
   d.names = mentioned_names(note);
   return d;
 }
@@ -79,7 +105,7 @@ std::vector<std::string> mentioned_names(const Note& note) {
   for (const auto& r : note.relations)
     for (const auto& i : r.items)
       if (i.linked || kind_of_label(r.label)) saw(i.name);
-  for (const auto& a : note.authors) saw(a);
+  for (const auto& a : authors(note)) saw(a);
   return names;
 }
 

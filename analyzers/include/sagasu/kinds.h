@@ -29,6 +29,14 @@ inline constexpr std::string_view CONCEPT = "concept";
 inline constexpr std::string_view OTHER = "other";  ///< what a page is when nothing says
 }  // namespace kinds
 
+/// A word a page uses to say what it is.
+struct KindWord {
+  std::string word;       ///< as written: "organization", "journalArticle", "book"
+  bool declared = false;  ///< stated as the page's kind (a type key, a source file name), not a tag
+
+  bool operator==(const KindWord& o) const { return word == o.word && declared == o.declared; }
+};
+
 /// Canonical kinds and their synonyms, looked up case and width folded.
 class KindVocabulary {
  public:
