@@ -45,39 +45,13 @@ std::optional<Kind> kind_of_label(std::string_view label) {
   return it->second;
 }
 
-namespace {
-
-// What the page says it is: "source" for a source file name, its entity_type
-// and type (`type: entity` says only that entity_type tells), then its own tags.
-std::vector<KindWord> kind_words(const Note& note) {
-  std::vector<KindWord> words;
-  if (note.source) words.push_back({std::string(kinds::SOURCE), true});
-  for (const char* key : {"entity_type", "type"})
-    for (const auto& v : note.property(key))
-      if (fold_name(v) != "entity") words.push_back({v, true});
-  for (const auto& tag : note.own_tags) words.push_back({tag, false});
-  return words;
-}
-
-// The people a note names as its authors.
-std::vector<std::string> authors(const Note& note) {
-  std::vector<std::string> out;
-  for (const auto& p : note.properties)
-    if (p.source == PropertySource::FrontMatter &&
-        (fold_name(p.key) == "author" || fold_name(p.key) == "authors"))
-      out.insert(out.end(), p.values.begin(), p.values.end());
-  return out;
-}
-
-}  // namespace
-
-NoteDigest make_digest(const Note& note) {
+NoteDigest make_digest(const Note& note, const NoteMetadata& meta) {
   NoteDigest d;
   d.title = note.title;
   d.display_title = note.display_title();
   d.source = note.source.has_value();
   d.aliases = note.aliases;
-  d.kind_words = kind_words(note);
+  d.kind_words = meta.kind_words;
   // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察. In a
   // flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {
@@ -89,12 +63,18 @@ NoteDigest make_digest(const Note& note) {
     if (const auto k = kind_of_label(rel.label))
       for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
-  for (const auto& a : authors(note)) d.labelled.emplace_back(a, kinds::PERSON);
-  d.names = mentioned_names(note);
+  for (const auto& p : meta.persons) d.labelled.emplace_back(p.value, kinds::PERSON);
+  for (const auto& o : meta.orgs) d.labelled.emplace_back(o.value, kinds::ORGANIZATION);
+  d.names = mentioned_names(note, meta);
+  for (const auto& v : meta.venues)
+    if (std::find(d.venues.begin(), d.venues.end(), v.value) == d.venues.end()) d.venues.push_back(v.value);
+  for (const auto& y : meta.years)
+    if (std::find(d.years.begin(), d.years.end(), y.value) == d.years.end()) d.years.push_back(y.value);
+  d.text_year = meta.text_year.value_or("");
   return d;
 }
 
-std::vector<std::string> mentioned_names(const Note& note) {
+std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& meta) {
   std::vector<std::string> names;
   auto saw = [&](const std::string& name) {
     if (!name.empty() && name.front() != '@') names.push_back(name);
@@ -105,7 +85,8 @@ std::vector<std::string> mentioned_names(const Note& note) {
   for (const auto& r : note.relations)
     for (const auto& i : r.items)
       if (i.linked || kind_of_label(r.label)) saw(i.name);
-  for (const auto& a : authors(note)) saw(a);
+  for (const auto& p : meta.persons) saw(p.value);
+  for (const auto& o : meta.orgs) saw(o.value);
   return names;
 }
 
@@ -183,22 +164,35 @@ std::optional<Kind> EntityResolver::declared(const NoteDigest& d) const {
   return std::nullopt;
 }
 
+void EntityResolver::add_name(std::string_view name, std::string_view kind,
+                              const std::vector<std::string>& others) {
+  add_override(name, kind);
+  for (const auto& o : others) m_name_lists[fold_name(o)] = std::string(name);
+}
+
 void EntityResolver::finish() {
   // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
   for (const auto& d : m_digests)
     for (const auto& w : d.kind_words)
       if (w.declared && !m_vocabulary.canonical(w.word)) m_vocabulary.add_kind(w.word);
+  index_names();
+  resolve_spellings();
+  decide_kinds();
+  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
+  for (const auto& d : m_digests)
+    if (const auto k = kind(d.title); k && is_work(*k)) {
+      WorkFacts& w = m_works[d.title];
+      w.venues = d.venues;
+      w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
+    }
+}
+
+// Every page by its title, then by its aliases and the config's other
+// spellings (a title always beats an alias); every name by its first spelling.
+void EntityResolver::index_names() {
   for (const auto& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
-  // Each distinct spelling is folded once (a large vault repeats its names a million times).
-  std::unordered_map<std::string, std::string> folded;
-  auto fold_once = [&](const std::string& name) -> const std::string& {
-    auto it = folded.find(name);
-    if (it == folded.end()) it = folded.emplace(name, fold_name(name)).first;
-    return it->second;
-  };
   for (const auto& d : m_digests)
     for (const auto& name : d.names) m_first_spelling.emplace(fold_once(name), name);
-  // Aliases need every title known first: a title always beats an alias.
   for (const auto& d : m_digests)
     for (const auto& alias : d.aliases) {
       const std::string key = fold_name(alias);
@@ -210,7 +204,14 @@ void EntityResolver::finish() {
         m_ambiguous[key].insert(d.title);
       }
     }
-  // The canonical name of every spelling the vault uses, looked up from now on.
+  for (const auto& [key, name] : m_name_lists) {
+    const auto page = m_by_key.find(fold_name(name));
+    m_by_key.emplace(key, page != m_by_key.end() ? page->second : name);
+  }
+}
+
+// The canonical name of every spelling the vault uses, looked up from now on.
+void EntityResolver::resolve_spellings() {
   auto resolve = [&](const std::string& name) {
     if (m_canonical.count(name)) return;
     const std::string& key = fold_once(name);
@@ -224,29 +225,27 @@ void EntityResolver::finish() {
     for (const auto& name : d.names) resolve(name);
     for (const auto& [name, kind] : d.labelled) resolve(name);
   }
+  for (const auto& [name, kind] : m_overrides) resolve(name);
+  m_folded.clear();
+}
+
+// Each name's kind from the most trusted evidence there is.
+void EntityResolver::decide_kinds() {
   std::map<std::string, std::map<Kind, int>> votes;
   for (const auto& d : m_digests)
     for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
-
-  auto set = [&](const std::string& name, const Kind& k, KindEvidence e) {
-    Info& info = m_info[name];
-    if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
-      info.kind = k;
-      info.evidence = e;
-    }
-  };
-  for (const auto& [name, kind] : m_overrides) set(canonical(name), kind, KindEvidence::Override);
+  for (const auto& [name, kind] : m_overrides) set_kind(canonical(name), kind, KindEvidence::Override);
   for (const auto& d : m_digests)
-    if (const auto k = declared(d)) set(d.title, *k, KindEvidence::OwnPage);
+    if (const auto k = declared(d)) set_kind(d.title, *k, KindEvidence::OwnPage);
   for (const auto& [name, counts] : votes) {
     const auto best = std::max_element(counts.begin(), counts.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-    set(name, best->first, KindEvidence::ListLabel);
+    set_kind(name, best->first, KindEvidence::ListLabel);
   }
   for (const auto& d : m_digests)
-    if (d.structure) set(d.title, *d.structure, KindEvidence::PageStructure);
+    if (d.structure) set_kind(d.title, *d.structure, KindEvidence::PageStructure);
   auto try_heuristic = [&](const std::string& name) {
-    if (auto k = heuristic(name)) set(name, *k, KindEvidence::Heuristic);
+    if (auto k = heuristic(name)) set_kind(name, *k, KindEvidence::Heuristic);
   };
   std::unordered_set<std::string> tried;  // each canonical name once
   for (const auto& d : m_digests) {
@@ -256,6 +255,21 @@ void EntityResolver::finish() {
       if (tried.insert(canon).second) try_heuristic(canon);
     }
   }
+}
+
+void EntityResolver::set_kind(const std::string& name, const Kind& k, KindEvidence e) {
+  Info& info = m_info[name];
+  if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
+    info.kind = k;
+    info.evidence = e;
+  }
+}
+
+// Each distinct spelling is folded once (a large vault repeats its names a million times).
+const std::string& EntityResolver::fold_once(const std::string& name) {
+  auto it = m_folded.find(name);
+  if (it == m_folded.end()) it = m_folded.emplace(name, fold_name(name)).first;
+  return it->second;
 }
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
@@ -268,7 +282,9 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
   std::set<std::string> changed;
   for (const auto& key : keys) {
     const std::string a = canonical(key), b = other.canonical(key);
-    if (a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b)) {
+    const WorkFacts *wa = work(a), *wb = other.work(b);
+    const bool same_work = wa == wb || (wa && wb && *wa == *wb);  // a linking page takes a work's years
+    if (a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b) || !same_work) {
       changed.insert(a);
       changed.insert(b);
     }
@@ -277,7 +293,7 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 }
 
 std::string EntityResolver::serialize() const {
-  std::string out = "r1";
+  std::string out = "r2";
   put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
   const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
@@ -291,11 +307,19 @@ std::string EntityResolver::serialize() const {
     put_field(out, info.kind.value_or(""));
     put_field(out, std::to_string(static_cast<int>(info.evidence)));
   }
+  put_field(out, std::to_string(m_works.size()));
+  for (const auto& [name, w] : m_works) {
+    put_field(out, name);
+    for (const auto* list : {&w.venues, &w.years}) {
+      put_field(out, std::to_string(list->size()));
+      for (const auto& v : *list) put_field(out, v);
+    }
+  }
   return out;
 }
 
 std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
-  if (in.substr(0, 2) != "r1") return std::nullopt;
+  if (in.substr(0, 2) != "r2") return std::nullopt;
   in.remove_prefix(2);
   EntityResolver r;
   std::string count, a, b, c;
@@ -312,8 +336,32 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
     info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));
     r.m_info.emplace(a, info);
   }
+  auto list = [&](std::vector<std::string>& v) {
+    if (!get_field(in, count)) return false;
+    for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+      if (!get_field(in, a)) return false;
+      v.push_back(a);
+    }
+    return true;
+  };
+  if (!get_field(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    std::string name;
+    WorkFacts w;
+    if (!get_field(in, name) || !list(w.venues) || !list(w.years)) return std::nullopt;
+    r.m_works.emplace(std::move(name), std::move(w));
+  }
   if (!in.empty()) return std::nullopt;
   return r;
+}
+
+bool is_work(std::string_view kind) {
+  return kind == kinds::SOURCE || kind == kinds::BOOK;
+}
+
+const WorkFacts* EntityResolver::work(std::string_view canonical_name) const {
+  const auto it = m_works.find(std::string(canonical_name));
+  return it == m_works.end() ? nullptr : &it->second;
 }
 
 std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "note_metadata.h"
 #include "sagasu/kinds.h"
 #include "sagasu/note.h"
 #include "sagasu/stored_note.h"
@@ -27,11 +28,21 @@ std::optional<Kind> kind_of_label(std::string_view label);
 
 /// Every name a note mentions as an entity, as written, in order: its links
 /// (not embeds, not citations), the names of lists whose label says what they
-/// are (linked ones of any list), its authors. Repeats are kept.
-std::vector<std::string> mentioned_names(const Note& note);
+/// are (linked ones of any list), the people and organizations of its
+/// metadata (authors, affiliations). Repeats are kept.
+std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& meta);
 
-/// The digest of a parsed note.
-NoteDigest make_digest(const Note& note);
+/// The digest of a parsed note and its metadata.
+NoteDigest make_digest(const Note& note, const NoteMetadata& meta);
+
+/// A work's own venues and years: what a page linking to it takes.
+struct WorkFacts {
+  std::vector<std::string> venues, years;
+  bool operator==(const WorkFacts& o) const { return venues == o.venues && years == o.years; }
+};
+
+/// Is a page of this kind a work (a source or a book), whose venues and years are its own?
+bool is_work(std::string_view kind);
 
 /// Collects every page's kind and aliases (pass 1), then resolves names.
 class EntityResolver {
@@ -44,6 +55,9 @@ class EntityResolver {
   void add(const NoteDigest& digest);
   /// A line of the override file: name → kind (wins over everything else).
   void add_override(std::string_view name, std::string_view kind);
+  /// A name of the config's lists: its kind (as an override) and its other
+  /// spellings, which resolve to it unless a page has that name.
+  void add_name(std::string_view name, std::string_view kind, const std::vector<std::string>& others);
   /// Reads `name<TAB>kind` lines (# comments); returns problems as "line N: reason".
   std::vector<std::string> load_overrides(std::string_view tsv);
   /// Ends pass 1: adds the kinds pages declare that the vocabulary does not
@@ -61,6 +75,8 @@ class EntityResolver {
   std::optional<Kind> kind(std::string_view canonical_name) const;
   /// How kind() was decided.
   KindEvidence evidence(std::string_view canonical_name) const;
+  /// The venues and years of a page that is a work (kind source or book); nullptr otherwise.
+  const WorkFacts* work(std::string_view canonical_name) const;
   /// Alias keys claimed by more than one page: key → pages.
   const std::map<std::string, std::set<std::string>>& ambiguous() const { return m_ambiguous; }
   /// Canonical names (in either resolution) whose canonical name, kind or
@@ -86,7 +102,16 @@ class EntityResolver {
   std::map<std::string, Kind> m_overrides;  // raw name → kind
   std::map<std::string, Info> m_info;           // canonical → kind
   std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
+  std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
+  std::map<std::string, WorkFacts> m_works;  // page title → its venues and years (works only)
 
+  std::unordered_map<std::string, std::string> m_folded;  // spelling → fold_name (during finish())
+
+  void index_names();
+  void resolve_spellings();
+  void decide_kinds();
+  void set_kind(const std::string& name, const Kind& k, KindEvidence e);
+  const std::string& fold_once(const std::string& name);
   std::optional<Kind> heuristic(std::string_view name) const;
   /// The kind a page declares: its first kind word the vocabulary knows.
   std::optional<Kind> declared(const NoteDigest& d) const;

@@ -16,22 +16,25 @@ void FieldValues::set_kind(Kind kind) {
   m_kind = std::move(kind);
 }
 
-FieldValues field_values(const Note& note, const EntityResolver& resolver) {
+FieldValues field_values(const Note& note, const NoteMetadata& meta, const EntityResolver& resolver) {
   FieldValues values;
   values.add(schema::PATH, note.path);
   for (auto slash = note.path.find('/'); slash != std::string::npos; slash = note.path.find('/', slash + 1))
     values.add(schema::PATH, note.path.substr(0, slash));
   for (const auto& tag : note.tags) values.add(schema::TAG, tag);
+  for (const auto& tag : meta.tags) values.add(schema::TAG, tag.value);
   for (const auto& c : note.citations) values.add(schema::CITE, c.key);
+  if (note.source) values.add(schema::CITE, note.source->key);
   const std::string self = resolver.canonical(note.title);
-  if (note.source) {
-    // A source page: its own venue and year, not those of what it cites.
-    values.set_kind(Kind(kinds::SOURCE));
-    values.add(schema::VENUE, note.source->venue);
-    values.add(schema::YEAR, std::to_string(note.source->year));
-    values.add(schema::CITE, note.source->key);
-  } else {
-    values.set_kind(resolver.kind(self).value_or(Kind(kinds::OTHER)));
+  values.set_kind(note.source ? Kind(kinds::SOURCE) : resolver.kind(self).value_or(Kind(kinds::OTHER)));
+  // Its own venues and years (file name, metadata, path); a work's opening
+  // lines give its year when nothing else does.
+  for (const auto& v : meta.venues) values.add(schema::VENUE, v.value);
+  for (const auto& y : meta.years) values.add(schema::YEAR, y.value);
+  const bool work = is_work(values.kind());
+  if (work && meta.years.empty() && meta.text_year) values.add(schema::YEAR, *meta.text_year);
+  // A page that is not a work takes the venues and years of the works it cites or links to.
+  if (!work) {
     for (const auto& c : note.citations) {
       values.add(schema::VENUE, c.venue);
       values.add(schema::YEAR, std::to_string(c.year));
@@ -39,12 +42,16 @@ FieldValues field_values(const Note& note, const EntityResolver& resolver) {
   }
   if (values.kind() == kinds::PERSON) values.add(schema::PERSON, self);
   if (values.kind() == kinds::ORGANIZATION) values.add(schema::ORG, self);
-  for (const auto& name : mentioned_names(note)) {
+  for (const auto& name : mentioned_names(note, meta)) {
     const std::string canon = resolver.canonical(name);
     values.add(schema::LINK, canon);
     const auto k = resolver.kind(canon);
     if (k == kinds::PERSON) values.add(schema::PERSON, canon);
     if (k == kinds::ORGANIZATION) values.add(schema::ORG, canon);
+    if (const WorkFacts* w = work ? nullptr : resolver.work(canon); w && canon != self) {
+      for (const auto& v : w->venues) values.add(schema::VENUE, v);
+      for (const auto& y : w->years) values.add(schema::YEAR, y);
+    }
   }
   return values;
 }

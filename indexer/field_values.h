@@ -37,9 +37,10 @@ class FieldValues {
 };
 
 /// The values of a note, resolved against the whole vault: its path and every
-/// folder above it; venue and year from its own file name (a source page) or
-/// its citations; its kind, tags and cited sources; the pages it links to, and
-/// the persons and organizations it is about or links to.
-FieldValues field_values(const Note& note, const EntityResolver& resolver);
+/// folder above it; its own venues and years (metadata, path, file name), and
+/// unless it is a work itself those of the sources it cites and the works it
+/// links to; its kind, tags and cited sources; the pages it links to, and the
+/// persons and organizations it is about, credits or links to.
+FieldValues field_values(const Note& note, const NoteMetadata& meta, const EntityResolver& resolver);
 
 }  // namespace sagasu

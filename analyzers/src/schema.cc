@@ -5,12 +5,21 @@
 
 #include <algorithm>
 
+#include "sagasu/names.h"
 #include "sagasu/note.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu::schema {
 
 std::optional<std::string> venue_value(std::string_view typed) { return normalize_venue(typed); }
+
+std::optional<std::string> person_value(std::string_view typed) {
+  return names::person(typed);
+}
+
+std::optional<std::string> org_value(std::string_view typed) {
+  return names::organization(typed);
+}
 
 std::optional<std::string> citation_value(std::string_view typed) {
   if (!typed.empty() && typed.front() == '@') typed.remove_prefix(1);

@@ -18,8 +18,9 @@ constexpr const char* META_KIND = "kind";
 constexpr const char* META_ALIASES = "aliases";
 constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
 
-// d2: kinds are words of the vault's vocabulary; the page's own kind words are kept as written.
-constexpr std::string_view DIGEST_VERSION = "d2";
+// d3: kinds are words of the vault's vocabulary, the page's own kind words kept
+// as written; its own venues and years.
+constexpr std::string_view DIGEST_VERSION = "d3";
 
 }  // namespace
 
@@ -120,7 +121,8 @@ bool get_field(std::string_view& in, std::string& s) {
 
 bool NoteDigest::operator==(const NoteDigest& o) const {
   return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
-         kind_words == o.kind_words && structure == o.structure && labelled == o.labelled && names == o.names;
+         kind_words == o.kind_words && structure == o.structure && labelled == o.labelled &&
+         names == o.names && venues == o.venues && years == o.years && text_year == o.text_year;
 }
 
 std::string NoteDigest::encode() const {
@@ -138,8 +140,11 @@ std::string NoteDigest::encode() const {
     put_field(out, name);
     put_field(out, kind);
   }
-  put_field(out, std::to_string(names.size()));
-  for (const auto& n : names) put_field(out, n);
+  for (const auto* list : {&names, &venues, &years}) {
+    put_field(out, std::to_string(list->size()));
+    for (const auto& n : *list) put_field(out, n);
+  }
+  put_field(out, text_year);
   return out;
 }
 
@@ -176,7 +181,8 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
     if (kind.empty()) return std::nullopt;
     d.labelled.emplace_back(name, kind);
   }
-  if (!list(d.names) || !in.empty()) return std::nullopt;
+  if (!list(d.names) || !list(d.venues) || !list(d.years) || !get_field(in, d.text_year) || !in.empty())
+    return std::nullopt;
   return d;
 }
 

@@ -54,6 +54,8 @@ po::options_description options(Args& a) {
       ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
       ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
       ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
+      ("config", po::value(&a.opts.config)->value_name("FILE"),
+       "vault config file: metadata keys, path patterns, kinds, name lists (default: VAULT/.sagasu/config.yaml when it exists)")
       ("ext", po::value(&a.extensions)->value_name("LIST"),
        "comma-separated file name endings to index, '*' for every file (default: md)")
       ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),

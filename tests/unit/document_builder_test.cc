@@ -6,6 +6,7 @@
 
 #include "entity_resolver.h"
 #include "field_values.h"
+#include "note_fixture.h"
 #include "sagasu/schema.h"
 
 using namespace sagasu;
@@ -43,10 +44,10 @@ TEST_CASE("FieldValues, a note's values: path and folders, tags, citations, link
       p.parse("wiki/notes/a.md", "[[@2026__OSDI2026__Fast Checkpoints]] と [[Meta]] の話。 #sdc #sdc");
   const Note meta = p.parse("Meta.md", "---\nentity_type: organization\n---\n本文");
   EntityResolver r;
-  r.add(make_digest(note));
-  r.add(make_digest(meta));
+  r.add(test::digest(note));
+  r.add(test::digest(meta));
   r.finish();
-  const FieldValues v = field_values(note, r);
+  const FieldValues v = test::values_of(note, r);
   CHECK(v.of(schema::PATH) == std::vector<std::string>{"wiki", "wiki/notes", "wiki/notes/a.md"});
   CHECK(v.of(schema::TAG) == std::vector<std::string>{"sdc"});  // once
   CHECK(v.of(schema::CITE) == std::vector<std::string>{"2026__OSDI2026__Fast Checkpoints"});
@@ -58,7 +59,7 @@ TEST_CASE("FieldValues, a note's values: path and folders, tags, citations, link
   CHECK(v.of(schema::KIND) == std::vector<std::string>{"other"});
 
   const Note source = p.parse("@2025__NSDI'25__Paper.md", "[[@2026__OSDI2026__Fast Checkpoints]]");
-  const FieldValues s = field_values(source, r);
+  const FieldValues s = test::values_of(source, r);
   CHECK(s.kind() == "source");
   CHECK(s.of(schema::VENUE) == std::vector<std::string>{"NSDI"});  // its own, not what it cites
   CHECK(s.of(schema::CITE) ==

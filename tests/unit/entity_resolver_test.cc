@@ -1,7 +1,9 @@
+#include "entity_resolver.h"
+
 #include <catch2/catch.hpp>
 
-#include "entity_resolver.h"
 #include "field_values.h"
+#include "note_fixture.h"
 
 using namespace sagasu;
 
@@ -13,9 +15,9 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   const Note meta = p.parse("Meta.md", "---\nentity_type: organization\naliases: [Facebook]\n---\n本文");
   const Note x = p.parse("Xin Liu.md", "[[ByteDance Seed]] の研究者。[[Kyoto Lab Inc.]] [[Nobody]]");
   EntityResolver r;
-  r.add(make_digest(seed));
-  r.add(make_digest(meta));
-  r.add(make_digest(x));
+  r.add(test::digest(seed));
+  r.add(test::digest(meta));
+  r.add(test::digest(x));
   REQUIRE(r.load_overrides("# comment\nTsinghua University\tother\nbroken line\n").size() == 1);
   r.finish();
   CHECK(r.kind("Xin Liu") == "person");  // list label
@@ -27,7 +29,7 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   CHECK(r.kind("Kyoto Lab Inc.") == "organization");   // heuristic
   CHECK_FALSE(r.kind("Nobody"));
 
-  const FieldValues f = field_values(seed, r);
+  const FieldValues f = test::values_of(seed, r);
   CHECK(f.kind() == "organization");
   CHECK(f.of(schema::ORG) == std::vector<std::string>{"ByteDance", "ByteDance Seed", "Meta"});
   CHECK(f.of(schema::PERSON) == std::vector<std::string>{"Xin Liu"});
@@ -37,7 +39,7 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   NoteParser p;
   const Note a = p.parse("A.md", "---\naliases: [Alpha, アルファ]\nentity_type: organization\n---\n"
                                  "## 関連\n- 関連研究者: [[Bob]] / Carol\n- 親組織: [[Big Corp]]\n");
-  const NoteDigest d = make_digest(a);
+  const NoteDigest d = test::digest(a);
   const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
   CHECK(*back == d);
@@ -49,7 +51,7 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   // Bob gains a page that says he is an organization: Bob changes, Carol does not.
   const Note bob = p.parse("Bob.md", "---\nentity_type: organization\n---\n本文");
   after.add(d);
-  after.add(make_digest(bob));
+  after.add(test::digest(bob));
   after.finish();
   const auto changed = after.changed_names(before);
   CHECK(changed.count("Bob") == 1);
@@ -60,10 +62,10 @@ TEST_CASE("EntityResolver, a kind the vault declares is a kind of its own; tags 
           "[entities]") {
   NoteParser p;
   EntityResolver r;
-  r.add(make_digest(p.parse("Card.md", "---\ntype: dataset-card\n---\n本文")));
-  r.add(make_digest(p.parse("Paper.md", "---\ntype: journalArticle\n---\n本文")));
-  r.add(make_digest(p.parse("Memo.md", "---\ntags: [ideas, book]\n---\n本文")));
-  r.add(make_digest(p.parse("Survey.md", "---\ntags: [survey]\n---\n本文")));
+  r.add(test::digest(p.parse("Card.md", "---\ntype: dataset-card\n---\n本文")));
+  r.add(test::digest(p.parse("Paper.md", "---\ntype: journalArticle\n---\n本文")));
+  r.add(test::digest(p.parse("Memo.md", "---\ntags: [ideas, book]\n---\n本文")));
+  r.add(test::digest(p.parse("Survey.md", "---\ntags: [survey]\n---\n本文")));
   r.finish();
   CHECK(r.kind("Card") == "dataset-card");
   CHECK(r.vocabulary().is_kind("dataset-card"));

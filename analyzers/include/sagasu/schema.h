@@ -140,6 +140,10 @@ struct Field {
 
 /// MLSys2026 → MLSys, NSDI'24 → NSDI (a trailing year goes).
 std::optional<std::string> venue_value(std::string_view typed);
+/// A person's name in its one spelling: "Shin, Suyeon" → "Suyeon Shin", "吉野 賢二" → "吉野賢二" (names.h).
+std::optional<std::string> person_value(std::string_view typed);
+/// An organization's name without its legal form: "株式会社X" → "X" (names.h).
+std::optional<std::string> org_value(std::string_view typed);
 /// A citation key without its '@'.
 std::optional<std::string> citation_value(std::string_view typed);
 /// A path or folder without trailing '/'.
@@ -152,8 +156,8 @@ inline constexpr std::array<Field, 13> FIELDS{{
   {"title",     "S",  FieldKind::Text,      Folding::Name, -1,           "",        nullptr,        "words of the title"},
   {"venue",     "XV", FieldKind::Term,      Folding::Name, SLOT_VENUES,  "venues",  venue_value,    "a venue such as OSDI"},
   {"year",      "XY", FieldKind::Range,     Folding::Name, SLOT_YEARS,   "years",   nullptr,        "a year like 2025 or a range like 2024..2026"},
-  {"person",    "XP", FieldKind::Entity,    Folding::Name, SLOT_PERSONS, "persons", nullptr,        "a person's page name or alias"},
-  {"org",       "XO", FieldKind::Entity,    Folding::Name, SLOT_ORGS,    "orgs",    nullptr,        "an organization's page name or alias"},
+  {"person",    "XP", FieldKind::Entity,    Folding::Name, SLOT_PERSONS, "persons", person_value,   "a person's name (\"First Last\" or \"Last, First\") or alias"},
+  {"org",       "XO", FieldKind::Entity,    Folding::Name, SLOT_ORGS,    "orgs",    org_value,      "an organization's page name or alias"},
   {"kind",      "XK", FieldKind::Kind,      Folding::Name, SLOT_KIND,    "",        nullptr,        "a kind the index holds: source, person, organization, … or the vault's own"},
   {"tag",       "XT", FieldKind::Term,      Folding::Name, -1,           "",        nullptr,        "a tag without '#'"},
   {"path",      "XD", FieldKind::KeyPrefix, Folding::Key,  -1,           "",        path_value,     "a folder or the start of a vault path"},
@@ -212,9 +216,11 @@ inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSO
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
 inline constexpr std::string_view META_KINDS = "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
+inline constexpr std::string_view META_CONFIG =
+    "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
-/// 7: kinds are the vault's words (META_KINDS), digests d2.
-inline constexpr std::string_view SCHEMA_VERSION = "7";
+/// 8: metadata from front matter, tables, inline fields and paths (digests d3), META_CONFIG.
+inline constexpr std::string_view SCHEMA_VERSION = "8";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

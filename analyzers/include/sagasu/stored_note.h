@@ -57,6 +57,10 @@ struct NoteDigest {
   std::optional<Kind> structure;     ///< the kind its layout implies (親組織 list, concept headings)
   std::vector<std::pair<std::string, Kind>> labelled;  ///< names under kind labels, and authors (persons)
   std::vector<std::string> names;  ///< every name it links, lists or credits, as written
+  /// The note's own venues and years (its metadata, path or file name): a page
+  /// that links to this one takes them when this one is a work (source, book).
+  std::vector<std::string> venues, years;
+  std::string text_year;  ///< the year its opening lines give: its year if it is a work and has no other
 
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;

@@ -15,6 +15,9 @@ namespace sagasu {
 struct IndexOptions {
   std::string vault;                          ///< vault root directory
   std::string index;                          ///< index folder
+  /// The vault config file ("": VAULT/.sagasu/config.yaml when it exists). A
+  /// config the index was not built with rebuilds it.
+  std::string config;
   std::vector<std::string> extensions{"md"};  ///< file name endings to index ("*" = every file)
   std::uint64_t max_file_bytes = 8u << 20;    ///< larger files are skipped
   bool rebuild = false;   ///< build a new index beside the live one and switch to it (also for another vault)
