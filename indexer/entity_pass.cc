@@ -107,6 +107,8 @@ void report_entities(const IndexState& state, const EntityResolver& resolver, bo
         e.name = canon;
         e.kind = resolver.kind(canon);
         e.evidence = std::string(to_string(resolver.evidence(canon)));
+        if (const std::string detail = resolver.evidence_detail(canon); !detail.empty())
+          e.evidence += ": " + detail;
       }
       // Which notes mention it: only when asked for (a large vault has millions of mentions).
       if (entity_notes || !e.kind) e.notes.insert(n.file->path);

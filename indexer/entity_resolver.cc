@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "kind_evidence.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
@@ -18,9 +19,19 @@ std::string_view to_string(KindEvidence e) {
   switch (e) {
     case KindEvidence::Override: return "override file";
     case KindEvidence::OwnPage: return "own page";
+    case KindEvidence::Bibliographic:
+      return "own authors and venue or year";
     case KindEvidence::ListLabel: return "list label";
     case KindEvidence::PageStructure: return "page structure";
+    case KindEvidence::FirstSentence:
+      return "first sentence";
+    case KindEvidence::LinkContext:
+      return "words around links";
     case KindEvidence::Heuristic: return "heuristic";
+    case KindEvidence::ListMates:
+      return "listed with";
+    case KindEvidence::Page:
+      return "page, no kind stated";
     case KindEvidence::None: return "none";
   }
   return "none";
@@ -71,6 +82,14 @@ NoteDigest make_digest(const Note& note, const NoteMetadata& meta) {
   for (const auto& y : meta.years)
     if (std::find(d.years.begin(), d.years.end(), y.value) == d.years.end()) d.years.push_back(y.value);
   d.text_year = meta.text_year.value_or("");
+  d.bibliographic = meta.bibliographic();
+  if (auto def = defining_sentence(note)) {
+    d.defined = std::move(def->first);
+    d.defined_by = std::move(def->second);
+  }
+  LinkContexts contexts = link_contexts(note);
+  d.hints = std::move(contexts.hints);
+  d.lists = std::move(contexts.lists);
   return d;
 }
 
@@ -134,11 +153,18 @@ std::string EntityResolver::canonical(std::string_view name) const {
   return std::string(name);
 }
 
-std::optional<Kind> EntityResolver::heuristic(std::string_view name) const {
+std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view name) const {
   const std::string folded = fold_name(name);
-  for (const char* word : {"university", "大学", "研究所", "institute", "laboratory", "laboratories", "labs",
-                           "inc.", "inc", "corp", "corporation", "株式会社", "研究センター", "college",
-                           "academy", "学院", "ltd", "llc", "gmbh", "foundation", "機構", "大學"}) {
+  const auto org = [](const char* word) {
+    return std::make_pair(Kind(kinds::ORGANIZATION), std::string(word));
+  };
+  // Publishers: 左右社, 白澤社, 岩波書店, BNN新社.
+  for (const char* end : {"社", "書店", "出版"})
+    if (strings::ends_with(folded, end) && unicode::length(folded) > unicode::length(end)) return org(end);
+  for (const char* word :
+       {"university", "大学", "研究所", "institute",   "laboratory", "laboratories", "lab",     "labs",
+        "inc.",       "inc",  "corp",   "corporation", "株式会社",   "研究センター", "college", "academy",
+        "学院",       "ltd",  "llc",    "gmbh",        "foundation", "機構",         "大學",    "press"}) {
     const std::string w = fold_name(word);
     if (unicode::all_of(w, unicode::is_latin_alpha) || w.back() == '.') {
       // Latin keywords must be whole words.
@@ -146,20 +172,20 @@ std::optional<Kind> EntityResolver::heuristic(std::string_view name) const {
         const bool left = p == 0 || folded[p - 1] == ' ' || folded[p - 1] == ',';
         const std::size_t e = p + w.size();
         const bool right = e == folded.size() || folded[e] == ' ' || folded[e] == ',' || folded[e] == '.';
-        if (left && right) return Kind(kinds::ORGANIZATION);
+        if (left && right) return org(word);
       }
     } else if (folded.find(w) != std::string::npos) {
-      return Kind(kinds::ORGANIZATION);
+      return org(word);
     }
   }
   return std::nullopt;
 }
 
-std::optional<Kind> EntityResolver::declared(const NoteDigest& d) const {
+std::optional<std::pair<Kind, std::string>> EntityResolver::declared(const NoteDigest& d) const {
   for (const auto& w : d.kind_words) {
     const auto k = m_vocabulary.canonical(w.word);
     // A tag saying "other" (#survey, #question) says nothing about the page's kind.
-    if (k && (w.declared || *k != kinds::OTHER)) return k;
+    if (k && (w.declared || *k != kinds::OTHER)) return std::make_pair(*k, (w.declared ? "" : "#") + w.word);
   }
   return std::nullopt;
 }
@@ -235,17 +261,22 @@ void EntityResolver::decide_kinds() {
   for (const auto& d : m_digests)
     for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
   for (const auto& [name, kind] : m_overrides) set_kind(canonical(name), kind, KindEvidence::Override);
-  for (const auto& d : m_digests)
-    if (const auto k = declared(d)) set_kind(d.title, *k, KindEvidence::OwnPage);
+  for (const auto& d : m_digests) {
+    if (const auto k = declared(d)) set_kind(d.title, k->first, KindEvidence::OwnPage, k->second);
+    if (d.bibliographic) set_kind(d.title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
+  }
   for (const auto& [name, counts] : votes) {
     const auto best = std::max_element(counts.begin(), counts.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
     set_kind(name, best->first, KindEvidence::ListLabel);
   }
-  for (const auto& d : m_digests)
+  for (const auto& d : m_digests) {
     if (d.structure) set_kind(d.title, *d.structure, KindEvidence::PageStructure);
+    if (d.defined) set_kind(d.title, *d.defined, KindEvidence::FirstSentence, d.defined_by);
+  }
+  decide_from_links();
   auto try_heuristic = [&](const std::string& name) {
-    if (auto k = heuristic(name)) set_kind(name, *k, KindEvidence::Heuristic);
+    if (auto k = heuristic(name)) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
   std::unordered_set<std::string> tried;  // each canonical name once
   for (const auto& d : m_digests) {
@@ -255,13 +286,71 @@ void EntityResolver::decide_kinds() {
       if (tried.insert(canon).second) try_heuristic(canon);
     }
   }
+  decide_from_lists();
+  // A page is a page: what nothing tells about is "other", not unresolved.
+  for (const auto& d : m_digests) set_kind(d.title, Kind(kinds::OTHER), KindEvidence::Page);
 }
 
-void EntityResolver::set_kind(const std::string& name, const Kind& k, KindEvidence e) {
+// The words around the links to a name, in every note that links it: the kind
+// most of them give, with the commonest marker as its evidence.
+void EntityResolver::decide_from_links() {
+  std::map<std::string, std::map<Kind, std::map<std::string, int>>> seen;  // name → kind → marker → notes
+  for (const auto& d : m_digests)
+    for (const auto& h : d.hints) ++seen[canonical(h.name)][h.kind][h.marker];
+  for (const auto& [name, by_kind] : seen) {
+    const Kind* best = nullptr;
+    int best_notes = 0;
+    std::string marker;
+    for (const auto& [kind, markers] : by_kind) {
+      int notes = 0, top = 0;
+      for (const auto& [m, n] : markers) {
+        notes += n;
+        if (n > top) top = n, marker = m;
+      }
+      if (notes > best_notes) best = &kind, best_notes = notes;
+    }
+    if (!best) continue;
+    // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.
+    const auto org = *best == kinds::PERSON ? heuristic(name) : std::nullopt;
+    set_kind(name, org ? org->first : *best, KindEvidence::LinkContext,
+             fmt::format("{} in {} note(s)", marker, best_notes));
+  }
+}
+
+// A name without a page, of no known kind, in a list whose other names are all
+// people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
+void EntityResolver::decide_from_lists() {
+  std::set<std::string> pages;  // a page says what it is, or is "other": never what its neighbours are
+  for (const auto& d : m_digests) pages.insert(d.title);
+  for (const auto& d : m_digests)
+    for (const auto& list : d.lists) {
+      std::set<Kind> kinds_seen;
+      std::string first;
+      std::vector<std::string> open;
+      for (const auto& n : list) {
+        const std::string canon = canonical(n);
+        const auto k = kind(canon);
+        if (!k) {
+          open.push_back(canon);
+          continue;
+        }
+        kinds_seen.insert(*k);
+        if (first.empty()) first = canon;
+      }
+      if (kinds_seen.size() != 1 || open.empty()) continue;
+      const Kind& k = *kinds_seen.begin();
+      if (k != kinds::PERSON && k != kinds::ORGANIZATION) continue;
+      for (const auto& name : open)
+        if (!pages.count(name)) set_kind(name, k, KindEvidence::ListMates, first);
+    }
+}
+
+void EntityResolver::set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail) {
   Info& info = m_info[name];
   if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
     info.kind = k;
     info.evidence = e;
+    info.detail = std::move(detail);
   }
 }
 
@@ -293,7 +382,7 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 }
 
 std::string EntityResolver::serialize() const {
-  std::string out = "r2";
+  std::string out = "r3";
   put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
   const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
@@ -306,6 +395,7 @@ std::string EntityResolver::serialize() const {
     put_field(out, name);
     put_field(out, info.kind.value_or(""));
     put_field(out, std::to_string(static_cast<int>(info.evidence)));
+    put_field(out, info.detail);
   }
   put_field(out, std::to_string(m_works.size()));
   for (const auto& [name, w] : m_works) {
@@ -319,7 +409,7 @@ std::string EntityResolver::serialize() const {
 }
 
 std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
-  if (in.substr(0, 2) != "r2") return std::nullopt;
+  if (in.substr(0, 2) != "r3") return std::nullopt;
   in.remove_prefix(2);
   EntityResolver r;
   std::string count, a, b, c;
@@ -330,8 +420,9 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
   }
   if (!get_field(in, count)) return std::nullopt;
   for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c)) return std::nullopt;
     Info info;
+    if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c) || !get_field(in, info.detail))
+      return std::nullopt;
     if (!b.empty()) info.kind = b;
     info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));
     r.m_info.emplace(a, info);
@@ -368,6 +459,11 @@ std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const 
   auto it = m_info.find(std::string(canonical_name));
   if (it == m_info.end()) return std::nullopt;
   return it->second.kind;
+}
+
+std::string EntityResolver::evidence_detail(std::string_view canonical_name) const {
+  auto it = m_info.find(std::string(canonical_name));
+  return it == m_info.end() ? std::string() : it->second.detail;
 }
 
 KindEvidence EntityResolver::evidence(std::string_view canonical_name) const {

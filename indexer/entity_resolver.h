@@ -18,8 +18,25 @@
 
 namespace sagasu {
 
-/// How an entity's kind was decided, in order of trust.
-enum class KindEvidence { Override, OwnPage, ListLabel, PageStructure, Heuristic, None };
+/// How an entity's kind was decided, in order of trust: what the user says
+/// (override file, config name lists), what its page declares (type, tags, a
+/// source file name), its own authors with a venue or year, the labels of the
+/// lists naming it, its page's layout, its page's defining first sentence,
+/// the words around links to it in every note, its name, the lists it stands
+/// in with names of one kind; a page nothing tells about is "other".
+enum class KindEvidence {
+  Override,
+  OwnPage,
+  Bibliographic,
+  ListLabel,
+  PageStructure,
+  FirstSentence,
+  LinkContext,
+  Heuristic,
+  ListMates,
+  Page,
+  None
+};
 
 std::string_view to_string(KindEvidence e);
 
@@ -75,6 +92,9 @@ class EntityResolver {
   std::optional<Kind> kind(std::string_view canonical_name) const;
   /// How kind() was decided.
   KindEvidence evidence(std::string_view canonical_name) const;
+  /// What the evidence was: the kind word a page declares ("#person"), the
+  /// word of its first sentence ("企業"), the words around links ("（訳） in 2 notes").
+  std::string evidence_detail(std::string_view canonical_name) const;
   /// The venues and years of a page that is a work (kind source or book); nullptr otherwise.
   const WorkFacts* work(std::string_view canonical_name) const;
   /// Alias keys claimed by more than one page: key → pages.
@@ -93,6 +113,7 @@ class EntityResolver {
   struct Info {
     std::optional<Kind> kind;
     KindEvidence evidence = KindEvidence::None;
+    std::string detail;
   };
   KindVocabulary m_vocabulary;
   std::vector<NoteDigest> m_digests;
@@ -110,11 +131,14 @@ class EntityResolver {
   void index_names();
   void resolve_spellings();
   void decide_kinds();
-  void set_kind(const std::string& name, const Kind& k, KindEvidence e);
+  void decide_from_links();
+  void decide_from_lists();
+  void set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail = {});
   const std::string& fold_once(const std::string& name);
-  std::optional<Kind> heuristic(std::string_view name) const;
-  /// The kind a page declares: its first kind word the vocabulary knows.
-  std::optional<Kind> declared(const NoteDigest& d) const;
+  /// The kind a name's words suggest ("… University", "…大学", "…社"), and the word.
+  std::optional<std::pair<Kind, std::string>> heuristic(std::string_view name) const;
+  /// The kind a page declares (its first kind word the vocabulary knows), and that word.
+  std::optional<std::pair<Kind, std::string>> declared(const NoteDigest& d) const;
 };
 
 }  // namespace sagasu

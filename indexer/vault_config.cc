@@ -68,10 +68,12 @@ constexpr std::string_view KNOWN_VENUES[] = {
     "NAACL", "NeurIPS",     "NIME",  "NSDI",   "OOPSLA", "OSDI",   "PLDI", "POPL", "PPoPP", "RSS",
     "SC",    "SIGGRAPH",    "SIGIR", "SIGMOD", "SOSP",   "UIST",   "VLDB", "WWW"};
 
-// Folders and file names that carry a venue and a year: papers/icra2025-arxiv/, 2025-icra-slug.md.
-constexpr std::string_view DEFAULT_PATHS[] = {
-    "(?:^|/)(?<venue>[A-Za-z]{2,12})[-_ ]?(?<year>(?:19|20)\\d\\d)(?:[-_ ][^/]*)?/",
-    "(?:^|/)(?<year>(?:19|20)\\d\\d)[-_ ](?<venue>[A-Za-z]{2,12})[-_ ][^/]*$",
+// Folders and file names that carry a venue and a year: papers/icra2025-arxiv/,
+// 2025-icra-slug.md (a known venue only); a magazine issue, 「Scientific American 1970年6月号」.
+constexpr std::pair<std::string_view, bool> DEFAULT_PATHS[] = {
+    {"(?:^|/)(?<venue>[A-Za-z]{2,12})[-_ ]?(?<year>(?:19|20)\\d\\d)(?:[-_ ][^/]*)?/", true},
+    {"(?:^|/)(?<year>(?:19|20)\\d\\d)[-_ ](?<venue>[A-Za-z]{2,12})[-_ ][^/]*$", true},
+    {"(?:^|/)(?<venue>[^/]+?) ?(?<year>(?:19|20)\\d\\d)年\\d{1,2}月号\\.[^/.]+$", false},
 };
 
 }  // namespace
@@ -210,9 +212,9 @@ VaultConfig::VaultConfig() {
   for (const auto& [facet, keys] : default_keys())
     for (std::string_view key : keys) m_keys[facet].push_back(fold_name(key));
   for (std::string_view v : KNOWN_VENUES) m_venues[fold_name(v)] = std::string(v);
-  for (std::string_view source : DEFAULT_PATHS) {
+  for (const auto& [source, known_only] : DEFAULT_PATHS) {
     std::string error;
-    if (auto p = ConfigReader::compile_path(std::string(source), true, error))
+    if (auto p = ConfigReader::compile_path(std::string(source), known_only, error))
       m_paths.push_back(std::move(*p));
   }
 }

@@ -16,7 +16,7 @@ KindVocabulary KindVocabulary::defaults() {
   const std::pair<std::string_view, std::vector<std::string_view>> synonyms[] = {
       {kinds::SOURCE,
        {"paper", "papers", "article", "articles", "talk", "preprint", "journalArticle", "conferencePaper",
-        "inproceedings", "publication"}},
+        "inproceedings", "publication", "translation", "translated"}},
       {kinds::BOOK, {"books", "monograph"}},
       {kinds::PERSON, {"people", "persons", "researcher", "researchers", "author"}},
       {kinds::ORGANIZATION,

@@ -18,9 +18,9 @@ constexpr const char* META_KIND = "kind";
 constexpr const char* META_ALIASES = "aliases";
 constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
 
-// d3: kinds are words of the vault's vocabulary, the page's own kind words kept
-// as written; its own venues and years.
-constexpr std::string_view DIGEST_VERSION = "d3";
+// d4: kinds are words of the vault's vocabulary, the page's own kind words kept
+// as written; its own venues and years; the kind evidence of its text.
+constexpr std::string_view DIGEST_VERSION = "d4";
 
 }  // namespace
 
@@ -122,7 +122,9 @@ bool get_field(std::string_view& in, std::string& s) {
 bool NoteDigest::operator==(const NoteDigest& o) const {
   return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
          kind_words == o.kind_words && structure == o.structure && labelled == o.labelled &&
-         names == o.names && venues == o.venues && years == o.years && text_year == o.text_year;
+         names == o.names && venues == o.venues && years == o.years && text_year == o.text_year &&
+         bibliographic == o.bibliographic && defined == o.defined && defined_by == o.defined_by &&
+         hints == o.hints && lists == o.lists;
 }
 
 std::string NoteDigest::encode() const {
@@ -145,6 +147,20 @@ std::string NoteDigest::encode() const {
     for (const auto& n : *list) put_field(out, n);
   }
   put_field(out, text_year);
+  put_field(out, bibliographic ? "1" : "");
+  put_field(out, defined.value_or(""));
+  put_field(out, defined_by);
+  put_field(out, std::to_string(hints.size()));
+  for (const auto& h : hints) {
+    put_field(out, h.name);
+    put_field(out, h.kind);
+    put_field(out, h.marker);
+  }
+  put_field(out, std::to_string(lists.size()));
+  for (const auto& list : lists) {
+    put_field(out, std::to_string(list.size()));
+    for (const auto& n : list) put_field(out, n);
+  }
   return out;
 }
 
@@ -181,8 +197,22 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
     if (kind.empty()) return std::nullopt;
     d.labelled.emplace_back(name, kind);
   }
-  if (!list(d.names) || !list(d.venues) || !list(d.years) || !get_field(in, d.text_year) || !in.empty())
+  if (!list(d.names) || !list(d.venues) || !list(d.years) || !get_field(in, d.text_year) || !get_field(in, s))
     return std::nullopt;
+  d.bibliographic = s == "1";
+  if (!get_field(in, s) || !get_field(in, d.defined_by) || !get_field(in, count)) return std::nullopt;
+  d.defined = kind_of(s);
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    KindHint h;
+    if (!get_field(in, h.name) || !get_field(in, h.kind) || !get_field(in, h.marker)) return std::nullopt;
+    d.hints.push_back(std::move(h));
+  }
+  if (!get_field(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    d.lists.emplace_back();
+    if (!list(d.lists.back())) return std::nullopt;
+  }
+  if (!in.empty()) return std::nullopt;
   return d;
 }
 

@@ -46,6 +46,15 @@ struct FileState {
   static std::string_view path_of(std::string_view value);
 };
 
+/// A kind the words around a link give the name: 「[[久保田裕之]]（監訳）」 → person.
+struct KindHint {
+  std::string name;  ///< the link's target, as written
+  Kind kind;
+  std::string marker;  ///< the words that say so: "（監訳）", "所属"
+
+  bool operator==(const KindHint& o) const { return name == o.name && kind == o.kind && marker == o.marker; }
+};
+
 /// The DIGEST value: what entity resolution needs from one note, so an
 /// unchanged note takes part in resolution without being read again.
 struct NoteDigest {
@@ -61,6 +70,11 @@ struct NoteDigest {
   /// that links to this one takes them when this one is a work (source, book).
   std::vector<std::string> venues, years;
   std::string text_year;  ///< the year its opening lines give: its year if it is a work and has no other
+  bool bibliographic = false;   ///< it names its own authors, and its own venue or year
+  std::optional<Kind> defined;  ///< the kind its first sentence defines it as (「…の企業。」)
+  std::string defined_by;       ///< the word that says so ("企業")
+  std::vector<KindHint> hints;  ///< what the words around its links say
+  std::vector<std::vector<std::string>> lists;  ///< names it links as one list (list-mates share a kind)
 
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;
