@@ -104,6 +104,7 @@ std::string DocumentBuilder::signature(const Note& note, const FieldValues& valu
     for (const auto& v : values.of(field)) feed(v);
     feed("|");
   }
+  feed(values.coverage().encode());
   const auto h = XXH3_64bits_digest(st);
   XXH3_freeState(st);
   return fmt::format("{:016x}", h);
@@ -146,6 +147,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& val
   doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
+  doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
   if (const std::string folds = folds_to_ascii(note, names); !folds.empty())
     doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
   doc.set_data(note.text);

@@ -20,8 +20,9 @@ class FieldValues {
   /// No values; the kind is kinds::OTHER.
   FieldValues() { set_kind(Kind(kinds::OTHER)); }
 
-  /// Adds a value to a field's; an empty value, or one the field has, is not added.
-  void add(const schema::Field& field, std::string value);
+  /// Adds a value to a field's; an empty value, or one the field has, is not
+  /// added. A facet's value says where it came from ("table", "links", …).
+  void add(const schema::Field& field, std::string value, std::string_view source = {});
   /// The field's values, sorted.
   const std::vector<std::string>& of(const schema::Field& field) const {
     return m_values[schema::index_of(field)];
@@ -30,10 +31,14 @@ class FieldValues {
   const Kind& kind() const { return m_kind; }
   /// Sets the kind, and schema::KIND's value to its name.
   void set_kind(Kind kind);
+  /// Where each facet's values came from, and the note's property keys no facet reads.
+  NoteCoverage& coverage() { return m_coverage; }
+  const NoteCoverage& coverage() const { return m_coverage; }
 
  private:
   std::array<std::vector<std::string>, schema::FIELDS.size()> m_values;
   Kind m_kind;
+  NoteCoverage m_coverage;
 };
 
 /// The values of a note, resolved against the whole vault: its path and every

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "entity_pass.h"
+#include "facet_coverage.h"
 #include "index_metadata.h"
 #include "index_state.h"
 #include "index_writer.h"
@@ -56,6 +57,9 @@ IndexReport run_index(const IndexOptions& opts) {
     metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
     write_metadata(shards, scan.root.string(), metadata,
                    entities.any_change() ? std::optional(vault_synonyms(state.notes())) : std::nullopt);
+    // What the index now holds of each facet, for the summary and --report facets
+    // (read before the commit: the shards see their own changes).
+    read_coverage(shards, report);
     shards.commit();
     report.rebuilt = shards.fresh();
   }

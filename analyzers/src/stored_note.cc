@@ -21,6 +21,7 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 // d4: kinds are words of the vault's vocabulary, the page's own kind words kept
 // as written; its own venues and years; the kind evidence of its text.
 constexpr std::string_view DIGEST_VERSION = "d4";
+constexpr std::string_view COVERAGE_VERSION = "c1";
 
 }  // namespace
 
@@ -74,6 +75,48 @@ std::optional<FileState> FileState::decode(std::string_view value) {
 
 std::string_view FileState::path_of(std::string_view value) {
   return value.substr(0, value.find('\0'));
+}
+
+std::string NoteCoverage::encode() const {
+  std::string out(COVERAGE_VERSION);
+  put_field(out, std::to_string(sources.size()));
+  for (const auto& [facet, from] : sources) {
+    put_field(out, facet);
+    put_field(out, std::to_string(from.size()));
+    for (const auto& f : from) put_field(out, f);
+  }
+  put_field(out, std::to_string(unmapped.size()));
+  for (const auto& u : unmapped) put_field(out, u);
+  return out;
+}
+
+std::optional<NoteCoverage> NoteCoverage::decode(std::string_view in) {
+  if (in.substr(0, COVERAGE_VERSION.size()) != COVERAGE_VERSION) return std::nullopt;
+  in.remove_prefix(COVERAGE_VERSION.size());
+  NoteCoverage c;
+  std::string count, facet, s;
+  auto number = [&](std::size_t& n) {
+    if (!get_field(in, count)) return false;
+    n = std::strtoul(count.c_str(), nullptr, 10);
+    return true;
+  };
+  std::size_t facets = 0, n = 0;
+  if (!number(facets)) return std::nullopt;
+  for (std::size_t i = 0; i < facets; ++i) {
+    if (!get_field(in, facet) || !number(n)) return std::nullopt;
+    auto& from = c.sources[facet];
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!get_field(in, s)) return std::nullopt;
+      from.insert(s);
+    }
+  }
+  if (!number(n)) return std::nullopt;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (!get_field(in, s)) return std::nullopt;
+    c.unmapped.push_back(s);
+  }
+  if (!in.empty()) return std::nullopt;
+  return c;
 }
 
 NoteText NoteText::of(const Xapian::Document& doc) {

@@ -26,6 +26,21 @@ check meta-sort-year S --sort year --limit 20 'path:zotero OR kind:book OR venue
 expect "a tag index (- #person) does not make index.md a person" \
   test "$(S --json --limit 1 path:index.md | python3 -c 'import json,sys; print(json.load(sys.stdin)["hits"][0]["kind"])')" = other
 
+# Where each facet's values came from, and the keys no facet reads; every tag.
+check meta-report-facets "$INDEXER" --vault "$M" --index "$idx" --report facets
+check meta-list-tag S --list tag
+# A facet almost no note has is said in the summary (a vault of 20 notes without years).
+few="$WORK/few"
+mkdir -p "$few"
+for i in $(seq 1 20); do printf '# Note %s\nメモ。\n' "$i" >"$few/note-$i.md"; done
+check meta-summary-empty-facets "$INDEXER" --vault "$few" --index "$WORK/few-idx"
+# A #word inside the text of a help file is no tag of the file: Vim's builtin.jax is no organization.
+jax="$WORK/jax"
+mkdir -p "$jax/doc"
+printf 'autocmd_get({opts})\n\t\tgroup\tautocmd group name #group#event\n' >"$jax/doc/builtin.jax"
+"$INDEXER" --vault "$jax" --index "$WORK/jax-idx" --ext '*' --quiet
+check meta-jax-kind "$SEARCHER" --index "$WORK/jax-idx" --list kind
+
 # The vault config file: keys, paths and kinds of the vault's own; a change rebuilds the index.
 c="$WORK/configured"
 cp -r "$M" "$c"

@@ -77,6 +77,15 @@ bool print_digest(std::string_view v, const Field& field) {
   return true;
 }
 
+bool print_coverage(std::string_view v, const Field& field) {
+  const auto c = NoteCoverage::decode(v);
+  if (!c) return false;
+  for (const auto& [facet, from] : c->sources)
+    field("from", fmt::format("{} {}", facet, fmt::join(from, ", ")));
+  for (const auto& u : c->unmapped) field("unmapped", u);
+  return true;
+}
+
 void print_value(unsigned slot, std::string_view v) {
   const std::string head = fmt::format("  value {} {}", slot, slot_name(slot));
   const Field field = [&](std::string_view name, std::string_view value) {
@@ -89,6 +98,8 @@ void print_value(unsigned slot, std::string_view v) {
     decoded = print_state(v, field);
   else if (slot == schema::SLOT_DIGEST)
     decoded = print_digest(v, field);
+  else if (slot == schema::SLOT_COVERAGE)
+    decoded = print_coverage(v, field);
   else
     fmt::print("{} {}\n", head, shown(v));
   // Printed raw and marked, so that it differs from any value that decodes.

@@ -99,3 +99,26 @@ TEST_CASE("DocumentBuilder, the signature changes with any field's values", "[do
   other_kind.set_kind("organization");
   CHECK(builder.signature(note, other_kind) != before);
 }
+
+TEST_CASE("FieldValues, where each facet's values came from, kept in the document's COVERAGE", "[document]") {
+  NoteParser p;
+  const Note paper =
+      p.parse("papers/icra2025-arxiv/2025-icra-x-1234.md",
+              "# X\n| Item | Value |\n|---|---|\n| Authors | Shin, Suyeon |\n| Source | ICRA 2025 |\n"
+              "| Session | Planning |\n");
+  EntityResolver r;
+  r.add(test::digest(paper));
+  r.finish();
+  const FieldValues v = test::values_of(paper, r);
+  using S = std::set<std::string>;
+  CHECK(v.coverage().sources.at("venue") == S{"path", "table"});
+  CHECK(v.coverage().sources.at("person") == S{"table"});
+  CHECK(v.coverage().sources.count("org") == 0);
+  CHECK(v.coverage().unmapped == std::vector<std::string>{"table: Session"});
+  Analyzer analyzer;
+  const Xapian::Document doc = DocumentBuilder(analyzer).build(paper, v);
+  const auto stored = NoteCoverage::decode(doc.get_value(schema::SLOT_COVERAGE));
+  REQUIRE(stored);
+  CHECK(*stored == v.coverage());
+  CHECK_FALSE(NoteCoverage::decode("c1garbage"));
+}

@@ -42,6 +42,9 @@
 //                        citation spans (stored_note.h encodes and decodes it)
 //   value STATE          the file as last indexed: path, size, mtime, hash (stored_note.h)
 //   value DIGEST         what entity resolution needs from the note (stored_note.h)
+//   value COVERAGE    where each facet's values came from (front matter, table,
+//                     path, links, …) and the property keys no facet reads
+//                     (stored_note.h): indexer --report facets
 //   value FOLDS_TO_ASCII the ASCII characters that non-ASCII characters of the
 //                        note fold to (ＧＰＵ → gpu, （ → "("), sorted: an ASCII
 //                        substring using none of them is checked on the raw text
@@ -80,6 +83,7 @@ enum Slot : unsigned {
   SLOT_STATE = 9,
   SLOT_DIGEST = 10,
   SLOT_FOLDS_TO_ASCII = 11,
+  SLOT_COVERAGE = 12,
 };
 
 /// Every slot with its name (the dump tool prints it; a test checks they are distinct).
@@ -87,7 +91,7 @@ struct SlotName {
   unsigned slot;
   std::string_view name;
 };
-inline constexpr std::array<SlotName, 12> SLOTS{{
+inline constexpr std::array<SlotName, 13> SLOTS{{
     {SLOT_VENUES, "venues"},
     {SLOT_YEARS, "years"},
     {SLOT_PERSONS, "persons"},
@@ -100,6 +104,7 @@ inline constexpr std::array<SlotName, 12> SLOTS{{
     {SLOT_STATE, "state"},
     {SLOT_DIGEST, "digest"},
     {SLOT_FOLDS_TO_ASCII, "folds_to_ascii"},
+    {SLOT_COVERAGE, "coverage"},
 }};
 
 /// What a field's query value selects, and so which processor handles it.
@@ -219,8 +224,8 @@ inline constexpr std::string_view META_KINDS = "sagasu.kinds";  ///< the kind vo
 inline constexpr std::string_view META_CONFIG =
     "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
-/// 8: metadata from front matter, tables, inline fields and paths (digests d3), META_CONFIG.
-inline constexpr std::string_view SCHEMA_VERSION = "8";
+/// 9: metadata from front matter, tables, inline fields and paths (digests d4), META_CONFIG, COVERAGE.
+inline constexpr std::string_view SCHEMA_VERSION = "9";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

@@ -6,7 +6,9 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,6 +81,17 @@ struct NoteDigest {
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;
   static std::optional<NoteDigest> decode(std::string_view value);
+};
+
+/// The COVERAGE value: where a note's facet values came from, and the property
+/// keys of the note that no facet reads (indexer --report facets counts them).
+struct NoteCoverage {
+  std::map<std::string, std::set<std::string>> sources;  ///< facet → "front matter", "table", "links", …
+  std::vector<std::string> unmapped;                     ///< "table: Session", "front matter: created"
+
+  bool operator==(const NoteCoverage& o) const { return sources == o.sources && unmapped == o.unmapped; }
+  std::string encode() const;
+  static std::optional<NoteCoverage> decode(std::string_view value);
 };
 
 /// The text a document can be matched against: the stored plain text, and its title and aliases.
