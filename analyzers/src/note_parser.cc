@@ -519,8 +519,11 @@ class BodyRenderer {
     const auto sep = line.find("::");
     if (sep == std::string_view::npos || sep == 0 || sep > 60) return;
     const std::string_view key = trim(line.substr(0, sep)), value = trim(line.substr(sep + 2));
-    // A key is a name ("start-date", "Journal"), not a formula's fragment ("\\tau", "e \\;").
-    if (key.empty() || value.empty() || key.find_first_of("[]()`|#\\$;{}=") != std::string_view::npos) return;
+    // A key is a name ("start-date", "Journal"), not a formula's fragment ("\\tau", "e \\;") or a
+    // string's; and a blank follows "::", unlike Ruby's and C++'s Net::HTTP.
+    if (key.empty() || value.empty() || key.find_first_of("[]()`|#\\$;{}=\"'<>") != std::string_view::npos ||
+        (sep + 2 < line.size() && line[sep + 2] != ' ' && line[sep + 2] != '\t'))
+      return;
     m_note.properties.push_back({unmarked(key), {std::string(value)}, PropertySource::InlineField});
   }
 

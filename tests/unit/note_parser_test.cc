@@ -223,6 +223,12 @@ TEST_CASE("NoteParser, properties: front matter keys, a table at the top, inline
   CHECK(n.text.find("| Ignored | row below a heading |") != std::string::npos);
 }
 
+TEST_CASE("NoteParser, code and formulas are no inline fields", "[parser]") {
+  const Note n =
+      NoteParser().parse("ruby.md", "Net::HTTP を使う。\nmsgid \"Example:: see below\"\n$$ \\tau:: x $$\n");
+  CHECK(n.properties.empty());
+}
+
 TEST_CASE("NoteParser, a table without its rule line or with three columns is no property table",
           "[parser]") {
   const Note a = NoteParser().parse("a.md", "| Authors | Someone |\n| Source | ICRA 2025 |\n");
