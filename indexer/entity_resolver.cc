@@ -447,7 +447,10 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
 }
 
 bool is_work(std::string_view kind) {
-  return kind == kinds::SOURCE || kind == kinds::BOOK;
+  // A vault's own kind for what the defaults call a source or a book (paper, article) is a work too.
+  static const KindVocabulary defaults = KindVocabulary::defaults();
+  const auto k = defaults.canonical(kind);
+  return k == kinds::SOURCE || k == kinds::BOOK;
 }
 
 const WorkFacts* EntityResolver::work(std::string_view canonical_name) const {

@@ -58,7 +58,8 @@ struct WorkFacts {
   bool operator==(const WorkFacts& o) const { return venues == o.venues && years == o.years; }
 };
 
-/// Is a page of this kind a work (a source or a book), whose venues and years are its own?
+/// Is a page of this kind a work (a source or a book, or what the default
+/// vocabulary calls one: a vault's own kind "paper"), whose venues and years are its own?
 bool is_work(std::string_view kind);
 
 /// Collects every page's kind and aliases (pass 1), then resolves names.

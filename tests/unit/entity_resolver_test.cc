@@ -120,3 +120,12 @@ TEST_CASE("EntityResolver, kinds from a page's text and from the words around li
   CHECK(r.kind("index") == "other");
   CHECK_FALSE(r.kind("Chronic"));
 }
+
+TEST_CASE("EntityResolver, a vault's own kind for papers is still a work", "[entities]") {
+  CHECK(is_work("source"));
+  CHECK(is_work("book"));
+  CHECK(is_work("paper"));  // `kinds: paper: []` in a config splits papers from sources
+  CHECK(is_work("journalArticle"));
+  CHECK_FALSE(is_work("person"));
+  CHECK_FALSE(is_work("dataset-card"));
+}
