@@ -49,6 +49,10 @@ printf 'keys:\n  venue: [Session]\nkinds:\n  paper: [journalArticle]\n' >"$c/.sa
 "$INDEXER" --vault "$c" --index "$WORK/cidx" --quiet
 check meta-config-session "$SEARCHER" --index "$WORK/cidx" --snippets 0 --facets none 'venue:"Planning and Language"'
 check meta-config-own-kind "$SEARCHER" --index "$WORK/cidx" --list kind
+# Another config reads the notes differently: the index is built again, not updated.
+printf 'keys:\n  venue: [Session]\n' >"$c/.sagasu/config.yaml"
+check meta-config-change-rebuilds "$INDEXER" --vault "$c" --index "$WORK/cidx"
+check meta-config-changed-kinds "$SEARCHER" --index "$WORK/cidx" --list kind
 # A broken config is one line naming the file, the line and the problem; nothing is written.
 printf 'keys:\n  venue: [Session]\npaths:\n  - papers/(\\d+)/\n' >"$c/.sagasu/config.yaml"
 check meta-config-broken "$INDEXER" --vault "$c" --index "$WORK/broken-idx"
