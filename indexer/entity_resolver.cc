@@ -67,7 +67,8 @@ NoteDigest make_digest(const Note& note, const NoteMetadata& meta) {
   // flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {
     const std::string first = h.substr(0, h.find(' '));
-    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察") d.structure = Kind(kinds::CONCEPT);
+    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察")
+      d.structure = Kind(kinds::CONCEPT);
   }
   for (const auto& rel : note.relations) {
     if (fold_name(rel.label) == fold_name("親組織")) d.structure = Kind(kinds::ORGANIZATION);
@@ -131,7 +132,8 @@ std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
       problems.push_back(fmt::format("line {}: expected 'name<TAB>kind'", line_no));
       continue;
     }
-    const std::string_view name = strings::trim(line.substr(0, tab)), kind = strings::trim(line.substr(tab + 1));
+    const std::string_view name = strings::trim(line.substr(0, tab)),
+                           kind = strings::trim(line.substr(tab + 1));
     if (name.empty() || kind.empty() || kind.find_first_of("\t,") != std::string_view::npos) {
       problems.push_back(fmt::format("line {}: expected 'name<TAB>kind'", line_no));
       continue;

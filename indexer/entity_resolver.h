@@ -121,7 +121,7 @@ class EntityResolver {
   std::map<std::string, std::string> m_by_key;          // folded title/alias → page title
   std::map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
-  std::map<std::string, Kind> m_overrides;  // raw name → kind
+  std::map<std::string, Kind> m_overrides;      // raw name → kind
   std::map<std::string, Info> m_info;           // canonical → kind
   std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name

@@ -35,7 +35,9 @@ std::string_view slot_name(unsigned slot) {
   return "";
 }
 
-std::string kind_or_none(const std::optional<Kind>& k) { return k.value_or("-"); }
+std::string kind_or_none(const std::optional<Kind>& k) {
+  return k.value_or("-");
+}
 
 // A structured value's fields print as "value SLOT NAME.FIELD VALUE", lists
 // one item a line in stored order; each printer says false when the value

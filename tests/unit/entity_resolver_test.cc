@@ -23,11 +23,11 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   r.finish();
   CHECK(r.kind("Xin Liu") == "person");  // list label
   CHECK(r.evidence("Xin Liu") == KindEvidence::ListLabel);
-  CHECK(r.kind("Meta") == "organization");  // own page beats the 関連研究者 label
+  CHECK(r.kind("Meta") == "organization");          // own page beats the 関連研究者 label
   CHECK(r.canonical("facebook") == "Meta");         // alias, case folded
   CHECK(r.kind("ByteDance Seed") == "organization");  // has a 親組織: page structure
-  CHECK(r.kind("Tsinghua University") == "other");     // the override file wins
-  CHECK(r.kind("Kyoto Lab Inc.") == "organization");   // heuristic
+  CHECK(r.kind("Tsinghua University") == "other");    // the override file wins
+  CHECK(r.kind("Kyoto Lab Inc.") == "organization");  // heuristic
   CHECK_FALSE(r.kind("Nobody"));
 
   const FieldValues f = test::values_of(seed, r);
@@ -70,9 +70,9 @@ TEST_CASE("EntityResolver, a kind the vault declares is a kind of its own; tags 
   r.finish();
   CHECK(r.kind("Card") == "dataset-card");
   CHECK(r.vocabulary().is_kind("dataset-card"));
-  CHECK(r.kind("Paper") == "source");  // a synonym of the defaults
-  CHECK(r.kind("Memo") == "book");     // the first tag that is a kind
-  CHECK_FALSE(r.vocabulary().canonical("ideas"));  // a tag is no kind of its own
+  CHECK(r.kind("Paper") == "source");                 // a synonym of the defaults
+  CHECK(r.kind("Memo") == "book");                    // the first tag that is a kind
+  CHECK_FALSE(r.vocabulary().canonical("ideas"));     // a tag is no kind of its own
   CHECK(r.evidence("Survey") == KindEvidence::Page);  // a tag meaning "other" says nothing: a page
 }
 

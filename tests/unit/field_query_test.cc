@@ -51,7 +51,8 @@ TEST_CASE_METHOD(Fixture, "FieldQuery, term fields normalize as the indexer does
   CHECK(terms("tag:SDC") == V{"XTsdc"});
 }
 
-TEST_CASE_METHOD(Fixture, "FieldQuery, kind: a kind of the index's vocabulary, synonyms said", "[field_query]") {
+TEST_CASE_METHOD(Fixture, "FieldQuery, kind: a kind of the index's vocabulary, synonyms said",
+                 "[field_query]") {
   CHECK(terms("kind:person") == V{"XKperson"});
   CHECK(fields.notices().empty());
   CHECK(terms("kind:paper") == V{"XKsource"});
@@ -59,8 +60,9 @@ TEST_CASE_METHOD(Fixture, "FieldQuery, kind: a kind of the index's vocabulary, s
   CHECK(terms("kind:book") == V{"XKbook"});  // a kind of the vocabulary that no note has: no error
   // The vault's own kind (type: dataset-card is no word of the defaults) is a kind of the index.
   CHECK(terms("kind:Dataset-Card") == V{"XKdataset-card"});
-  CHECK(error("kind:planet") ==
-        "query: kind:planet: no such kind at column 1; this index holds: dataset-card, other, person, source");
+  CHECK(
+      error("kind:planet") ==
+      "query: kind:planet: no such kind at column 1; this index holds: dataset-card, other, person, source");
 }
 
 TEST_CASE_METHOD(Fixture, "FieldQuery, entities by name, alias or the name folded as resolution folds it",

@@ -9,7 +9,7 @@ TEST_CASE("KindVocabulary, defaults: built-in kinds and common synonyms, folded"
   CHECK(v.canonical("person") == "person");
   CHECK(v.canonical("Paper") == "source");
   CHECK(v.canonical("journalArticle") == "source");  // Zotero's item type
-  CHECK(v.canonical("ＢＯＯＫ") == "book");            // width and case folded
+  CHECK(v.canonical("ＢＯＯＫ") == "book");          // width and case folded
   CHECK(v.canonical("publisher") == "organization");
   CHECK(v.canonical("tools") == "product");
   CHECK_FALSE(v.canonical("planet"));

@@ -220,7 +220,8 @@ inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
-inline constexpr std::string_view META_KINDS = "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
+inline constexpr std::string_view META_KINDS =
+    "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
 inline constexpr std::string_view META_CONFIG =
     "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names

@@ -71,8 +71,8 @@ struct NoteDigest {
   /// The note's own venues and years (its metadata, path or file name): a page
   /// that links to this one takes them when this one is a work (source, book).
   std::vector<std::string> venues, years;
-  std::string text_year;  ///< the year its opening lines give: its year if it is a work and has no other
-  bool bibliographic = false;   ///< it names its own authors, and its own venue or year
+  std::string text_year;       ///< the year its opening lines give: its year if it is a work and has no other
+  bool bibliographic = false;  ///< it names its own authors, and its own venue or year
   std::optional<Kind> defined;  ///< the kind its first sentence defines it as (「…の企業。」)
   std::string defined_by;       ///< the word that says so ("企業")
   std::vector<KindHint> hints;  ///< what the words around its links say
