@@ -96,7 +96,8 @@ TEST_CASE("EntityResolver, kinds from a page's text and from the words around li
       p.parse("book.md",
               "[[エリザベス・ブレイク]]（著）／[[久保田裕之]]（監訳）／[[羽生有希]]・[[藤間公太]]（訳）\n"
               "一般社団法人 [[公共とデザイン]] 著\n[[Eli Brandt]]による[[Chronic]]。"
-              "[[多段階計算]]による型安全なマクロ。\n[[Wencong Xiao]] 所属の研究者と[[X Lab]] の二人。")));
+              "[[多段階計算]]による型安全なマクロ。\n[[Wencong Xiao]] 所属の研究者と[[X Lab]] の二人。"
+              "[[Kyoto Robotics]] との共同研究。")));
   r.add(test::digest(p.parse("エリザベス・ブレイク.md", "#person\n")));
   r.add(test::digest(p.parse("index.md", "### タグ一覧\n- #person\n")));  // a tag index says nothing
   r.finish();
@@ -117,6 +118,7 @@ TEST_CASE("EntityResolver, kinds from a page's text and from the words around li
   CHECK(r.kind("Eli Brandt") == "person");
   CHECK(r.kind("Wencong Xiao") == "organization");  // 「X 所属の研究者」: X is where one works
   CHECK(r.kind("X Lab") == "organization");         // the name says so
+  CHECK(r.kind("Kyoto Robotics") == "organization");  // 「…との共同研究」
   CHECK(r.kind("index") == "other");
   CHECK_FALSE(r.kind("Chronic"));
 }
