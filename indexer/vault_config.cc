@@ -86,11 +86,13 @@ class ConfigReader {
   void read(const YAML::Node& root) {
     if (root.IsNull()) return;
     if (!root.IsMap())
-      fail(root, "expected a map of sections (keys, paths, kinds, venues, people, organizations)");
+      fail(root, "expected a map of sections (keys, ignore, paths, kinds, venues, people, organizations)");
     for (const auto& section : root) {
       const std::string name = scalar(section.first, "a section name");
       if (name == "keys")
         read_keys(section.second);
+      else if (name == "ignore")
+        for (const auto& key : list(section.second, "ignore")) m_config.m_ignored.insert(fold_name(key));
       else if (name == "paths")
         read_paths(section.second);
       else if (name == "kinds")
@@ -103,7 +105,7 @@ class ConfigReader {
         read_names(section.second, "organizations", m_config.m_orgs);
       else
         fail(section.first,
-             fmt::format("unknown section '{}' (expected keys, paths, kinds, venues, people or "
+             fmt::format("unknown section '{}' (expected keys, ignore, paths, kinds, venues, people or "
                          "organizations)",
                          name));
     }
@@ -232,6 +234,11 @@ VaultConfig VaultConfig::load(const std::filesystem::path& file, std::string_vie
   } catch (const YAML::Exception& e) {
     throw Error(fmt::format("{}:{}: malformed YAML: {}", shown, e.mark.line + 1, e.msg));
   }
+  // Keys the vault uses otherwise (a `date` that is the day a note was written) are read by no facet.
+  for (auto& [facet, keys] : config.m_keys)
+    keys.erase(std::remove_if(keys.begin(), keys.end(),
+                              [&](const std::string& k) { return config.m_ignored.count(k) > 0; }),
+               keys.end());
   for (const auto& [canonical, others] : config.m_venues_lists) {
     config.m_venues[fold_name(canonical)] = canonical;
     for (const auto& o : others) config.m_venues[fold_name(o)] = canonical;
@@ -251,6 +258,7 @@ bool VaultConfig::known_key(std::string_view key) const {
   // Keys every note may have, which no facet needs: the coverage report does not list them.
   for (std::string_view k : {"title", "aliases", "alias", "cssclass", "cssclasses"})
     if (folded == k) return true;
+  if (m_ignored.count(folded)) return true;
   return std::any_of(FACETS, FACETS + std::size(FACETS), [&](Facet f) { return key_rank(f, key) >= 0; });
 }
 

@@ -1,10 +1,10 @@
 // The vault config file (.sagasu/config.yaml, or indexer --config FILE): what
 // the facets read besides the defaults. Property keys (front matter, table
-// rows, inline fields) and path patterns (regular expressions with named
-// groups) per facet, the kind vocabulary and its synonyms, venue spellings,
-// and lists of people's and organizations' names. Without a file the defaults
-// cover the common conventions; a file adds to them. A file that is wrong is
-// one error naming the file, the line and the problem, before anything is written.
+// rows, inline fields) per facet and keys no facet reads (ignore), path
+// patterns (regular expressions with named groups) per facet, the kind vocabulary and its synonyms, venue
+// spellings, and lists of people's and organizations' names. Without a file the defaults cover the common
+// conventions; a file adds to them. A file that is wrong is one error naming the file, the line and the
+// problem, before anything is written.
 #pragma once
 
 #include <unicode/regex.h>
@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +71,7 @@ class VaultConfig {
   std::map<std::string, std::string> m_venues;                     // folded spelling → canonical
   std::map<std::string, std::vector<std::string>> m_venues_lists;  // the file's venues section
   std::map<std::string, std::vector<std::string>> m_people, m_orgs;
+  std::set<std::string> m_ignored;  // folded keys no facet reads, defaults or not
 
   friend class ConfigReader;
 };

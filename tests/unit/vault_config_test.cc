@@ -38,6 +38,11 @@ TEST_CASE("VaultConfig, defaults and what a file adds", "[config]") {
   const VaultConfig c = VaultConfig::load(dir.path / "c.yaml", "c.yaml");
   CHECK(c.key_rank(Facet::Year, "date_created") >= 0);
   CHECK(c.key_rank(Facet::Year, "date") >= 0);  // the defaults stay
+  test::write_file(dir.path / "i.yaml", "ignore: [date]\nkeys:\n  year: [date, created]\n");
+  const VaultConfig i = VaultConfig::load(dir.path / "i.yaml", "i.yaml");
+  CHECK(i.key_rank(Facet::Year, "date") < 0);  // this vault's date is the day a note was written
+  CHECK(i.key_rank(Facet::Year, "created") >= 0);
+  CHECK(i.known_key("date"));  // not reported as a key no facet reads
   CHECK(c.kinds().canonical("monograph") == std::optional<std::string>("book"));
   CHECK(c.kinds().is_kind("zine"));
   CHECK(c.people().at("Jonathan Sterne") == std::vector<std::string>{"J. Sterne"});
@@ -54,9 +59,10 @@ TEST_CASE("VaultConfig, a broken file is one error with the file, the line and t
   CHECK(error_of("paths:\n  - 'papers/(\\d+)/'\n") ==
         ".sagasu/config.yaml:2: paths[0]: no named group (?<venue>…), (?<year>…), (?<person>…), (?<org>…), "
         "(?<kind>…) or (?<tag>…)");
-  CHECK(error_of("kyes:\n  venue: [x]\n") ==
-        ".sagasu/config.yaml:1: unknown section 'kyes' (expected keys, paths, kinds, venues, people or "
-        "organizations)");
+  CHECK(
+      error_of("kyes:\n  venue: [x]\n") ==
+      ".sagasu/config.yaml:1: unknown section 'kyes' (expected keys, ignore, paths, kinds, venues, people or "
+      "organizations)");
   CHECK(error_of("keys: [\n").rfind(".sagasu/config.yaml:2: malformed YAML: ", 0) == 0);
   CHECK(error_of("kinds:\n  book: {a: b}\n") == ".sagasu/config.yaml:2: kinds.book: expected a list");
 }
