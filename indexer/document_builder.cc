@@ -82,8 +82,7 @@ std::vector<std::string> other_names(const Note& note) {
 }
 
 std::string DocumentBuilder::meta_json(const Note& note, const FieldValues& values) const {
-  NoteMeta meta{
-      note.path, note.display_title(), std::string(to_string(values.kind())), other_names(note), {}};
+  NoteMeta meta{note.path, note.display_title(), values.kind(), other_names(note), {}};
   for (const auto& link : note.links)
     if (!link.target.empty() && link.target.front() == '@' && link.text_end > link.text_begin)
       meta.citations.push_back({link.text_begin, link.text_end, link.target.substr(1)});
@@ -106,6 +105,7 @@ std::string DocumentBuilder::signature(const Note& note, const FieldValues& valu
     for (const auto& v : values.of(field)) feed(v);
     feed("|");
   }
+  feed(values.coverage().encode());
   const auto h = XXH3_64bits_digest(st);
   XXH3_freeState(st);
   return fmt::format("{:016x}", h);
@@ -148,6 +148,7 @@ Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& val
   doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
+  doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
   if (const std::string folds = folds_to_ascii(note, names); !folds.empty())
     doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
   doc.set_data(note.text);

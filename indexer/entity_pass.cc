@@ -58,11 +58,19 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   return EntityResolver::deserialize(last);
 }
 
+// The config's lists of people and organizations: their kinds and other spellings.
+void add_name_lists(const VaultConfig& config, EntityResolver& resolver) {
+  for (const auto& [name, others] : config.people()) resolver.add_name(name, kinds::PERSON, others);
+  for (const auto& [name, others] : config.organizations())
+    resolver.add_name(name, kinds::ORGANIZATION, others);
+}
+
 // Notes whose facets depend on an entity whose name or kind changed: they are
 // rebuilt too, though their files did not change.
 std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexState& state, ShardSet& shards,
-                                       const std::string& old_overrides) {
-  EntityResolver before;
+                                       const VaultConfig& config, const std::string& old_overrides) {
+  EntityResolver before(config.kinds());
+  add_name_lists(config, before);
   for (const auto& [path, ix] : state.indexed())
     if (auto d = NoteDigest::decode(ix.digest)) before.add(*d);
   before.load_overrides(old_overrides);
@@ -97,8 +105,10 @@ void report_entities(const IndexState& state, const EntityResolver& resolver, bo
       EntityInfo& e = it->second;
       if (inserted) {
         e.name = canon;
-        if (const auto k = resolver.kind(canon)) e.kind = std::string(to_string(*k));
+        e.kind = resolver.kind(canon);
         e.evidence = std::string(to_string(resolver.evidence(canon)));
+        if (const std::string detail = resolver.evidence_detail(canon); !detail.empty())
+          e.evidence += ": " + detail;
       }
       // Which notes mention it: only when asked for (a large vault has millions of mentions).
       if (entity_notes || !e.kind) e.notes.insert(n.file->path);
@@ -133,7 +143,8 @@ void decode_findings(const std::string& json, IndexReport& report) {
 }  // namespace
 
 EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts,
-                       const fs::path& root, IndexReport& report) {
+                       const VaultConfig& config, const fs::path& root, IndexReport& report)
+    : m_resolver(config.kinds()) {
   const std::string old_overrides = shards.metadata(schema::META_OVERRIDES);
   m_overrides = read_overrides(root, old_overrides, report);
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
@@ -143,12 +154,15 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     return;
   }
-  resolve(state, opts, report);
-  if (!shards.fresh() && m_any_change) m_refresh = notes_to_refresh(m_resolver, state, shards, old_overrides);
+  resolve(state, opts, config, report);
+  if (!shards.fresh() && m_any_change)
+    m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides);
 }
 
 // Pass 1 over every note's digest in path order, then the override file.
-void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, IndexReport& report) {
+void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
+                         IndexReport& report) {
+  add_name_lists(config, m_resolver);
   for (const RunNote& n : state.notes())
     if (n.has_digest()) m_resolver.add(n.digest);
   for (const auto& problem : m_resolver.load_overrides(m_overrides))
@@ -164,6 +178,7 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   if (!m_reused) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     meta.emplace_back(std::string(schema::META_RESOLUTION), m_resolver.serialize());
+    meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   }
   return meta;
 }

@@ -27,7 +27,7 @@ class EntityPass {
   /// index keeps are reused; otherwise every digest is resolved anew and the
   /// notes depending on a changed entity are found. Fills report.entities,
   /// unresolved and ambiguous.
-  EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts,
+  EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
              const std::filesystem::path& root, IndexReport& report);
 
   /// The resolution of this run.
@@ -51,7 +51,8 @@ class EntityPass {
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
 
-  void resolve(const IndexState& state, const IndexOptions& opts, IndexReport& report);
+  void resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
+               IndexReport& report);
 };
 
 }  // namespace sagasu

@@ -6,7 +6,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "kind_evidence.h"
 #include "sagasu/stored_note.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -17,26 +19,36 @@ std::string_view to_string(KindEvidence e) {
   switch (e) {
     case KindEvidence::Override: return "override file";
     case KindEvidence::OwnPage: return "own page";
+    case KindEvidence::Bibliographic:
+      return "own authors and venue or year";
     case KindEvidence::ListLabel: return "list label";
     case KindEvidence::PageStructure: return "page structure";
+    case KindEvidence::FirstSentence:
+      return "first sentence";
+    case KindEvidence::LinkContext:
+      return "words around links";
     case KindEvidence::Heuristic: return "heuristic";
+    case KindEvidence::ListMates:
+      return "listed with";
+    case KindEvidence::Page:
+      return "page, no kind stated";
     case KindEvidence::None: return "none";
   }
   return "none";
 }
 
-std::optional<NoteKind> kind_of_label(std::string_view label) {
-  static const std::map<std::string, NoteKind> labels = [] {
-    std::map<std::string, NoteKind> m;
+std::optional<Kind> kind_of_label(std::string_view label) {
+  static const std::map<std::string, Kind> labels = [] {
+    std::map<std::string, Kind> m;
     for (const char* l : {"関連研究者", "研究者", "著者", "共著者", "人物", "関連人物", "メンバー", "責任著者",
                           "主著者", "people", "person", "persons", "researchers", "authors"})
-      m[fold_name(l)] = NoteKind::Person;
+      m[fold_name(l)] = kinds::PERSON;
     for (const char* l : {"親組織", "協力機関", "所属", "所属機関", "組織", "関連組織", "機関", "子組織", "関連機関",
                           "共同研究機関", "organizations", "organization", "affiliation", "affiliations"})
-      m[fold_name(l)] = NoteKind::Organization;
+      m[fold_name(l)] = kinds::ORGANIZATION;
     for (const char* l : {"関連プロダクト", "プロダクト", "関連システム", "システム", "ツール", "関連ツール",
                           "products", "systems", "tools"})
-      m[fold_name(l)] = NoteKind::Product;
+      m[fold_name(l)] = kinds::PRODUCT;
     return m;
   }();
   auto it = labels.find(fold_name(label));
@@ -44,36 +56,45 @@ std::optional<NoteKind> kind_of_label(std::string_view label) {
   return it->second;
 }
 
-namespace {
-
-std::string kind_code(const std::optional<NoteKind>& k) { return k ? std::string(to_string(*k)) : std::string(); }
-
-}  // namespace
-
-NoteDigest make_digest(const Note& note) {
+NoteDigest make_digest(const Note& note, const NoteMetadata& meta) {
   NoteDigest d;
   d.title = note.title;
   d.display_title = note.display_title();
   d.source = note.source.has_value();
   d.aliases = note.aliases;
-  d.declared = note.declared_kind();
+  d.kind_words = meta.kind_words;
   // Concept pages have the headings 定義 / 未解決の問い / 未編纂の観察. In a
   // flattened note the heading runs on into its paragraph: compare the first word.
   for (const auto& h : note.headings) {
     const std::string first = h.substr(0, h.find(' '));
-    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察") d.structure = NoteKind::Concept;
+    if (first == "定義" || first == "未解決の問い" || first == "未編纂の観察")
+      d.structure = Kind(kinds::CONCEPT);
   }
   for (const auto& rel : note.relations) {
-    if (fold_name(rel.label) == fold_name("親組織")) d.structure = NoteKind::Organization;
+    if (fold_name(rel.label) == fold_name("親組織")) d.structure = Kind(kinds::ORGANIZATION);
     if (const auto k = kind_of_label(rel.label))
       for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
-  for (const auto& a : note.authors) d.labelled.emplace_back(a, NoteKind::Person);
-  d.names = mentioned_names(note);
+  for (const auto& p : meta.persons) d.labelled.emplace_back(p.value, kinds::PERSON);
+  for (const auto& o : meta.orgs) d.labelled.emplace_back(o.value, kinds::ORGANIZATION);
+  d.names = mentioned_names(note, meta);
+  for (const auto& v : meta.venues)
+    if (std::find(d.venues.begin(), d.venues.end(), v.value) == d.venues.end()) d.venues.push_back(v.value);
+  for (const auto& y : meta.years)
+    if (std::find(d.years.begin(), d.years.end(), y.value) == d.years.end()) d.years.push_back(y.value);
+  d.text_year = meta.text_year.value_or("");
+  d.bibliographic = meta.bibliographic();
+  if (auto def = defining_sentence(note)) {
+    d.defined = std::move(def->first);
+    d.defined_by = std::move(def->second);
+  }
+  LinkContexts contexts = link_contexts(note);
+  d.hints = std::move(contexts.hints);
+  d.lists = std::move(contexts.lists);
   return d;
 }
 
-std::vector<std::string> mentioned_names(const Note& note) {
+std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& meta) {
   std::vector<std::string> names;
   auto saw = [&](const std::string& name) {
     if (!name.empty() && name.front() != '@') names.push_back(name);
@@ -84,13 +105,17 @@ std::vector<std::string> mentioned_names(const Note& note) {
   for (const auto& r : note.relations)
     for (const auto& i : r.items)
       if (i.linked || kind_of_label(r.label)) saw(i.name);
-  for (const auto& a : note.authors) saw(a);
+  for (const auto& p : meta.persons) saw(p.value);
+  for (const auto& o : meta.orgs) saw(o.value);
   return names;
 }
 
 void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(digest); }
 
-void EntityResolver::add_override(std::string_view name, NoteKind kind) { m_overrides[std::string(name)] = kind; }
+void EntityResolver::add_override(std::string_view name, std::string_view kind) {
+  // A word the vocabulary does not know is a kind of the user's own.
+  m_overrides[std::string(name)] = m_vocabulary.canonical(kind).value_or(std::string(kind));
+}
 
 std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
   std::vector<std::string> problems;
@@ -107,12 +132,13 @@ std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
       problems.push_back(fmt::format("line {}: expected 'name<TAB>kind'", line_no));
       continue;
     }
-    auto kind = parse_kind(line.substr(tab + 1));
-    if (!kind) {
-      problems.push_back(fmt::format("line {}: unknown kind '{}'", line_no, line.substr(tab + 1)));
+    const std::string_view name = strings::trim(line.substr(0, tab)),
+                           kind = strings::trim(line.substr(tab + 1));
+    if (name.empty() || kind.empty() || kind.find_first_of("\t,") != std::string_view::npos) {
+      problems.push_back(fmt::format("line {}: expected 'name<TAB>kind'", line_no));
       continue;
     }
-    add_override(line.substr(0, tab), *kind);
+    add_override(name, kind);
   }
   return problems;
 }
@@ -129,11 +155,18 @@ std::string EntityResolver::canonical(std::string_view name) const {
   return std::string(name);
 }
 
-std::optional<NoteKind> EntityResolver::heuristic(std::string_view name) const {
+std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view name) const {
   const std::string folded = fold_name(name);
-  for (const char* word : {"university", "大学", "研究所", "institute", "laboratory", "laboratories", "labs",
-                           "inc.", "inc", "corp", "corporation", "株式会社", "研究センター", "college",
-                           "academy", "学院", "ltd", "llc", "gmbh", "foundation", "機構", "大學"}) {
+  const auto org = [](const char* word) {
+    return std::make_pair(Kind(kinds::ORGANIZATION), std::string(word));
+  };
+  // Publishers: 左右社, 白澤社, 岩波書店, BNN新社.
+  for (const char* end : {"社", "書店", "出版"})
+    if (strings::ends_with(folded, end) && unicode::length(folded) > unicode::length(end)) return org(end);
+  for (const char* word :
+       {"university", "大学", "研究所", "institute",   "laboratory", "laboratories", "lab",     "labs",
+        "inc.",       "inc",  "corp",   "corporation", "株式会社",   "研究センター", "college", "academy",
+        "学院",       "ltd",  "llc",    "gmbh",        "foundation", "機構",         "大學",    "press"}) {
     const std::string w = fold_name(word);
     if (unicode::all_of(w, unicode::is_latin_alpha) || w.back() == '.') {
       // Latin keywords must be whole words.
@@ -141,27 +174,53 @@ std::optional<NoteKind> EntityResolver::heuristic(std::string_view name) const {
         const bool left = p == 0 || folded[p - 1] == ' ' || folded[p - 1] == ',';
         const std::size_t e = p + w.size();
         const bool right = e == folded.size() || folded[e] == ' ' || folded[e] == ',' || folded[e] == '.';
-        if (left && right) return NoteKind::Organization;
+        if (left && right) return org(word);
       }
     } else if (folded.find(w) != std::string::npos) {
-      return NoteKind::Organization;
+      return org(word);
     }
   }
   return std::nullopt;
 }
 
+std::optional<std::pair<Kind, std::string>> EntityResolver::declared(const NoteDigest& d) const {
+  for (const auto& w : d.kind_words) {
+    const auto k = m_vocabulary.canonical(w.word);
+    // A tag saying "other" (#survey, #question) says nothing about the page's kind.
+    if (k && (w.declared || *k != kinds::OTHER)) return std::make_pair(*k, (w.declared ? "" : "#") + w.word);
+  }
+  return std::nullopt;
+}
+
+void EntityResolver::add_name(std::string_view name, std::string_view kind,
+                              const std::vector<std::string>& others) {
+  add_override(name, kind);
+  for (const auto& o : others) m_name_lists[fold_name(o)] = std::string(name);
+}
+
 void EntityResolver::finish() {
+  // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
+  for (const auto& d : m_digests)
+    for (const auto& w : d.kind_words)
+      if (w.declared && !m_vocabulary.canonical(w.word)) m_vocabulary.add_kind(w.word);
+  index_names();
+  resolve_spellings();
+  decide_kinds();
+  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
+  for (const auto& d : m_digests)
+    if (const auto k = kind(d.title); k && is_work(*k)) {
+      WorkFacts& w = m_works[d.title];
+      w.venues = d.venues;
+      w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
+    }
+}
+
+// Every page by its title, then by its aliases and the config's other
+// spellings (a title always beats an alias); every name by its first spelling.
+void EntityResolver::index_names() {
   for (const auto& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
-  // Each distinct spelling is folded once (a large vault repeats its names a million times).
-  std::unordered_map<std::string, std::string> folded;
-  auto fold_once = [&](const std::string& name) -> const std::string& {
-    auto it = folded.find(name);
-    if (it == folded.end()) it = folded.emplace(name, fold_name(name)).first;
-    return it->second;
-  };
   for (const auto& d : m_digests)
     for (const auto& name : d.names) m_first_spelling.emplace(fold_once(name), name);
-  // Aliases need every title known first: a title always beats an alias.
   for (const auto& d : m_digests)
     for (const auto& alias : d.aliases) {
       const std::string key = fold_name(alias);
@@ -173,7 +232,14 @@ void EntityResolver::finish() {
         m_ambiguous[key].insert(d.title);
       }
     }
-  // The canonical name of every spelling the vault uses, looked up from now on.
+  for (const auto& [key, name] : m_name_lists) {
+    const auto page = m_by_key.find(fold_name(name));
+    m_by_key.emplace(key, page != m_by_key.end() ? page->second : name);
+  }
+}
+
+// The canonical name of every spelling the vault uses, looked up from now on.
+void EntityResolver::resolve_spellings() {
   auto resolve = [&](const std::string& name) {
     if (m_canonical.count(name)) return;
     const std::string& key = fold_once(name);
@@ -187,29 +253,32 @@ void EntityResolver::finish() {
     for (const auto& name : d.names) resolve(name);
     for (const auto& [name, kind] : d.labelled) resolve(name);
   }
-  std::map<std::string, std::map<NoteKind, int>> votes;
+  for (const auto& [name, kind] : m_overrides) resolve(name);
+  m_folded.clear();
+}
+
+// Each name's kind from the most trusted evidence there is.
+void EntityResolver::decide_kinds() {
+  std::map<std::string, std::map<Kind, int>> votes;
   for (const auto& d : m_digests)
     for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
-
-  auto set = [&](const std::string& name, NoteKind k, KindEvidence e) {
-    Info& info = m_info[name];
-    if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
-      info.kind = k;
-      info.evidence = e;
-    }
-  };
-  for (const auto& [name, kind] : m_overrides) set(canonical(name), kind, KindEvidence::Override);
-  for (const auto& d : m_digests)
-    if (d.declared) set(d.title, *d.declared, KindEvidence::OwnPage);
+  for (const auto& [name, kind] : m_overrides) set_kind(canonical(name), kind, KindEvidence::Override);
+  for (const auto& d : m_digests) {
+    if (const auto k = declared(d)) set_kind(d.title, k->first, KindEvidence::OwnPage, k->second);
+    if (d.bibliographic) set_kind(d.title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
+  }
   for (const auto& [name, counts] : votes) {
     const auto best = std::max_element(counts.begin(), counts.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-    set(name, best->first, KindEvidence::ListLabel);
+    set_kind(name, best->first, KindEvidence::ListLabel);
   }
-  for (const auto& d : m_digests)
-    if (d.structure) set(d.title, *d.structure, KindEvidence::PageStructure);
+  for (const auto& d : m_digests) {
+    if (d.structure) set_kind(d.title, *d.structure, KindEvidence::PageStructure);
+    if (d.defined) set_kind(d.title, *d.defined, KindEvidence::FirstSentence, d.defined_by);
+  }
+  decide_from_links();
   auto try_heuristic = [&](const std::string& name) {
-    if (auto k = heuristic(name)) set(name, *k, KindEvidence::Heuristic);
+    if (auto k = heuristic(name)) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
   std::unordered_set<std::string> tried;  // each canonical name once
   for (const auto& d : m_digests) {
@@ -219,6 +288,79 @@ void EntityResolver::finish() {
       if (tried.insert(canon).second) try_heuristic(canon);
     }
   }
+  decide_from_lists();
+  // A page is a page: what nothing tells about is "other", not unresolved.
+  for (const auto& d : m_digests) set_kind(d.title, Kind(kinds::OTHER), KindEvidence::Page);
+}
+
+// The words around the links to a name, in every note that links it: the kind
+// most of them give, with the commonest marker as its evidence.
+void EntityResolver::decide_from_links() {
+  std::map<std::string, std::map<Kind, std::map<std::string, int>>> seen;  // name → kind → marker → notes
+  for (const auto& d : m_digests)
+    for (const auto& h : d.hints) ++seen[canonical(h.name)][h.kind][h.marker];
+  for (const auto& [name, by_kind] : seen) {
+    const Kind* best = nullptr;
+    int best_notes = 0;
+    std::string marker;
+    for (const auto& [kind, markers] : by_kind) {
+      int notes = 0, top = 0;
+      for (const auto& [m, n] : markers) {
+        notes += n;
+        if (n > top) top = n, marker = m;
+      }
+      if (notes > best_notes) best = &kind, best_notes = notes;
+    }
+    if (!best) continue;
+    // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.
+    const auto org = *best == kinds::PERSON ? heuristic(name) : std::nullopt;
+    set_kind(name, org ? org->first : *best, KindEvidence::LinkContext,
+             fmt::format("{} in {} note(s)", marker, best_notes));
+  }
+}
+
+// A name without a page, of no known kind, in a list whose other names are all
+// people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
+void EntityResolver::decide_from_lists() {
+  std::set<std::string> pages;  // a page says what it is, or is "other": never what its neighbours are
+  for (const auto& d : m_digests) pages.insert(d.title);
+  for (const auto& d : m_digests)
+    for (const auto& list : d.lists) {
+      std::set<Kind> kinds_seen;
+      std::string first;
+      std::vector<std::string> open;
+      for (const auto& n : list) {
+        const std::string canon = canonical(n);
+        const auto k = kind(canon);
+        if (!k) {
+          open.push_back(canon);
+          continue;
+        }
+        kinds_seen.insert(*k);
+        if (first.empty()) first = canon;
+      }
+      if (kinds_seen.size() != 1 || open.empty()) continue;
+      const Kind& k = *kinds_seen.begin();
+      if (k != kinds::PERSON && k != kinds::ORGANIZATION) continue;
+      for (const auto& name : open)
+        if (!pages.count(name)) set_kind(name, k, KindEvidence::ListMates, first);
+    }
+}
+
+void EntityResolver::set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail) {
+  Info& info = m_info[name];
+  if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
+    info.kind = k;
+    info.evidence = e;
+    info.detail = std::move(detail);
+  }
+}
+
+// Each distinct spelling is folded once (a large vault repeats its names a million times).
+const std::string& EntityResolver::fold_once(const std::string& name) {
+  auto it = m_folded.find(name);
+  if (it == m_folded.end()) it = m_folded.emplace(name, fold_name(name)).first;
+  return it->second;
 }
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
@@ -231,7 +373,9 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
   std::set<std::string> changed;
   for (const auto& key : keys) {
     const std::string a = canonical(key), b = other.canonical(key);
-    if (a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b)) {
+    const WorkFacts *wa = work(a), *wb = other.work(b);
+    const bool same_work = wa == wb || (wa && wb && *wa == *wb);  // a linking page takes a work's years
+    if (a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b) || !same_work) {
       changed.insert(a);
       changed.insert(b);
     }
@@ -240,7 +384,7 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 }
 
 std::string EntityResolver::serialize() const {
-  std::string out = "r1";
+  std::string out = "r3";
   put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
   const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
@@ -251,14 +395,23 @@ std::string EntityResolver::serialize() const {
   put_field(out, std::to_string(m_info.size()));
   for (const auto& [name, info] : m_info) {
     put_field(out, name);
-    put_field(out, kind_code(info.kind));
+    put_field(out, info.kind.value_or(""));
     put_field(out, std::to_string(static_cast<int>(info.evidence)));
+    put_field(out, info.detail);
+  }
+  put_field(out, std::to_string(m_works.size()));
+  for (const auto& [name, w] : m_works) {
+    put_field(out, name);
+    for (const auto* list : {&w.venues, &w.years}) {
+      put_field(out, std::to_string(list->size()));
+      for (const auto& v : *list) put_field(out, v);
+    }
   }
   return out;
 }
 
 std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
-  if (in.substr(0, 2) != "r1") return std::nullopt;
+  if (in.substr(0, 2) != "r3") return std::nullopt;
   in.remove_prefix(2);
   EntityResolver r;
   std::string count, a, b, c;
@@ -269,20 +422,53 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
   }
   if (!get_field(in, count)) return std::nullopt;
   for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c)) return std::nullopt;
     Info info;
-    info.kind = b.empty() ? std::nullopt : parse_kind(b);
+    if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c) || !get_field(in, info.detail))
+      return std::nullopt;
+    if (!b.empty()) info.kind = b;
     info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));
     r.m_info.emplace(a, info);
+  }
+  auto list = [&](std::vector<std::string>& v) {
+    if (!get_field(in, count)) return false;
+    for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+      if (!get_field(in, a)) return false;
+      v.push_back(a);
+    }
+    return true;
+  };
+  if (!get_field(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    std::string name;
+    WorkFacts w;
+    if (!get_field(in, name) || !list(w.venues) || !list(w.years)) return std::nullopt;
+    r.m_works.emplace(std::move(name), std::move(w));
   }
   if (!in.empty()) return std::nullopt;
   return r;
 }
 
-std::optional<NoteKind> EntityResolver::kind(std::string_view canonical_name) const {
+bool is_work(std::string_view kind) {
+  // A vault's own kind for what the defaults call a source or a book (paper, article) is a work too.
+  static const KindVocabulary defaults = KindVocabulary::defaults();
+  const auto k = defaults.canonical(kind);
+  return k == kinds::SOURCE || k == kinds::BOOK;
+}
+
+const WorkFacts* EntityResolver::work(std::string_view canonical_name) const {
+  const auto it = m_works.find(std::string(canonical_name));
+  return it == m_works.end() ? nullptr : &it->second;
+}
+
+std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const {
   auto it = m_info.find(std::string(canonical_name));
   if (it == m_info.end()) return std::nullopt;
   return it->second.kind;
+}
+
+std::string EntityResolver::evidence_detail(std::string_view canonical_name) const {
+  auto it = m_info.find(std::string(canonical_name));
+  return it == m_info.end() ? std::string() : it->second.detail;
 }
 
 KindEvidence EntityResolver::evidence(std::string_view canonical_name) const {

@@ -11,47 +11,93 @@
 #include <utility>
 #include <vector>
 
+#include "note_metadata.h"
+#include "sagasu/kinds.h"
 #include "sagasu/note.h"
 #include "sagasu/stored_note.h"
 
 namespace sagasu {
 
-/// How an entity's kind was decided, in order of trust.
-enum class KindEvidence { Override, OwnPage, ListLabel, PageStructure, Heuristic, None };
+/// How an entity's kind was decided, in order of trust: what the user says
+/// (override file, config name lists), what its page declares (type, tags, a
+/// source file name), its own authors with a venue or year, the labels of the
+/// lists naming it, its page's layout, its page's defining first sentence,
+/// the words around links to it in every note, its name, the lists it stands
+/// in with names of one kind; a page nothing tells about is "other".
+enum class KindEvidence {
+  Override,
+  OwnPage,
+  Bibliographic,
+  ListLabel,
+  PageStructure,
+  FirstSentence,
+  LinkContext,
+  Heuristic,
+  ListMates,
+  Page,
+  None
+};
 
 std::string_view to_string(KindEvidence e);
 
 /// The kind a relation label implies (関連研究者 → person, 協力機関 → organization), if any.
-std::optional<NoteKind> kind_of_label(std::string_view label);
+std::optional<Kind> kind_of_label(std::string_view label);
 
 /// Every name a note mentions as an entity, as written, in order: its links
 /// (not embeds, not citations), the names of lists whose label says what they
-/// are (linked ones of any list), its authors. Repeats are kept.
-std::vector<std::string> mentioned_names(const Note& note);
+/// are (linked ones of any list), the people and organizations of its
+/// metadata (authors, affiliations). Repeats are kept.
+std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& meta);
 
-/// The digest of a parsed note.
-NoteDigest make_digest(const Note& note);
+/// The digest of a parsed note and its metadata.
+NoteDigest make_digest(const Note& note, const NoteMetadata& meta);
+
+/// A work's own venues and years: what a page linking to it takes.
+struct WorkFacts {
+  std::vector<std::string> venues, years;
+  bool operator==(const WorkFacts& o) const { return venues == o.venues && years == o.years; }
+};
+
+/// Is a page of this kind a work (a source or a book, or what the default
+/// vocabulary calls one: a vault's own kind "paper"), whose venues and years are its own?
+bool is_work(std::string_view kind);
 
 /// Collects every page's kind and aliases (pass 1), then resolves names.
 class EntityResolver {
  public:
+  /// Resolves kinds with this vocabulary (the vault's own type values are added to it in finish()).
+  explicit EntityResolver(KindVocabulary vocabulary = KindVocabulary::defaults())
+      : m_vocabulary(std::move(vocabulary)) {}
+
   /// Pass 1: one call per note of the vault, in path order.
   void add(const NoteDigest& digest);
   /// A line of the override file: name → kind (wins over everything else).
-  void add_override(std::string_view name, NoteKind kind);
+  void add_override(std::string_view name, std::string_view kind);
+  /// A name of the config's lists: its kind (as an override) and its other
+  /// spellings, which resolve to it unless a page has that name.
+  void add_name(std::string_view name, std::string_view kind, const std::vector<std::string>& others);
   /// Reads `name<TAB>kind` lines (# comments); returns problems as "line N: reason".
   std::vector<std::string> load_overrides(std::string_view tsv);
-  /// Ends pass 1: computes every known name's kind.
+  /// Ends pass 1: adds the kinds pages declare that the vocabulary does not
+  /// know (`type: journalArticle` when nothing maps it) as kinds of their own,
+  /// then computes every known name's kind.
   void finish();
+  /// The kind vocabulary, with the vault's own kinds after finish().
+  const KindVocabulary& vocabulary() const { return m_vocabulary; }
 
   /// The canonical name of a link target or plain name: the page it resolves
   /// to by title or alias (case and width folded), else the name itself as
   /// first spelled in the vault.
   std::string canonical(std::string_view name) const;
   /// Kind of a canonical name, or nullopt when nothing tells it.
-  std::optional<NoteKind> kind(std::string_view canonical_name) const;
+  std::optional<Kind> kind(std::string_view canonical_name) const;
   /// How kind() was decided.
   KindEvidence evidence(std::string_view canonical_name) const;
+  /// What the evidence was: the kind word a page declares ("#person"), the
+  /// word of its first sentence ("企業"), the words around links ("（訳） in 2 notes").
+  std::string evidence_detail(std::string_view canonical_name) const;
+  /// The venues and years of a page that is a work (kind source or book); nullptr otherwise.
+  const WorkFacts* work(std::string_view canonical_name) const;
   /// Alias keys claimed by more than one page: key → pages.
   const std::map<std::string, std::set<std::string>>& ambiguous() const { return m_ambiguous; }
   /// Canonical names (in either resolution) whose canonical name, kind or
@@ -66,18 +112,34 @@ class EntityResolver {
 
  private:
   struct Info {
-    std::optional<NoteKind> kind;
+    std::optional<Kind> kind;
     KindEvidence evidence = KindEvidence::None;
+    std::string detail;
   };
+  KindVocabulary m_vocabulary;
   std::vector<NoteDigest> m_digests;
   std::map<std::string, std::string> m_by_key;          // folded title/alias → page title
   std::map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
-  std::map<std::string, NoteKind> m_overrides;  // raw name → kind
+  std::map<std::string, Kind> m_overrides;      // raw name → kind
   std::map<std::string, Info> m_info;           // canonical → kind
   std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
+  std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
+  std::map<std::string, WorkFacts> m_works;  // page title → its venues and years (works only)
 
-  std::optional<NoteKind> heuristic(std::string_view name) const;
+  std::unordered_map<std::string, std::string> m_folded;  // spelling → fold_name (during finish())
+
+  void index_names();
+  void resolve_spellings();
+  void decide_kinds();
+  void decide_from_links();
+  void decide_from_lists();
+  void set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail = {});
+  const std::string& fold_once(const std::string& name);
+  /// The kind a name's words suggest ("… University", "…大学", "…社"), and the word.
+  std::optional<std::pair<Kind, std::string>> heuristic(std::string_view name) const;
+  /// The kind a page declares (its first kind word the vocabulary knows), and that word.
+  std::optional<std::pair<Kind, std::string>> declared(const NoteDigest& d) const;
 };
 
 }  // namespace sagasu

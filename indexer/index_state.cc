@@ -14,11 +14,11 @@
 
 namespace sagasu {
 
-IndexState::IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts, unsigned jobs,
-                       IndexReport& report)
+IndexState::IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts,
+                       const VaultConfig& config, unsigned jobs, IndexReport& report)
     : m_scan(scan) {
   if (!shards.fresh()) load(shards, opts);
-  classify(opts, jobs);
+  classify(opts, config, jobs);
   report_problems(opts, report);
 }
 
@@ -50,7 +50,7 @@ void IndexState::load(ShardSet& shards, const IndexOptions& opts) {
   }
 }
 
-void IndexState::classify(const IndexOptions& opts, unsigned jobs) {
+void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, unsigned jobs) {
   const std::vector<VaultFile>& files = m_scan.files;
   m_notes.resize(files.size());
   std::vector<std::size_t> to_read;
@@ -87,7 +87,7 @@ void IndexState::classify(const IndexOptions& opts, unsigned jobs) {
         n.digest = std::move(*digest);
       } else {
         n.note = std::make_unique<Note>(parser.parse(n.file->path, content));
-        n.digest = make_digest(*n.note);
+        n.digest = make_digest(*n.note, read_metadata(*n.note, config));
         n.status = RunNote::Status::Changed;
       }
     } catch (const Error& e) {

@@ -17,6 +17,7 @@
 #include "sagasu/note.h"
 #include "sagasu/stored_note.h"
 #include "shard_set.h"
+#include "vault_config.h"
 #include "vault_walk.h"
 
 namespace sagasu {
@@ -56,8 +57,8 @@ class IndexState {
   /// reindex. Changed files are parsed on `jobs` threads. Failed files and the
   /// notes' warnings go to the report; with opts.strict a skipped file throws
   /// Error, before anything is written.
-  IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts, unsigned jobs,
-             IndexReport& report);
+  IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
+             unsigned jobs, IndexReport& report);
   IndexState(const IndexState&) = delete;
   IndexState& operator=(const IndexState&) = delete;
 
@@ -82,7 +83,7 @@ class IndexState {
   std::vector<std::string> m_vanished;
 
   void load(ShardSet& shards, const IndexOptions& opts);
-  void classify(const IndexOptions& opts, unsigned jobs);
+  void classify(const IndexOptions& opts, const VaultConfig& config, unsigned jobs);
   void report_problems(const IndexOptions& opts, IndexReport& report);
 };
 

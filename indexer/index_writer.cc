@@ -35,8 +35,8 @@ void report_build_failures(std::vector<RunNote>& notes, IndexReport& report) {
 }  // namespace
 
 IndexWriter::IndexWriter(ShardSet& shards, const EntityResolver& resolver, const IndexOptions& opts,
-                         unsigned jobs)
-    : m_shards(shards), m_resolver(resolver), m_opts(opts), m_jobs(jobs) {}
+                         const VaultConfig& config, unsigned jobs)
+    : m_shards(shards), m_resolver(resolver), m_opts(opts), m_config(config), m_jobs(jobs) {}
 
 void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report) {
   std::vector<std::size_t> to_build;
@@ -65,7 +65,7 @@ std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBui
       note.note = std::make_unique<Note>(m_parser.parse(note.file->path, content));
       note.hash = content_hash(content);
     }
-    const FieldValues values = field_values(*note.note, m_resolver);
+    const FieldValues values = field_values(*note.note, read_metadata(*note.note, m_config), m_resolver);
     std::optional<Xapian::Document> doc;
     if (!note.old || note.old->signature != builder.signature(*note.note, values)) {
       doc = builder.build(*note.note, values);

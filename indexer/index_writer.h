@@ -20,14 +20,17 @@
 #include "sagasu/indexer.h"
 #include "sagasu/note.h"
 #include "shard_set.h"
+#include "vault_config.h"
 
 namespace sagasu {
 
 /// Writes the notes of a run into the index's shards.
 class IndexWriter {
  public:
-  /// Writes into shards, resolving the notes' entities with resolver; documents are built on `jobs` threads.
-  IndexWriter(ShardSet& shards, const EntityResolver& resolver, const IndexOptions& opts, unsigned jobs);
+  /// Writes into shards, reading the notes' metadata as config says and
+  /// resolving their entities with resolver; documents are built on `jobs` threads.
+  IndexWriter(ShardSet& shards, const EntityResolver& resolver, const IndexOptions& opts,
+              const VaultConfig& config, unsigned jobs);
 
   /// Builds every note for a fresh build; for an update, the changed and new
   /// notes and those in refresh (paths), and writes what differs from
@@ -40,6 +43,7 @@ class IndexWriter {
   ShardSet& m_shards;
   const EntityResolver& m_resolver;
   const IndexOptions& m_opts;
+  const VaultConfig& m_config;
   unsigned m_jobs;
   NoteParser m_parser;
   std::atomic<std::size_t> m_done{0};

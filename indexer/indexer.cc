@@ -8,34 +8,58 @@
 #include <thread>
 
 #include "entity_pass.h"
+#include "facet_coverage.h"
 #include "index_metadata.h"
 #include "index_state.h"
 #include "index_writer.h"
+#include "sagasu/schema.h"
 #include "shard_set.h"
+#include "vault_config.h"
 #include "vault_walk.h"
 
 namespace sagasu {
+namespace {
+
+constexpr const char* CONFIG_FILE = ".sagasu/config.yaml";
+
+// --config, else the vault's own config file when it has one, else the defaults.
+VaultConfig load_config(const IndexOptions& opts) {
+  if (!opts.config.empty()) return VaultConfig::load(opts.config, opts.config);
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::path(opts.vault) / CONFIG_FILE;
+  if (std::filesystem::exists(file, ec)) return VaultConfig::load(file, CONFIG_FILE);
+  return VaultConfig();
+}
+
+}  // namespace
 
 IndexReport run_index(const IndexOptions& opts) {
   const auto started = std::chrono::steady_clock::now();
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
   IndexReport report;
+  // 0. The vault config: a broken one stops the run before anything is read or written.
+  const VaultConfig config = load_config(opts);
   // 1. The files of the vault.
   const VaultScan scan = walk_vault(opts, report);
   // 2. The index, locked before anything is read from it; what it holds, and
   //    each file classified against that (changed files parsed).
-  ShardSet shards(opts);
+  ShardSet shards(opts, config.text());
   report.shards = shards.size();
-  IndexState state(scan, shards, opts, jobs, report);
+  IndexState state(scan, shards, opts, config, jobs, report);
   // 3. Entities: the resolution of the whole vault, the notes it refreshes.
-  const EntityPass entities(state, shards, opts, scan.root, report);
+  const EntityPass entities(state, shards, opts, config, scan.root, report);
   // 4. The documents.
-  IndexWriter(shards, entities.resolver(), opts, jobs).write(state, entities.refresh(), report);
+  IndexWriter(shards, entities.resolver(), opts, config, jobs).write(state, entities.refresh(), report);
   // 5. The metadata (the synonym table again only when the notes may have
   //    changed), then the commit that makes the whole run visible at once.
   if (!opts.dry_run) {
-    write_metadata(shards, scan.root.string(), entities.metadata(),
+    auto metadata = entities.metadata();
+    metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+    write_metadata(shards, scan.root.string(), metadata,
                    entities.any_change() ? std::optional(vault_synonyms(state.notes())) : std::nullopt);
+    // What the index now holds of each facet, for the summary and --report facets
+    // (read before the commit: the shards see their own changes).
+    read_coverage(shards, report);
     shards.commit();
     report.rebuilt = shards.fresh();
   }

@@ -9,7 +9,7 @@
 
 namespace sagasu {
 
-ShardSet::ShardSet(const IndexOptions& opts) : m_store(opts.index, opts.wait) {
+ShardSet::ShardSet(const IndexOptions& opts, const std::string& config) : m_store(opts.index, opts.wait) {
   const std::vector<std::string> old_shards = m_store.shards();
   const bool exists = !m_store.current().empty() || !old_shards.empty();
   const std::size_t old_count = old_shards.empty() ? 1 : old_shards.size();
@@ -18,8 +18,8 @@ ShardSet::ShardSet(const IndexOptions& opts) : m_store(opts.index, opts.wait) {
   open_stores(count, opts.wait);
   if (count > 1 && old_shards.size() == count && !opts.dry_run) reconcile(old_shards);
   // Another shard count than the index's is a new layout; an index of another
-  // schema version cannot be trusted to match its documents: both are built fresh.
-  m_fresh = opts.rebuild || !exists || count != old_count || stale_schema() ||
+  // schema version or config cannot be trusted to match its documents: all are built fresh.
+  m_fresh = opts.rebuild || !exists || count != old_count || stale_schema(config) ||
             std::any_of(m_shards.begin(), m_shards.end(),
                         [](const Shard& sh) { return sh.store->current().empty(); });
   // A fresh build writes sub-indexes and merges them into the new generation
@@ -55,11 +55,12 @@ void ShardSet::reconcile(const std::vector<std::string>& stub_shards) {
   }
 }
 
-bool ShardSet::stale_schema() const {
+bool ShardSet::stale_schema(const std::string& config) const {
   try {
     const IndexStore& first = *m_shards[0].store;
     Xapian::Database current(first.path_of(first.current()));
-    return current.get_metadata(std::string(schema::META_SCHEMA_VERSION)) != schema::SCHEMA_VERSION;
+    return current.get_metadata(std::string(schema::META_SCHEMA_VERSION)) != schema::SCHEMA_VERSION ||
+           current.get_metadata(std::string(schema::META_CONFIG)) != config;
   } catch (const Xapian::Error&) {
     return true;
   }

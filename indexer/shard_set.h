@@ -26,14 +26,15 @@ class ShardSet {
   /// stub does not name are removed and each shard's own stub is brought in
   /// line with the top stub. An update opens the current generations; a fresh
   /// build names the new ones.
-  explicit ShardSet(const IndexOptions& opts);
+  /// config is the vault config's text: an index built with another is built fresh.
+  ShardSet(const IndexOptions& opts, const std::string& config);
   ShardSet(const ShardSet&) = delete;
   ShardSet& operator=(const ShardSet&) = delete;
 
   /// The number of shards.
   std::size_t size() const { return m_shards.size(); }
   /// Does the run build every shard anew (asked for; no index yet; another
-  /// shard count; another schema version; a shard without a generation)
+  /// shard count; another schema version or vault config; a shard without a generation)
   /// rather than update the current generations?
   bool fresh() const { return m_fresh; }
   /// The shard of a vault-relative path: a hash of it, so the same note always
@@ -74,7 +75,7 @@ class ShardSet {
 
   void open_stores(std::size_t count, bool wait);
   void reconcile(const std::vector<std::string>& stub_shards);
-  bool stale_schema() const;
+  bool stale_schema(const std::string& config) const;
 };
 
 }  // namespace sagasu

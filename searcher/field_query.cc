@@ -41,6 +41,9 @@ FieldFilter FieldQuery::filter(const QueryPart& part) const {
     case schema::FieldKind::Term:
       terms = term(f, part);
       break;
+    case schema::FieldKind::Kind:
+      terms = kind(f, part);
+      break;
     case schema::FieldKind::Entity:
       terms = entity(f, part);
       break;
@@ -78,6 +81,33 @@ std::vector<std::string> FieldQuery::term(const schema::Field& f, const QueryPar
     throw UsageError(
         fmt::format("query: {}:{}: expected {} at column {}", f.name, part.value, f.values, part.column));
   return {schema::filter_term(f, part.value)};
+}
+
+std::vector<std::string> FieldQuery::kind(const schema::Field& f, const QueryPart& part) const {
+  if (!m_kinds)
+    m_kinds = KindVocabulary::decode(m_db.get_metadata(std::string(schema::META_KINDS)))
+                  .value_or(KindVocabulary::defaults());
+  const std::optional<Kind> canonical = m_kinds->canonical(part.value);
+  const std::string term = schema::filter_term(f, canonical.value_or(part.value));
+  // A kind no note has is still a kind when the vocabulary knows it (kind:book in a vault without books).
+  if (!canonical && !m_db.term_exists(term))
+    throw UsageError(fmt::format("query: {}:{}: no such kind at column {}; this index holds: {}", f.name,
+                                 part.value, part.column, held_kinds(f)));
+  if (canonical && !m_kinds->is_kind(part.value)) {
+    const std::string notice = fmt::format("{0}:{1} means {0}:{2}", f.name, part.value, *canonical);
+    if (std::find(m_notices.begin(), m_notices.end(), notice) == m_notices.end()) m_notices.push_back(notice);
+  }
+  return {term};
+}
+
+std::string FieldQuery::held_kinds(const schema::Field& f) const {
+  std::vector<std::string> held;
+  const std::string px(f.prefix);
+  for (const auto& t : terms_from(px)) {
+    const std::string folded = t.substr(px.size());
+    held.push_back(m_kinds->canonical(folded).value_or(folded));  // the vocabulary's spelling
+  }
+  return held.empty() ? "no kinds" : fmt::format("{}", fmt::join(held, ", "));
 }
 
 std::vector<std::string> FieldQuery::entity(const schema::Field& f, const QueryPart& part) const {

@@ -6,10 +6,12 @@
 
 #include <xapian.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "query.h"
+#include "sagasu/kinds.h"
 #include "sagasu/schema.h"
 #include "synonyms.h"
 
@@ -27,10 +29,16 @@ class FieldQuery {
   /// The filter of a Filter query part; throws UsageError for a value the
   /// field cannot have (year:20x, kind:planet), naming value and column.
   FieldFilter filter(const QueryPart& part) const;
+  /// What the filters read differently from how they were typed, for the
+  /// user: "kind:paper means kind:source".
+  const std::vector<std::string>& notices() const { return m_notices; }
 
  private:
   std::vector<std::string> range(const schema::Field& f, const QueryPart& part) const;
   std::vector<std::string> term(const schema::Field& f, const QueryPart& part) const;
+  std::vector<std::string> kind(const schema::Field& f, const QueryPart& part) const;
+  /// The kinds the index holds, as "source, person, …".
+  std::string held_kinds(const schema::Field& f) const;
   std::vector<std::string> entity(const schema::Field& f, const QueryPart& part) const;
   std::vector<std::string> key_prefix(const schema::Field& f, const QueryPart& part) const;
   std::vector<std::string> citation(const schema::Field& f, const QueryPart& part) const;
@@ -39,6 +47,8 @@ class FieldQuery {
 
   const Xapian::Database& m_db;
   const Synonyms& m_synonyms;
+  mutable std::optional<KindVocabulary> m_kinds;  // the index's, read when a kind: filter needs it
+  mutable std::vector<std::string> m_notices;
 };
 
 /// year:2025 → {2025, 2025}; 2024..2026, 2024.., ..2025 → [lo, hi]; throws UsageError otherwise.

@@ -90,6 +90,8 @@ class QueryBuilder {
   CompiledQuery build(const SearchRequest& req);
   /// The zero-hit rescue: the text's top-level AND becomes an OR.
   void widen(CompiledQuery& q);
+  /// The field filters of the queries built (their notices: "kind:paper means kind:source").
+  const FieldQuery& fields() const { return m_fields; }
 
  private:
   /// The query's top-level pieces: the parsed query with each --filter AND-ed on.

@@ -132,6 +132,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   Collected main = collector->collect(query.assemble(), first, max, facets.in_main);
 
   SearchResult result;
+  result.notices = builder.fields().notices();
   if (main.total == 0 && query.widenable && req.widen) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);
@@ -170,8 +171,10 @@ std::size_t Searcher::count_loose(const SearchRequest& req) {
 }
 
 FacetCounts Searcher::list(const std::string& facet) {
+  if (facet == schema::TAG.name) return list_terms(schema::TAG);
   if (!schema::find_facet(facet))
-    throw UsageError(fmt::format("--list {}: expected {}", facet, schema::field_names(true, " or ")));
+    throw UsageError(
+        fmt::format("--list {}: expected {} or {}", facet, schema::field_names(true), schema::TAG.name));
   SearchRequest req;
   req.facets = {facet};
   req.limit = 0;
@@ -179,6 +182,19 @@ FacetCounts Searcher::list(const std::string& facet) {
   req.match_all = true;
   SearchResult r = search(req);
   return r.facets.empty() ? FacetCounts{facet, {}, false} : r.facets.front();
+}
+
+// A field without a facet slot (tags): its filter terms and their note counts.
+// The values are the terms, folded as filters fold them (#SDC and #sdc are one tag).
+FacetCounts Searcher::list_terms(const schema::Field& field) {
+  FacetCounts fc{std::string(field.name), {}, false};
+  const std::string px(field.prefix);
+  const Xapian::Database& db = m_index->all;
+  for (auto t = db.allterms_begin(px); t != db.allterms_end(px); ++t)
+    fc.values.push_back({(*t).substr(px.size()), static_cast<std::size_t>(t.get_termfreq()), false});
+  std::stable_sort(fc.values.begin(), fc.values.end(),
+                   [](const FacetValue& a, const FacetValue& b) { return a.count > b.count; });
+  return fc;
 }
 
 }  // namespace sagasu

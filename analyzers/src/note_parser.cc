@@ -11,36 +11,6 @@
 
 namespace sagasu {
 
-std::string_view to_string(NoteKind kind) {
-  switch (kind) {
-    case NoteKind::Source: return "source";
-    case NoteKind::Person: return "person";
-    case NoteKind::Organization: return "organization";
-    case NoteKind::Product: return "product";
-    case NoteKind::Concept: return "concept";
-    case NoteKind::Other: return "other";
-  }
-  return "other";
-}
-
-std::optional<NoteKind> parse_kind(std::string_view raw) {
-  std::string name = unicode::nfkc_casefold(raw);
-  if (name == "source" || name == "paper" || name == "article" || name == "talk") return NoteKind::Source;
-  if (name == "person" || name == "people" || name == "researcher" || name == "author")
-    return NoteKind::Person;
-  if (name == "organization" || name == "organisation" || name == "org" || name == "group" ||
-      name == "company" || name == "lab" || name == "university" || name == "institution")
-    return NoteKind::Organization;
-  if (name == "product" || name == "repository" || name == "software" || name == "system" ||
-      name == "tool" || name == "dataset" || name == "model")
-    return NoteKind::Product;
-  if (name == "concept") return NoteKind::Concept;
-  if (name == "other" || name == "place" || name == "book" || name == "thesis" || name == "survey" ||
-      name == "question")
-    return NoteKind::Other;
-  return std::nullopt;
-}
-
 std::string normalize_venue(std::string_view venue) {
   std::string v(venue);
   // Strip a trailing year: digits, optionally after an apostrophe or space.
@@ -85,20 +55,30 @@ std::vector<std::string> Note::hidden_link_targets() const {
   return out;
 }
 
-std::string Note::display_title() const {
-  if (source) return fm_title.empty() ? source->title : fm_title;
-  return title;
+std::string_view to_string(PropertySource source) {
+  switch (source) {
+    case PropertySource::FrontMatter:
+      return "front matter";
+    case PropertySource::Table:
+      return "table";
+    case PropertySource::InlineField:
+      return "inline field";
+  }
+  return "front matter";
 }
 
-std::optional<NoteKind> Note::declared_kind() const {
-  if (source) return NoteKind::Source;
-  if (!entity_type.empty())
-    if (auto k = parse_kind(entity_type)) return k;
-  if (!type.empty() && unicode::nfkc_casefold(type) != "entity")
-    if (auto k = parse_kind(type)) return k;
-  for (const auto& tag : tags)
-    if (auto k = parse_kind(tag); k && *k != NoteKind::Other) return k;
-  return std::nullopt;
+std::vector<std::string> Note::property(std::string_view key) const {
+  std::vector<std::string> out;
+  const std::string folded = unicode::fold_name(key);
+  for (const auto& p : properties)
+    if (unicode::fold_name(p.key) == folded) out.insert(out.end(), p.values.begin(), p.values.end());
+  return out;
+}
+
+std::string Note::display_title() const {
+  if (!fm_title.empty()) return fm_title;
+  if (source) return source->title;
+  return heading_title.empty() ? title : heading_title;
 }
 
 namespace {
@@ -433,6 +413,9 @@ std::optional<std::string_view> list_item(std::string_view line) {
   return item;
 }
 
+// A longer first heading is a paragraph that lost its line breaks (a flattened note), not a title.
+constexpr std::size_t MAX_HEADING_TITLE = 250;
+
 // The Markdown body, block by block, into the note: text, headings, links,
 // tags and labelled lists (relations).
 class BodyRenderer {
@@ -474,21 +457,30 @@ class BodyRenderer {
 
   void render_line(std::string_view line) { LineRenderer(m_note, line).render(); }
 
-  // One non-empty line outside code blocks: a heading, a list item or a paragraph (a quote's '> ' dropped).
+  // One non-empty line outside code blocks: a heading, a list item or a
+  // paragraph (a quote's '> ' dropped); a table row or an inline field is
+  // text too, and may be a property.
   void render_block(std::string_view line) {
     if (const std::size_t level = heading_level(line)) {
       render_heading(level, trim(line.substr(level)));
     } else if (const auto item = list_item(line)) {
+      inline_field(*item);
       render_item(*item);
     } else {
       if (starts_with(line, "> ")) line.remove_prefix(2);
+      if (!table_row(line)) {
+        m_table_row = 0;
+        inline_field(line);
+        if (!m_seen_heading) tag_line(line);
+      }
       render_line(line);
     }
     m_first_block = false;
   }
 
   // "# Title" repeating the file name (or the front matter's title) as the
-  // first block is the title, not text.
+  // first block is the title, not text; another first "# " heading is the
+  // title when the front matter has none.
   void render_heading(std::size_t level, std::string_view heading) {
     // The title heading: the title as a whole word (a flattened note's
     // paragraph runs on after it), never just a prefix of a longer word.
@@ -499,11 +491,77 @@ class BodyRenderer {
         title_prefix = *t;
     if (level == 1 && m_first_block && !title_prefix.empty()) {
       std::string_view rest = trim(heading.substr(title_prefix.size()));
+      leading_tags(rest);
       if (!rest.empty()) render_line(rest);
+    } else if (level == 1 && m_first_block && m_note.fm_title.empty() && !heading.empty() &&
+               unicode::length(heading) <= MAX_HEADING_TITLE) {
+      m_note.heading_title = std::string(heading);
     } else {
+      m_seen_heading = true;
+      m_table_row = 0;
       m_note.headings.emplace_back(heading);
       render_line(heading);
     }
+  }
+
+  // A row of a two-column table before the first heading: past the header
+  // and the |---|---| line, each row is a property (key, value as written).
+  bool table_row(std::string_view line) {
+    if (line.size() < 2 || line.front() != '|') return false;
+    std::string_view inner = line.substr(1);
+    if (!inner.empty() && inner.back() == '|') inner.remove_suffix(1);
+    const auto bar = inner.find('|');
+    const bool two = bar != std::string_view::npos && inner.find('|', bar + 1) == std::string_view::npos;
+    const std::string_view key = trim(inner.substr(0, bar)), value = two ? trim(inner.substr(bar + 1)) : "";
+    const auto rule = [](std::string_view c) {
+      return !c.empty() && c.find_first_not_of(":- ") == std::string_view::npos && c.find('-') != c.npos;
+    };
+    if (m_table_row == 1 && !(two && rule(key) && rule(value))) m_table_row = -1;  // no table: no rule line
+    if (two && !m_seen_heading && m_table_row >= 2 && !key.empty() && !value.empty())
+      m_note.properties.push_back({unmarked(key), {std::string(value)}, PropertySource::Table});
+    if (m_table_row >= 0) ++m_table_row;
+    return true;
+  }
+
+  // `key:: value`, Dataview's inline field.
+  void inline_field(std::string_view line) {
+    const auto sep = line.find("::");
+    if (sep == std::string_view::npos || sep == 0 || sep > 60) return;
+    const std::string_view key = trim(line.substr(0, sep)), value = trim(line.substr(sep + 2));
+    // A key is a name ("start-date", "Journal"), not a formula's fragment ("\\tau", "e \\;") or a
+    // string's; and a blank follows "::", unlike Ruby's and C++'s Net::HTTP.
+    if (key.empty() || value.empty() || key.find_first_of("[]()`|#\\$;{}=\"'<>") != std::string_view::npos ||
+        (sep + 2 < line.size() && line[sep + 2] != ' ' && line[sep + 2] != '\t'))
+      return;
+    m_note.properties.push_back({unmarked(key), {std::string(value)}, PropertySource::InlineField});
+  }
+
+  // A line made only of #tags, before the first heading: the note's own tags.
+  void tag_line(std::string_view line) {
+    const auto words = strings::split_nonempty(line, ' ');
+    const bool only_tags =
+        !words.empty() && std::all_of(words.begin(), words.end(), [](const std::string& w) {
+          return w.size() > 1 && w[0] == '#' && w[1] != '#';
+        });
+    if (only_tags)
+      for (const auto& w : words) m_note.own_tags.push_back(w.substr(1));
+  }
+
+  // A flattened note's tag line runs on after its title ("# NVIDIA #company 米国の…"):
+  // the #tags the rest starts with are the note's own.
+  void leading_tags(std::string_view rest) {
+    for (const auto& w : strings::split_nonempty(rest, ' ')) {
+      if (w.size() < 2 || w[0] != '#' || w[1] == '#') break;
+      m_note.own_tags.push_back(w.substr(1));
+    }
+  }
+
+  // A key without its emphasis marks: "**Authors**" → "Authors".
+  static std::string unmarked(std::string_view key) {
+    std::string out;
+    for (char c : key)
+      if (c != '*' && c != '_') out += c;
+    return std::string(trim(out));
   }
 
   // A list item; a label before ':' (or '：', whichever comes first) makes a relation.
@@ -523,45 +581,52 @@ class BodyRenderer {
   }
 
   Note& m_note;
-  bool m_first_block = true;  // no block rendered yet: a "# Title" heading here is the title
+  bool m_first_block = true;    // no block rendered yet: a "# Title" heading here is the title
+  bool m_seen_heading = false;  // a heading other than the title was rendered: properties and tag lines end
+  int m_table_row = 0;          // rows of the current table so far (-1: lines that are no table)
 };
 
-void read_front_matter(const YAML::Node& fm, Note& note) {
-  auto scalar = [&](const char* key) -> std::string {
-    const YAML::Node n = fm[key];
-    return n && n.IsScalar() ? n.as<std::string>() : std::string();
-  };
-  auto list = [&](const char* key) {
-    std::vector<std::string> out;
-    const YAML::Node n = fm[key];
-    if (!n) return out;
-    if (n.IsScalar()) {
-      // "tags: a, b" or "tags: a b"
-      for (const auto& field : strings::split(n.as<std::string>(), ','))
-        for (auto& word : strings::split_nonempty(field, ' ')) out.push_back(std::move(word));
-    } else if (n.IsSequence()) {
-      for (const auto& item : n)
-        if (item.IsScalar()) out.push_back(item.as<std::string>());
+// Every key of the front matter as a property: a scalar is one value (a
+// string of authors stays one: splitting names is the indexer's business), a
+// list of scalars its items; nested maps say nothing a facet reads.
+void read_properties(const YAML::Node& fm, Note& note) {
+  for (const auto& kv : fm) {
+    if (!kv.first.IsScalar()) continue;
+    Property p{kv.first.as<std::string>(), {}, PropertySource::FrontMatter};
+    if (kv.second.IsScalar()) {
+      p.values.push_back(kv.second.as<std::string>());
+    } else if (kv.second.IsSequence()) {
+      for (const auto& item : kv.second)
+        if (item.IsScalar()) p.values.push_back(item.as<std::string>());
     }
+    p.values.erase(std::remove_if(p.values.begin(), p.values.end(),
+                                  [](const std::string& v) { return trim(v).empty(); }),
+                   p.values.end());
+    if (!p.values.empty()) note.properties.push_back(std::move(p));
+  }
+}
+
+void read_front_matter(const YAML::Node& fm, Note& note) {
+  read_properties(fm, note);
+  // Aliases and tags are words: "tags: a, b" and "tags: a b" are lists too.
+  auto words = [&](std::string_view key) {
+    std::vector<std::string> out;
+    for (const auto& value : note.property(key))
+      for (const auto& field : strings::split(value, ','))
+        for (auto& word : strings::split_nonempty(field, ' ')) out.push_back(std::move(word));
     return out;
   };
-  note.type = scalar("type");
-  note.entity_type = scalar("entity_type");
-  note.fm_title = scalar("title");
-  note.aliases = list("aliases");
-  for (auto& a : list("alias")) note.aliases.push_back(std::move(a));
-  // Authors are names with spaces: a plain string is one author.
-  for (const char* key : {"author", "authors"}) {
-    const YAML::Node n = fm[key];
-    if (n && n.IsScalar()) note.authors.push_back(n.as<std::string>());
-    else if (n && n.IsSequence())
-      for (const auto& item : n)
-        if (item.IsScalar()) note.authors.push_back(item.as<std::string>());
-  }
-  for (auto& t : list("tags")) {
-    if (!t.empty() && t.front() == '#') t.erase(0, 1);
-    if (!t.empty()) note.tags.push_back(std::move(t));
-  }
+  if (const auto titles = note.property("title"); !titles.empty())
+    note.fm_title = std::string(trim(titles[0]));
+  for (const char* key : {"aliases", "alias"})
+    for (const auto& a : note.property(key)) note.aliases.push_back(a);
+  for (const char* key : {"tags", "tag"})
+    for (auto& t : words(key)) {
+      if (!t.empty() && t.front() == '#') t.erase(0, 1);
+      if (t.empty()) continue;
+      note.tags.push_back(t);
+      note.own_tags.push_back(std::move(t));
+    }
 }
 
 // Reads YAML front matter into the note; what is wrong with it becomes a warning, not an error.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sagasu/names.h"
 #include "sagasu/note.h"
 #include "sagasu/unicode.h"
 
@@ -12,10 +13,12 @@ namespace sagasu::schema {
 
 std::optional<std::string> venue_value(std::string_view typed) { return normalize_venue(typed); }
 
-std::optional<std::string> kind_value(std::string_view typed) {
-  const auto kind = parse_kind(typed);
-  if (!kind) return std::nullopt;
-  return std::string(to_string(*kind));
+std::optional<std::string> person_value(std::string_view typed) {
+  return names::person(typed);
+}
+
+std::optional<std::string> org_value(std::string_view typed) {
+  return names::organization(typed);
 }
 
 std::optional<std::string> citation_value(std::string_view typed) {

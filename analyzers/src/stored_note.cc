@@ -18,11 +18,10 @@ constexpr const char* META_KIND = "kind";
 constexpr const char* META_NAMES = "names";
 constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
 
-constexpr std::string_view DIGEST_VERSION = "d1";
-
-std::string kind_code(const std::optional<NoteKind>& k) {
-  return k ? std::string(to_string(*k)) : std::string();
-}
+// d4: kinds are words of the vault's vocabulary, the page's own kind words kept
+// as written; its own venues and years; the kind evidence of its text.
+constexpr std::string_view DIGEST_VERSION = "d4";
+constexpr std::string_view COVERAGE_VERSION = "c1";
 
 }  // namespace
 
@@ -78,6 +77,48 @@ std::string_view FileState::path_of(std::string_view value) {
   return value.substr(0, value.find('\0'));
 }
 
+std::string NoteCoverage::encode() const {
+  std::string out(COVERAGE_VERSION);
+  put_field(out, std::to_string(sources.size()));
+  for (const auto& [facet, from] : sources) {
+    put_field(out, facet);
+    put_field(out, std::to_string(from.size()));
+    for (const auto& f : from) put_field(out, f);
+  }
+  put_field(out, std::to_string(unmapped.size()));
+  for (const auto& u : unmapped) put_field(out, u);
+  return out;
+}
+
+std::optional<NoteCoverage> NoteCoverage::decode(std::string_view in) {
+  if (in.substr(0, COVERAGE_VERSION.size()) != COVERAGE_VERSION) return std::nullopt;
+  in.remove_prefix(COVERAGE_VERSION.size());
+  NoteCoverage c;
+  std::string count, facet, s;
+  auto number = [&](std::size_t& n) {
+    if (!get_field(in, count)) return false;
+    n = std::strtoul(count.c_str(), nullptr, 10);
+    return true;
+  };
+  std::size_t facets = 0, n = 0;
+  if (!number(facets)) return std::nullopt;
+  for (std::size_t i = 0; i < facets; ++i) {
+    if (!get_field(in, facet) || !number(n)) return std::nullopt;
+    auto& from = c.sources[facet];
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!get_field(in, s)) return std::nullopt;
+      from.insert(s);
+    }
+  }
+  if (!number(n)) return std::nullopt;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (!get_field(in, s)) return std::nullopt;
+    c.unmapped.push_back(s);
+  }
+  if (!in.empty()) return std::nullopt;
+  return c;
+}
+
 NoteText NoteText::of(const Xapian::Document& doc) {
   NoteText t;
   t.body = doc.get_data();
@@ -123,7 +164,10 @@ bool get_field(std::string_view& in, std::string& s) {
 
 bool NoteDigest::operator==(const NoteDigest& o) const {
   return title == o.title && display_title == o.display_title && source == o.source && aliases == o.aliases &&
-         declared == o.declared && structure == o.structure && labelled == o.labelled && names == o.names;
+         kind_words == o.kind_words && structure == o.structure && labelled == o.labelled &&
+         names == o.names && venues == o.venues && years == o.years && text_year == o.text_year &&
+         bibliographic == o.bibliographic && defined == o.defined && defined_by == o.defined_by &&
+         hints == o.hints && lists == o.lists;
 }
 
 std::string NoteDigest::encode() const {
@@ -131,17 +175,35 @@ std::string NoteDigest::encode() const {
   put_field(out, title);
   put_field(out, display_title);
   put_field(out, source ? "1" : "");
-  put_field(out, kind_code(declared));
-  put_field(out, kind_code(structure));
+  put_field(out, std::to_string(kind_words.size()));
+  for (const auto& w : kind_words) put_field(out, (w.declared ? "=" : "#") + w.word);
+  put_field(out, structure.value_or(""));
   put_field(out, std::to_string(aliases.size()));
   for (const auto& a : aliases) put_field(out, a);
   put_field(out, std::to_string(labelled.size()));
   for (const auto& [name, kind] : labelled) {
     put_field(out, name);
-    put_field(out, to_string(kind));
+    put_field(out, kind);
   }
-  put_field(out, std::to_string(names.size()));
-  for (const auto& n : names) put_field(out, n);
+  for (const auto* list : {&names, &venues, &years}) {
+    put_field(out, std::to_string(list->size()));
+    for (const auto& n : *list) put_field(out, n);
+  }
+  put_field(out, text_year);
+  put_field(out, bibliographic ? "1" : "");
+  put_field(out, defined.value_or(""));
+  put_field(out, defined_by);
+  put_field(out, std::to_string(hints.size()));
+  for (const auto& h : hints) {
+    put_field(out, h.name);
+    put_field(out, h.kind);
+    put_field(out, h.marker);
+  }
+  put_field(out, std::to_string(lists.size()));
+  for (const auto& list : lists) {
+    put_field(out, std::to_string(list.size()));
+    for (const auto& n : list) put_field(out, n);
+  }
   return out;
 }
 
@@ -150,7 +212,7 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   in.remove_prefix(DIGEST_VERSION.size());
   NoteDigest d;
   std::string s, count;
-  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : parse_kind(v); };
+  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : std::optional<Kind>(v); };
   auto list = [&](std::vector<std::string>& v) {
     if (!get_field(in, count)) return false;
     const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
@@ -162,8 +224,12 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   };
   if (!get_field(in, d.title) || !get_field(in, d.display_title) || !get_field(in, s)) return std::nullopt;
   d.source = s == "1";
-  if (!get_field(in, s)) return std::nullopt;
-  d.declared = kind_of(s);
+  std::vector<std::string> words;
+  if (!list(words)) return std::nullopt;
+  for (const auto& w : words) {
+    if (w.empty()) return std::nullopt;
+    d.kind_words.push_back({w.substr(1), w[0] == '='});
+  }
   if (!get_field(in, s)) return std::nullopt;
   d.structure = kind_of(s);
   if (!list(d.aliases) || !get_field(in, count)) return std::nullopt;
@@ -171,11 +237,25 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   for (std::size_t i = 0; i < n; ++i) {
     std::string name, kind;
     if (!get_field(in, name) || !get_field(in, kind)) return std::nullopt;
-    const auto k = parse_kind(kind);
-    if (!k) return std::nullopt;
-    d.labelled.emplace_back(name, *k);
+    if (kind.empty()) return std::nullopt;
+    d.labelled.emplace_back(name, kind);
   }
-  if (!list(d.names) || !in.empty()) return std::nullopt;
+  if (!list(d.names) || !list(d.venues) || !list(d.years) || !get_field(in, d.text_year) || !get_field(in, s))
+    return std::nullopt;
+  d.bibliographic = s == "1";
+  if (!get_field(in, s) || !get_field(in, d.defined_by) || !get_field(in, count)) return std::nullopt;
+  d.defined = kind_of(s);
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    KindHint h;
+    if (!get_field(in, h.name) || !get_field(in, h.kind) || !get_field(in, h.marker)) return std::nullopt;
+    d.hints.push_back(std::move(h));
+  }
+  if (!get_field(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    d.lists.emplace_back();
+    if (!list(d.lists.back())) return std::nullopt;
+  }
+  if (!in.empty()) return std::nullopt;
   return d;
 }
 

@@ -17,6 +17,7 @@
 #include "sagasu/error.h"
 #include "sagasu/index_location.h"
 #include "sagasu/indexer.h"
+#include "sagasu/schema.h"
 #include "sagasu/unicode.h"
 
 namespace po = boost::program_options;
@@ -54,12 +55,15 @@ po::options_description options(Args& a) {
       ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
       ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
       ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
+      ("config", po::value(&a.opts.config)->value_name("FILE"),
+       "vault config file: metadata keys, path patterns, kinds, name lists (default: VAULT/.sagasu/config.yaml when it exists)")
       ("ext", po::value(&a.extensions)->value_name("LIST"),
        "comma-separated file name endings to index, '*' for every file (default: md)")
       ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
        "skip files larger than N bytes (default: 8388608)")
-      ("report", po::value(&a.report)->value_name("entities"),
-       "after indexing, print every linked entity (name, kind, evidence, notes) to stdout, unresolved and ambiguous ones first")
+      ("report", po::value(&a.report)->value_name("entities|facets"),
+       "after indexing, print to stdout every linked entity (name, kind, evidence, notes; unresolved and ambiguous "
+       "ones first), or each facet's coverage (notes with a value, from which sources) and the property keys no facet reads")
       ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")
       ("quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -123,6 +127,50 @@ void print_entity_report(const IndexReport& r) {
   cli::write_out(out);
 }
 
+// The facets report: how many notes have a value of each facet and where the
+// values came from, the kinds, and the property keys no facet reads, so a user
+// sees why a facet is empty and what to map in the config.
+void print_facet_report(const IndexReport& r) {
+  std::string out =
+      fmt::format("facets of {} notes: notes with a value, and where the values came from\n", r.indexed);
+  for (const auto& c : r.coverage) {
+    std::vector<std::pair<std::string, std::size_t>> sources(c.sources.begin(), c.sources.end());
+    std::stable_sort(sources.begin(), sources.end(),
+                     [](const auto& x, const auto& y) { return x.second > y.second; });
+    std::string from;
+    for (const auto& [source, n] : sources)
+      from += fmt::format("{}{} {}", from.empty() ? "  " : ", ", source, n);
+    out += fmt::format(
+        "  {:<8}{:>6} of {} ({:.0f}%){}\n", c.facet, c.notes, r.indexed,
+        r.indexed ? 100.0 * static_cast<double>(c.notes) / static_cast<double>(r.indexed) : 0.0, from);
+  }
+  std::vector<std::string> kinds;
+  for (const auto& [kind, n] : r.kinds) kinds.push_back(fmt::format("{} {}", kind, n));
+  out += fmt::format("kinds: {}\n", fmt::join(kinds, ", "));
+  out += fmt::format(
+      "property keys no facet reads ({}), commonest first; map one in .sagasu/config.yaml (keys: FACET: "
+      "[KEY]):\n",
+      r.unmapped_keys.size());
+  for (std::size_t i = 0; i < r.unmapped_keys.size() && i < 20; ++i)
+    out += fmt::format("  {}\t{}\n", r.unmapped_keys[i].first, r.unmapped_keys[i].second);
+  cli::write_out(out);
+}
+
+// "years: 0 of 530 notes" for every facet that almost no note has (fewer than
+// one in twenty, in a vault of twenty notes or more), as a line of the summary.
+std::string empty_facets(const IndexReport& r) {
+  std::vector<std::string> few;
+  if (r.indexed < 20) return {};
+  for (const auto& c : r.coverage)
+    if (c.notes * 20 < r.indexed) {
+      const schema::Field* f = schema::find_facet(c.facet);
+      few.push_back(fmt::format("{}: {} of {} notes", f ? f->hit_key : c.facet, c.notes, r.indexed));
+    }
+  if (few.empty()) return {};
+  return fmt::format("indexer: {} (indexer --report facets says where values come from)\n",
+                     fmt::join(few, ", "));
+}
+
 // Parses argv into a; returns the option table for --help. Checks the values.
 po::options_description parse(int argc, char** argv, Args& a) {
   auto desc = options(a);
@@ -141,8 +189,8 @@ po::options_description parse(int argc, char** argv, Args& a) {
   if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
   if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
     throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
-  if (!a.report.empty() && a.report != "entities")
-    throw UsageError(fmt::format("--report {}: expected 'entities'", a.report));
+  if (!a.report.empty() && a.report != "entities" && a.report != "facets")
+    throw UsageError(fmt::format("--report {}: expected 'entities' or 'facets'", a.report));
   a.opts.entity_notes = a.report == "entities";
   return desc;
 }
@@ -195,10 +243,10 @@ void print_summary(const Args& a, const IndexReport& r) {
   fmt::print(
       stderr,
       "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
-      "unresolved entities {}, {:.2f} s\n",
+      "unresolved entities {}, {:.2f} s\n{}",
       a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
       r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
-      r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds);
+      r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds, empty_facets(r));
 }
 
 int run_checked(int argc, char** argv) {
@@ -218,6 +266,7 @@ int run_checked(int argc, char** argv) {
   bar.reset();
   if (a.opts.dry_run) print_dry_run(r);
   if (a.report == "entities") print_entity_report(r);
+  if (a.report == "facets") print_facet_report(r);
   if (!a.quiet) print_summary(a, r);
   return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;
 }

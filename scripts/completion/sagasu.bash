@@ -216,7 +216,8 @@ _sagasu_arg() {
       while IFS= read -r d; do COMPREPLY+=("$d"); done < <(compgen -d -- "$value")
       ;;
     --color) _sagasu_offer "$prefix" "$value" auto always never ;;
-    --facet | --list) _sagasu_offer "$prefix" "$value" "${_sagasu_facets[@]}" ;;
+    --facet) _sagasu_offer "$prefix" "$value" "${_sagasu_facets[@]}" ;;
+    --list) _sagasu_offer "$prefix" "$value" "${_sagasu_facets[@]}" tag ;;
     --facets)
       local head=''
       [[ $value == *,* ]] && head=${value%,*},
@@ -224,7 +225,7 @@ _sagasu_arg() {
       compopt -o nospace 2>/dev/null
       ;;
     --filter) [[ $prog == searcher ]] && _sagasu_facet_word "$prefix" "$value" ;;
-    --report) _sagasu_offer "$prefix" "$value" entities ;;
+    --report) _sagasu_offer "$prefix" "$value" entities facets ;;
     --sort) _sagasu_offer "$prefix" "$value" relevance year title ;;
     --ext) _sagasu_offer "$prefix" "$value" md txt md,txt ;;
   esac

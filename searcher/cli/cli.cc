@@ -76,7 +76,8 @@ po::options_description options(Args& a) {
       ("facet", po::value(&a.facet)->value_name("NAME"), ("count this facet (repeatable): " + facet_list).c_str())
       ("facets", po::value(&a.facets)->value_name("LIST"), "facets to count: all (default), none, or a comma-separated list")
       ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10, 0: all)")
-      ("list", po::value(&a.list)->value_name("FACET"), "print every value of FACET in the index with its note count")
+      ("list", po::value(&a.list)->value_name("FACET"),
+       ("print every value of FACET in the index with its note count: " + facet_list + " or tag").c_str())
       ("fields", po::bool_switch(&a.fields), "print the query fields (name, kind, facet or filter, values) and exit")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
       ("jsonl", po::bool_switch(&a.jsonl), "print JSON Lines: one object per hit, then a summary object")

@@ -22,6 +22,10 @@ check cites-prefix S --limit 20 --facets none 'cites:2026__OSDI__*'
 check cites-title S --limit 20 --facets none 'cites:"SDCs in the Wild"'
 check cites-key S --limit 0 --facets none 'cites:"@2025__arXiv__DAPO - An Open-Source LLM Reinforcement Learning System at Scale"'
 check cites-key-prefix S --limit 0 --facets none 'cites:@2025__arXiv__DAPO'
+# Kinds are the vault's words: a synonym says what it means; a word that is
+# no kind is an error listing the kinds the index holds.
+check kind-synonym S --limit 2 --facets none kind:paper
+check kind-unknown S kind:planet
 
 # Drill-sideways by the numbers: the venue counts with venue:OSDI applied are
 # the counts of the same query without it; the year counts are those within OSDI.

@@ -78,6 +78,28 @@ rm -rf "$WORK/full" && "$INDEXER" --vault "$v" --index "$WORK/full" --quiet
 "$DUMP" "$WORK/full" >"$WORK/full.dump"
 expect "pages sharing a name are both refreshed: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 
+# Facets that depend on other notes' metadata: a work's year changes, a memo
+# becomes a book, an author row is rewritten; the notes linking to them follow.
+m="$WORK/metadata"
+cp -r "$SAGASU_SRC/tests/e2e/fixtures/metadata" "$m"
+minc="$WORK/metadata-inc"
+"$INDEXER" --vault "$m" --index "$minc" --quiet
+same_as_rebuild() {  # same_as_rebuild WHAT: index incrementally, rebuild, compare
+  "$INDEXER" --vault "$m" --index "$minc" --quiet
+  rm -rf "$WORK/mfull" && "$INDEXER" --vault "$m" --index "$WORK/mfull" --quiet
+  "$DUMP" "$minc" >"$WORK/inc.dump"
+  "$DUMP" "$WORK/mfull" >"$WORK/full.dump"
+  expect "$1: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+}
+sed -i 's/^date: 2012-01-01$/date: 2011-06-01/' "$m/zotero/MP3 - the meaning of a format.md"
+same_as_rebuild "a linked book's year changes"
+printf '#book\n\n2020年 の本。\n' >"$m/Sterne reading notes.md"
+printf '[[Sterne reading notes]] を参照。\n' >"$m/later.md"
+same_as_rebuild "a memo becomes a book that another note links"
+sed -i 's/| Authors | Shin, Suyeon;Jeon, Sujin;Kim, Junghyun |/| Authors | Shin, Suyeon |/' \
+  "$m/papers/icra2025-arxiv/2025-icra-socratic-planner-self-qa-e9f1e55e.md"
+same_as_rebuild "an author row is rewritten"
+
 # The summary names what happened: a rename is a rename, a touch costs nothing.
 rm -rf "$v" && cp -r "$VAULT" "$v"
 "$INDEXER" --vault "$v" --index "$inc" --quiet

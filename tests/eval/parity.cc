@@ -58,15 +58,15 @@ std::string ascii_lower(std::string s) {
   return s;
 }
 
-enum class Kind { Word, Phrase, Partial };
-const char* name_of(Kind k) {
-  return k == Kind::Word ? "word" : k == Kind::Phrase ? "phrase" : "partial";
+enum class SampleKind { Word, Phrase, Partial };
+const char* name_of(SampleKind k) {
+  return k == SampleKind::Word ? "word" : k == SampleKind::Phrase ? "phrase" : "partial";
 }
 
 struct Sample {
-  Kind kind;
+  SampleKind kind;
   std::string text;  // as it stands in the note
-  std::string query() const { return kind == Kind::Phrase ? "\"" + text + "\"" : text; }
+  std::string query() const { return kind == SampleKind::Phrase ? "\"" + text + "\"" : text; }
 };
 
 // A query word a user could type: no query syntax, two characters or more.
@@ -79,7 +79,7 @@ bool typable(const std::string& s) {
 // Draws a sample around a random place of a random note: a word of the
 // analyzer, two adjacent words (a phrase), or the middle of a long word.
 std::optional<Sample> draw(std::mt19937& rng, const std::vector<std::string>& bodies, Analyzer& analyzer,
-                           Kind kind) {
+                           SampleKind kind) {
   const std::string& text = bodies[rng() % bodies.size()];
   if (text.size() < 8) return std::nullopt;
   std::size_t at = rng() % text.size();
@@ -94,9 +94,9 @@ std::optional<Sample> draw(std::mt19937& rng, const std::vector<std::string>& bo
   const std::size_t i = rng() % (words.size() - 1);
   auto original = [&](std::size_t b, std::size_t e) { return std::string(line.substr(b, e - b)); };
   Sample s{kind, {}};
-  if (kind == Kind::Word) {
+  if (kind == SampleKind::Word) {
     s.text = original(words[i].byte_begin, words[i].byte_end);
-  } else if (kind == Kind::Phrase) {
+  } else if (kind == SampleKind::Phrase) {
     const std::string between = original(words[i].byte_end, words[i + 1].byte_begin);
     if (between != " ") return std::nullopt;  // two words a space apart, as a person quotes them
     s.text = original(words[i].byte_begin, words[i + 1].byte_end);
@@ -137,7 +137,7 @@ class Explainer {
     for (const Token& t : tokens) {
       if (t.kind == TokenKind::Word)
         words.push_back(t.text);
-      else if (s.kind != Kind::Phrase && has_term(doc, std::string(schema::STEM.prefix) + t.text))
+      else if (s.kind != SampleKind::Phrase && has_term(doc, std::string(schema::STEM.prefix) + t.text))
         return "stem";
     }
     if (!words.empty() && adjacent(doc, words)) return "spacing";  // the words adjacent, other blanks between
@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     Tally t;
     std::size_t drawn = 0;
     for (std::size_t attempts = 0; drawn < samples && attempts < samples * 100; ++attempts) {
-      const Kind kind = static_cast<Kind>(drawn % 3);
+      const SampleKind kind = static_cast<SampleKind>(drawn % 3);
       if (auto s = draw(rng, bodies, analyzer, kind)) {
         check(*s, searcher, explain, notes, t, verbose);
         ++drawn;

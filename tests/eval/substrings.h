@@ -58,13 +58,20 @@ class ReferenceFold {
 };
 
 // Why a drawn string is not a query a user could type as one word, or nullptr
-// when it is one: the query language reads blanks, quotes, parentheses, a
-// leading '-', a leading "field:" and the bare operators OR, AND and NOT as
-// syntax, and a string that folds to blanks (U+3000 and the no-break spaces
-// fold to ' ') or to nothing has nothing to search for. Only ASCII blanks
-// separate query words, so other blanks inside a string stay in the check.
+// when it is one: the query language reads blanks (ASCII ones, U+3000 and the
+// no-break and typographic spaces), quotes, parentheses, a leading '-', a
+// leading "field:" and the bare operators OR, AND and NOT as syntax, and a
+// string that folds to nothing has nothing to search for.
 inline const char* not_one_word(std::string_view needle, std::string_view folded) {
   if (needle.find_first_of(" \t\r\n") != std::string_view::npos) return "a blank (space, tab, line break)";
+  // The query language separates words at these too (an IME's U+3000, no-break spaces).
+  for (std::string_view blank : {"\u3000", "\u00a0", "\u202f", "\u205f"})
+    if (needle.find(blank) != std::string_view::npos) return "a blank (space, tab, line break)";
+  for (char32_t c = 0x2000; c <= 0x200A; ++c) {
+    std::string blank;
+    unicode::append_utf8(blank, c);
+    if (needle.find(blank) != std::string_view::npos) return "a blank (space, tab, line break)";
+  }
   if (needle.find_first_of("\"()") != std::string_view::npos) return "a quote or parenthesis";
   if (needle.front() == '-') return "a leading '-'";
   if (needle == "OR" || needle == "AND" || needle == "NOT") return "an operator";

@@ -35,8 +35,8 @@ std::string_view slot_name(unsigned slot) {
   return "";
 }
 
-std::string kind_or_none(const std::optional<NoteKind>& k) {
-  return k ? std::string(to_string(*k)) : "-";
+std::string kind_or_none(const std::optional<Kind>& k) {
+  return k.value_or("-");
 }
 
 // A structured value's fields print as "value SLOT NAME.FIELD VALUE", lists
@@ -72,10 +72,19 @@ bool print_digest(std::string_view v, const Field& field) {
   field("display_title", d->display_title);
   field("source", d->source ? "yes" : "no");
   for (const auto& a : d->aliases) field("alias", a);
-  field("declared", kind_or_none(d->declared));
+  for (const auto& w : d->kind_words) field(w.declared ? "declared" : "kind_tag", w.word);
   field("structure", kind_or_none(d->structure));
-  for (const auto& [name, kind] : d->labelled) field("labelled", fmt::format("{} {}", to_string(kind), name));
+  for (const auto& [name, kind] : d->labelled) field("labelled", fmt::format("{} {}", kind, name));
   for (const auto& n : d->names) field("name", n);
+  return true;
+}
+
+bool print_coverage(std::string_view v, const Field& field) {
+  const auto c = NoteCoverage::decode(v);
+  if (!c) return false;
+  for (const auto& [facet, from] : c->sources)
+    field("from", fmt::format("{} {}", facet, fmt::join(from, ", ")));
+  for (const auto& u : c->unmapped) field("unmapped", u);
   return true;
 }
 
@@ -91,6 +100,8 @@ void print_value(unsigned slot, std::string_view v) {
     decoded = print_state(v, field);
   else if (slot == schema::SLOT_DIGEST)
     decoded = print_digest(v, field);
+  else if (slot == schema::SLOT_COVERAGE)
+    decoded = print_coverage(v, field);
   else
     fmt::print("{} {}\n", head, shown(v));
   // Printed raw and marked, so that it differs from any value that decodes.

@@ -6,6 +6,7 @@
 
 #include "entity_resolver.h"
 #include "field_values.h"
+#include "note_fixture.h"
 #include "sagasu/schema.h"
 
 using namespace sagasu;
@@ -28,7 +29,7 @@ FieldValues sample_values() {
   v.add(schema::YEAR, "2024");
   v.add(schema::PERSON, "Xin Liu");
   v.add(schema::ORG, "Meta");
-  v.set_kind(NoteKind::Person);
+  v.set_kind("person");
   v.add(schema::TAG, "sdc");
   v.add(schema::LINK, "Meta");
   v.add(schema::CITE, "2026__OSDI__X");
@@ -43,10 +44,10 @@ TEST_CASE("FieldValues, a note's values: path and folders, tags, citations, link
       p.parse("wiki/notes/a.md", "[[@2026__OSDI2026__Fast Checkpoints]] と [[Meta]] の話。 #sdc #sdc");
   const Note meta = p.parse("Meta.md", "---\nentity_type: organization\n---\n本文");
   EntityResolver r;
-  r.add(make_digest(note));
-  r.add(make_digest(meta));
+  r.add(test::digest(note));
+  r.add(test::digest(meta));
   r.finish();
-  const FieldValues v = field_values(note, r);
+  const FieldValues v = test::values_of(note, r);
   CHECK(v.of(schema::PATH) == std::vector<std::string>{"wiki", "wiki/notes", "wiki/notes/a.md"});
   CHECK(v.of(schema::TAG) == std::vector<std::string>{"sdc"});  // once
   CHECK(v.of(schema::CITE) == std::vector<std::string>{"2026__OSDI2026__Fast Checkpoints"});
@@ -54,12 +55,12 @@ TEST_CASE("FieldValues, a note's values: path and folders, tags, citations, link
   CHECK(v.of(schema::YEAR) == std::vector<std::string>{"2026"});
   CHECK(v.of(schema::LINK) == std::vector<std::string>{"Meta"});
   CHECK(v.of(schema::ORG) == std::vector<std::string>{"Meta"});
-  CHECK(v.kind() == NoteKind::Other);
+  CHECK(v.kind() == "other");
   CHECK(v.of(schema::KIND) == std::vector<std::string>{"other"});
 
   const Note source = p.parse("@2025__NSDI'25__Paper.md", "[[@2026__OSDI2026__Fast Checkpoints]]");
-  const FieldValues s = field_values(source, r);
-  CHECK(s.kind() == NoteKind::Source);
+  const FieldValues s = test::values_of(source, r);
+  CHECK(s.kind() == "source");
   CHECK(s.of(schema::VENUE) == std::vector<std::string>{"NSDI"});  // its own, not what it cites
   CHECK(s.of(schema::CITE) ==
         std::vector<std::string>{"2025__NSDI'25__Paper", "2026__OSDI2026__Fast Checkpoints"});
@@ -95,6 +96,29 @@ TEST_CASE("DocumentBuilder, the signature changes with any field's values", "[do
     CHECK(builder.signature(note, more) != before);
   }
   FieldValues other_kind = sample_values();
-  other_kind.set_kind(NoteKind::Organization);
+  other_kind.set_kind("organization");
   CHECK(builder.signature(note, other_kind) != before);
+}
+
+TEST_CASE("FieldValues, where each facet's values came from, kept in the document's COVERAGE", "[document]") {
+  NoteParser p;
+  const Note paper =
+      p.parse("papers/icra2025-arxiv/2025-icra-x-1234.md",
+              "# X\n| Item | Value |\n|---|---|\n| Authors | Shin, Suyeon |\n| Source | ICRA 2025 |\n"
+              "| Session | Planning |\n");
+  EntityResolver r;
+  r.add(test::digest(paper));
+  r.finish();
+  const FieldValues v = test::values_of(paper, r);
+  using S = std::set<std::string>;
+  CHECK(v.coverage().sources.at("venue") == S{"path", "table"});
+  CHECK(v.coverage().sources.at("person") == S{"table"});
+  CHECK(v.coverage().sources.count("org") == 0);
+  CHECK(v.coverage().unmapped == std::vector<std::string>{"table: Session"});
+  Analyzer analyzer;
+  const Xapian::Document doc = DocumentBuilder(analyzer).build(paper, v);
+  const auto stored = NoteCoverage::decode(doc.get_value(schema::SLOT_COVERAGE));
+  REQUIRE(stored);
+  CHECK(*stored == v.coverage());
+  CHECK_FALSE(NoteCoverage::decode("c1garbage"));
 }

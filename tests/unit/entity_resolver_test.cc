@@ -1,7 +1,9 @@
+#include "entity_resolver.h"
+
 #include <catch2/catch.hpp>
 
-#include "entity_resolver.h"
 #include "field_values.h"
+#include "note_fixture.h"
 
 using namespace sagasu;
 
@@ -11,24 +13,25 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
                             "# ByteDance Seed 研究組織。 ## 関連 - 親組織: [[ByteDance]] - 関連研究者: [[Xin Liu]] / "
                             "[[Meta]] - 協力機関: [[Tsinghua University]] / [[Facebook]]");
   const Note meta = p.parse("Meta.md", "---\nentity_type: organization\naliases: [Facebook]\n---\n本文");
-  const Note x = p.parse("Xin Liu.md", "[[ByteDance Seed]] の研究者。[[Kyoto Lab Inc.]] [[Nobody]]");
+  const Note x =
+      p.parse("Xin Liu.md", "[[ByteDance Seed]] の研究者。[[Kyoto Lab Inc.]] の話。[[Nobody]] も。");
   EntityResolver r;
-  r.add(make_digest(seed));
-  r.add(make_digest(meta));
-  r.add(make_digest(x));
+  r.add(test::digest(seed));
+  r.add(test::digest(meta));
+  r.add(test::digest(x));
   REQUIRE(r.load_overrides("# comment\nTsinghua University\tother\nbroken line\n").size() == 1);
   r.finish();
-  CHECK(r.kind("Xin Liu") == NoteKind::Person);  // list label
+  CHECK(r.kind("Xin Liu") == "person");  // list label
   CHECK(r.evidence("Xin Liu") == KindEvidence::ListLabel);
-  CHECK(r.kind("Meta") == NoteKind::Organization);  // own page beats the 関連研究者 label
+  CHECK(r.kind("Meta") == "organization");          // own page beats the 関連研究者 label
   CHECK(r.canonical("facebook") == "Meta");         // alias, case folded
-  CHECK(r.kind("ByteDance Seed") == NoteKind::Organization);  // has a 親組織: page structure
-  CHECK(r.kind("Tsinghua University") == NoteKind::Other);     // the override file wins
-  CHECK(r.kind("Kyoto Lab Inc.") == NoteKind::Organization);   // heuristic
+  CHECK(r.kind("ByteDance Seed") == "organization");  // has a 親組織: page structure
+  CHECK(r.kind("Tsinghua University") == "other");    // the override file wins
+  CHECK(r.kind("Kyoto Lab Inc.") == "organization");  // heuristic
   CHECK_FALSE(r.kind("Nobody"));
 
-  const FieldValues f = field_values(seed, r);
-  CHECK(f.kind() == NoteKind::Organization);
+  const FieldValues f = test::values_of(seed, r);
+  CHECK(f.kind() == "organization");
   CHECK(f.of(schema::ORG) == std::vector<std::string>{"ByteDance", "ByteDance Seed", "Meta"});
   CHECK(f.of(schema::PERSON) == std::vector<std::string>{"Xin Liu"});
 }
@@ -37,7 +40,7 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   NoteParser p;
   const Note a = p.parse("A.md", "---\naliases: [Alpha, アルファ]\nentity_type: organization\n---\n"
                                  "## 関連\n- 関連研究者: [[Bob]] / Carol\n- 親組織: [[Big Corp]]\n");
-  const NoteDigest d = make_digest(a);
+  const NoteDigest d = test::digest(a);
   const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
   CHECK(*back == d);
@@ -49,9 +52,82 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   // Bob gains a page that says he is an organization: Bob changes, Carol does not.
   const Note bob = p.parse("Bob.md", "---\nentity_type: organization\n---\n本文");
   after.add(d);
-  after.add(make_digest(bob));
+  after.add(test::digest(bob));
   after.finish();
   const auto changed = after.changed_names(before);
   CHECK(changed.count("Bob") == 1);
   CHECK(changed.count("Carol") == 0);
+}
+
+TEST_CASE("EntityResolver, a kind the vault declares is a kind of its own; tags only when they are kinds",
+          "[entities]") {
+  NoteParser p;
+  EntityResolver r;
+  r.add(test::digest(p.parse("Card.md", "---\ntype: dataset-card\n---\n本文")));
+  r.add(test::digest(p.parse("Paper.md", "---\ntype: journalArticle\n---\n本文")));
+  r.add(test::digest(p.parse("Memo.md", "---\ntags: [ideas, book]\n---\n本文")));
+  r.add(test::digest(p.parse("Survey.md", "---\ntags: [survey]\n---\n本文")));
+  r.finish();
+  CHECK(r.kind("Card") == "dataset-card");
+  CHECK(r.vocabulary().is_kind("dataset-card"));
+  CHECK(r.kind("Paper") == "source");                 // a synonym of the defaults
+  CHECK(r.kind("Memo") == "book");                    // the first tag that is a kind
+  CHECK_FALSE(r.vocabulary().canonical("ideas"));     // a tag is no kind of its own
+  CHECK(r.evidence("Survey") == KindEvidence::Page);  // a tag meaning "other" says nothing: a page
+}
+
+TEST_CASE("EntityResolver, kinds from a page's text and from the words around links to it", "[entities]") {
+  NoteParser p;
+  EntityResolver r;
+  // First sentences define pages; a page nothing tells about is "other", not unresolved.
+  r.add(test::digest(p.parse(
+      "ADX.md", "#audiomiddleware #sound\n\n日本の会社CRIWAREが作ってる老舗オーディオミドルウェア\n")));
+  r.add(
+      test::digest(p.parse("NVIDIA.md", "# NVIDIA\n米国の半導体企業で、データセンター向け GPU の最大手。")));
+  r.add(test::digest(p.parse("多段階計算.md", "メタプログラミングの技法の一種。[[MetaOCaml]]などが有名")));
+  r.add(test::digest(p.parse("Arduino.md", "#tools #hardware\n")));
+  r.add(test::digest(p.parse("Untitled.md", "")));
+  // A paper note: its own authors and venue.
+  r.add(test::digest(p.parse("2025-icra-x.md",
+                             "| Item | Value |\n|---|---|\n| Authors | Shin, Suyeon |\n"
+                             "| Source | ICRA 2025 / arXiv |\n")));
+  // Names without a page: the words around them, in every note, and the lists they stand in.
+  r.add(test::digest(
+      p.parse("book.md",
+              "[[エリザベス・ブレイク]]（著）／[[久保田裕之]]（監訳）／[[羽生有希]]・[[藤間公太]]（訳）\n"
+              "一般社団法人 [[公共とデザイン]] 著\n[[Eli Brandt]]による[[Chronic]]。"
+              "[[多段階計算]]による型安全なマクロ。\n[[Wencong Xiao]] 所属の研究者と[[X Lab]] の二人。"
+              "[[Kyoto Robotics]] との共同研究。")));
+  r.add(test::digest(p.parse("エリザベス・ブレイク.md", "#person\n")));
+  r.add(test::digest(p.parse("index.md", "### タグ一覧\n- #person\n")));  // a tag index says nothing
+  r.finish();
+  CHECK(r.kind("ADX") == "product");
+  CHECK(r.evidence("ADX") == KindEvidence::FirstSentence);
+  CHECK(r.evidence_detail("ADX") == "ミドルウェア");
+  CHECK(r.kind("NVIDIA") == "organization");
+  CHECK(r.kind("多段階計算") == "concept");  // its own first sentence beats 「による」 elsewhere
+  CHECK(r.kind("Arduino") == "product");     // #tools
+  CHECK(r.kind("Untitled") == "other");
+  CHECK(r.evidence("Untitled") == KindEvidence::Page);
+  CHECK(r.kind("2025-icra-x") == "source");
+  CHECK(r.evidence("2025-icra-x") == KindEvidence::Bibliographic);
+  CHECK(r.kind("久保田裕之") == "person");
+  CHECK(r.evidence_detail("久保田裕之") == "（監訳） in 1 note(s)");
+  CHECK(r.kind("藤間公太") == "person");
+  CHECK(r.kind("公共とデザイン") == "organization");  // the legal form before it beats 著 after it
+  CHECK(r.kind("Eli Brandt") == "person");
+  CHECK(r.kind("Wencong Xiao") == "organization");  // 「X 所属の研究者」: X is where one works
+  CHECK(r.kind("X Lab") == "organization");         // the name says so
+  CHECK(r.kind("Kyoto Robotics") == "organization");  // 「…との共同研究」
+  CHECK(r.kind("index") == "other");
+  CHECK_FALSE(r.kind("Chronic"));
+}
+
+TEST_CASE("EntityResolver, a vault's own kind for papers is still a work", "[entities]") {
+  CHECK(is_work("source"));
+  CHECK(is_work("book"));
+  CHECK(is_work("paper"));  // `kinds: paper: []` in a config splits papers from sources
+  CHECK(is_work("journalArticle"));
+  CHECK_FALSE(is_work("person"));
+  CHECK_FALSE(is_work("dataset-card"));
 }

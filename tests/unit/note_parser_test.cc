@@ -128,17 +128,17 @@ TEST_CASE("NoteParser, link forms", "[parser]") {
   CHECK(n.text == "見る Page と と Other note と shown。\na link bold code paper");
   CHECK(n.text.substr(n.links[3].text_begin, n.links[3].text_end - n.links[3].text_begin) == "shown");
   CHECK(n.tags == std::vector<std::string>{"paper"});
-  CHECK(n.declared_kind() == NoteKind::Source);
+  CHECK(n.own_tags.empty());  // a tag inside a line of text says nothing about the note
 }
 
 TEST_CASE("NoteParser, front matter", "[parser]") {
   const Note n = NoteParser().parse("wiki/entities/Meta.md",
                                     "---\ntype: entity\nentity_type: organization\naliases: [Facebook, メタ]\n"
                                     "tags:\n  - company\n  - '#big'\n---\n# Meta\n本文。\n");
-  CHECK(n.entity_type == "organization");
+  CHECK(n.property("Entity_Type") == std::vector<std::string>{"organization"});
   CHECK(n.aliases == std::vector<std::string>{"Facebook", "メタ"});
   CHECK(n.tags == std::vector<std::string>{"company", "big"});
-  CHECK(n.declared_kind() == NoteKind::Organization);
+  CHECK(n.own_tags == std::vector<std::string>{"company", "big"});
   CHECK(n.text == "本文。");
 }
 
@@ -154,7 +154,7 @@ TEST_CASE("NoteParser, source page file names carry year and venue", "[parser]")
   REQUIRE(n.source);
   CHECK(n.source->year == 2021);
   CHECK(n.source->venue == "SC");
-  CHECK(n.declared_kind() == NoteKind::Source);
+  CHECK(n.display_title() == "Efficient Large-Scale Training");
 }
 
 TEST_CASE("NoteParser, venue normalisation", "[parser]") {
@@ -176,8 +176,10 @@ TEST_CASE("NoteParser, bad content is an error naming the file", "[parser]") {
 }
 
 TEST_CASE("NoteParser, a heading that only starts with the title is text", "[parser]") {
+  // Not the file name's title with a paragraph after it: the whole heading is the title.
   const Note n = NoteParser().parse("本番.md", "# 本番クラスタの運用\n本文。");
-  CHECK(n.text.find("本番クラスタの運用") != std::string::npos);
+  CHECK(n.display_title() == "本番クラスタの運用");
+  CHECK(n.text == "本文。");
   const Note t = NoteParser().parse("slug.md", "---\ntitle: 分散学習の障害解析\n---\n# 分散学習の障害解析\n本文。");
   CHECK(t.text == "本文。");  // the title heading is the title
   CHECK(t.fm_title == "分散学習の障害解析");
@@ -196,4 +198,67 @@ TEST_CASE("NoteParser, unclosed brackets stay text", "[parser]") {
   const Note n = NoteParser().parse("b.md", line);
   CHECK(n.links.empty());
   CHECK(n.text.size() > 10000);
+}
+
+TEST_CASE("NoteParser, properties: front matter keys, a table at the top, inline fields", "[parser]") {
+  const Note n = NoteParser().parse(
+      "p.md",
+      "---\ndate: 2013-01-01\nauthor: \"亜貴子, 井手; 稔, 小嶋\"\nkeywords: [a, b]\nnested: {x: 1}\n---\n"
+      "# A Title From The Heading\n\n| Item | Value |\n| --- | --- |\n| **Authors** | Shin, Suyeon;Jeon, "
+      "Sujin |\n"
+      "| Source | ICRA 2025 / arXiv |\n\nvenue:: ICRA\n- year:: 2025\n\n## Later\n\n| Key | Value "
+      "|\n|---|---|\n"
+      "| Ignored | row below a heading |\n");
+  using P = std::vector<Property>;
+  CHECK(n.properties == P{{"date", {"2013-01-01"}, PropertySource::FrontMatter},
+                          {"author", {"亜貴子, 井手; 稔, 小嶋"}, PropertySource::FrontMatter},
+                          {"keywords", {"a", "b"}, PropertySource::FrontMatter},
+                          {"Authors", {"Shin, Suyeon;Jeon, Sujin"}, PropertySource::Table},
+                          {"Source", {"ICRA 2025 / arXiv"}, PropertySource::Table},
+                          {"venue", {"ICRA"}, PropertySource::InlineField},
+                          {"year", {"2025"}, PropertySource::InlineField}});
+  CHECK(n.property("AUTHORS") == std::vector<std::string>{"Shin, Suyeon;Jeon, Sujin"});
+  // Tables are text as before; only their rows near the top are properties.
+  CHECK(n.text.find("| Source | ICRA 2025 / arXiv |") != std::string::npos);
+  CHECK(n.text.find("| Ignored | row below a heading |") != std::string::npos);
+}
+
+TEST_CASE("NoteParser, code and formulas are no inline fields", "[parser]") {
+  const Note n =
+      NoteParser().parse("ruby.md", "Net::HTTP を使う。\nmsgid \"Example:: see below\"\n$$ \\tau:: x $$\n");
+  CHECK(n.properties.empty());
+}
+
+TEST_CASE("NoteParser, a table without its rule line or with three columns is no property table",
+          "[parser]") {
+  const Note a = NoteParser().parse("a.md", "| Authors | Someone |\n| Source | ICRA 2025 |\n");
+  CHECK(a.properties.empty());
+  const Note b = NoteParser().parse("b.md", "| Rank | Paper | Why |\n| --- | --- | --- |\n| 1 | X | Y |\n");
+  CHECK(b.properties.empty());
+}
+
+TEST_CASE("NoteParser, the first heading is the title when the front matter has none", "[parser]") {
+  const Note n = NoteParser().parse("papers/2025-icra-3d-spatial-52791a0e.md",
+                                    "# 3D Spatial Understanding in MLLMs\n本文。");
+  CHECK(n.heading_title == "3D Spatial Understanding in MLLMs");
+  CHECK(n.display_title() == "3D Spatial Understanding in MLLMs");
+  CHECK(n.text == "本文。");
+  CHECK(n.headings.empty());
+  const Note t = NoteParser().parse("x.md", "---\ntitle: Front Matter Title\n---\n# Another Heading\n本文。");
+  CHECK(t.display_title() == "Front Matter Title");
+  CHECK(t.heading_title.empty());
+  CHECK(t.headings == std::vector<std::string>{"Another Heading"});
+  const Note later = NoteParser().parse("y.md", "前文。\n# Not First\n");
+  CHECK(later.display_title() == "y");
+}
+
+TEST_CASE("NoteParser, a note's own tags: front matter and lines of #tags before the first heading",
+          "[parser]") {
+  const Note n = NoteParser().parse(
+      "Hannah.md", "#person #art\nMIT Media Labの研究者。 #inline\n### 一覧\n#group\n- #paper\n");
+  CHECK(n.own_tags == std::vector<std::string>{"person", "art"});
+  CHECK(n.tags == std::vector<std::string>{"person", "art", "inline", "group", "paper"});
+  // The same note flattened onto one line: its tag line runs on after the title.
+  const Note flat = NoteParser().parse("NVIDIA.md", "# NVIDIA #company 米国の半導体企業。 #gpu ## 関連");
+  CHECK(flat.own_tags == std::vector<std::string>{"company"});
 }

@@ -22,6 +22,7 @@ inline const std::map<std::string, std::string>& searcher_notes() {
       {"notes/kyoto.md", "京都大学 の 研究。\n"},
       {"notes/decoy.md", "京都 と 首都大学 の 比較。\n"},  // the grams of 京都大, not the string
       {"notes/tag.md", "---\ntags: [sdc]\n---\nタグ付きのメモ。\n"},
+      {"notes/card.md", "---\ntype: dataset-card\n---\nデータセットの説明。\n"},
   };
   return notes;
 }

@@ -10,14 +10,6 @@
 
 namespace sagasu {
 
-/// What a page is about.
-enum class NoteKind { Source, Person, Organization, Product, Concept, Other };
-
-/// "source", "person", "organization", "product", "concept", "other".
-std::string_view to_string(NoteKind kind);
-/// Parses a kind name or a front-matter entity type ("repository" → Product); nullopt if unknown.
-std::optional<NoteKind> parse_kind(std::string_view name);
-
 /// A cited source: the page name `@YYYY__VENUE__Title`.
 struct Citation {
   std::string key;        ///< the page name without '@': "2026__MLSys2026__veScale-FSDP - …"
@@ -60,16 +52,40 @@ struct Relation {
   bool operator==(const Relation& o) const { return label == o.label && items == o.items; }
 };
 
+/// Where a note writes a property.
+enum class PropertySource { FrontMatter, Table, InlineField };
+
+/// "front matter", "table", "inline field".
+std::string_view to_string(PropertySource source);
+
+/// A key and its values as a note writes them: a front-matter key, a row of a
+/// property table at the top of the body (`| Authors | Shin, Suyeon;… |`), or
+/// an inline field (`venue:: ICRA`). What a key means is the indexer's business.
+struct Property {
+  std::string key;                  ///< as written
+  std::vector<std::string> values;  ///< a list's items; otherwise the one value, as written
+  PropertySource source = PropertySource::FrontMatter;
+
+  bool operator==(const Property& o) const {
+    return key == o.key && values == o.values && source == o.source;
+  }
+};
+
 /// Everything the indexer needs from one file.
 struct Note {
   std::string path;   ///< vault-relative, '/'-separated
   std::string title;  ///< file name without ".md"
   std::string fm_title;  ///< front matter `title`, or empty
-  std::string type;         ///< front matter `type`
-  std::string entity_type;  ///< front matter `entity_type`
+  /// The first block's `# ` heading when it is not the title above: the
+  /// title when the front matter has none (a note named by a hash, titled by its heading).
+  std::string heading_title;
   std::vector<std::string> aliases;
   std::vector<std::string> tags;  ///< front matter tags and #hashtags, without '#'
-  std::vector<std::string> authors;  ///< front matter `author` / `authors` (people)
+  /// The tags the note gives itself: front matter tags, and lines made only of
+  /// #hashtags before the first heading. A #tag inside text or a list (a tag
+  /// index such as "- #person") is a tag, but says nothing about the note.
+  std::vector<std::string> own_tags;
+  std::vector<Property> properties;  ///< every property, in the order written
   std::optional<Citation> source;  ///< set when the file name is a citation key
   std::string text;  ///< plain text: markup removed, link display text kept, one line per block
   std::vector<Link> links;
@@ -78,13 +94,13 @@ struct Note {
   std::vector<std::string> headings;  ///< heading texts, in order (not the title heading)
   std::vector<std::string> warnings;  ///< recoverable problems, e.g. malformed front matter
 
-  /// The kind the page declares about itself (front matter, tags, file name), if any.
-  std::optional<NoteKind> declared_kind() const;
+  /// The values of the properties with this key (case and width folded), in order.
+  std::vector<std::string> property(std::string_view key) const;
   /// The targets of links shown under another text ([[target|shown]]), in
   /// order, each once: text the note does not show but is found by.
   std::vector<std::string> hidden_link_targets() const;
-  /// The title shown for the note: a source page's real title (its front-matter
-  /// title, else the one its file name carries), else the file name.
+  /// The title shown for the note: the front-matter title, else a source
+  /// page's title from its file name, else the heading title, else the file name.
   std::string display_title() const;
 };
 

@@ -21,7 +21,8 @@
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, folded as a name)
 //   XO<org>          organization filter terms
-//   XK<kind>         kind filter term (source, person, organization, ...)
+//   XK<kind>         kind filter term (source, person, organization, ... or a kind
+//                    of the vault's own vocabulary: META_KINDS)
 //   XT<tag>          tag filter terms
 //   XL<target>       link target terms (canonical page name)
 //   XC<source>       cited source terms (citation key without '@', folded as a key)
@@ -41,6 +42,9 @@
 //                        citation spans (stored_note.h encodes and decodes it)
 //   value STATE          the file as last indexed: path, size, mtime, hash (stored_note.h)
 //   value DIGEST         what entity resolution needs from the note (stored_note.h)
+//   value COVERAGE    where each facet's values came from (front matter, table,
+//                     path, links, …) and the property keys no facet reads
+//                     (stored_note.h): indexer --report facets
 //   value FOLDS_TO_ASCII the ASCII characters that non-ASCII characters of the
 //                        note fold to (ＧＰＵ → gpu, （ → "("), sorted: an ASCII
 //                        substring using none of them is checked on the raw text
@@ -79,6 +83,7 @@ enum Slot : unsigned {
   SLOT_STATE = 9,
   SLOT_DIGEST = 10,
   SLOT_FOLDS_TO_ASCII = 11,
+  SLOT_COVERAGE = 12,
 };
 
 /// Every slot with its name (the dump tool prints it; a test checks they are distinct).
@@ -86,7 +91,7 @@ struct SlotName {
   unsigned slot;
   std::string_view name;
 };
-inline constexpr std::array<SlotName, 12> SLOTS{{
+inline constexpr std::array<SlotName, 13> SLOTS{{
     {SLOT_VENUES, "venues"},
     {SLOT_YEARS, "years"},
     {SLOT_PERSONS, "persons"},
@@ -99,12 +104,14 @@ inline constexpr std::array<SlotName, 12> SLOTS{{
     {SLOT_STATE, "state"},
     {SLOT_DIGEST, "digest"},
     {SLOT_FOLDS_TO_ASCII, "folds_to_ascii"},
+    {SLOT_COVERAGE, "coverage"},
 }};
 
 /// What a field's query value selects, and so which processor handles it.
 enum class FieldKind {
   Text,       ///< words of a text field, analysed like the body: title:MegaScale
-  Term,       ///< one whole value: venue:OSDI, kind:person, tag:sdc
+  Term,       ///< one whole value: venue:OSDI, tag:sdc
+  Kind,       ///< a kind of the index's vocabulary, or a synonym of one: kind:person, kind:paper
   Range,      ///< a number or a range of them: year:2025, year:2024..2026
   Entity,     ///< a page by its name or any of its aliases: person:, org:, links:
   KeyPrefix,  ///< a stored key or every key it begins: path:wiki/sources
@@ -138,8 +145,10 @@ struct Field {
 
 /// MLSys2026 → MLSys, NSDI'24 → NSDI (a trailing year goes).
 std::optional<std::string> venue_value(std::string_view typed);
-/// A kind name or synonym ("paper" → "source"); nullopt for an unknown kind.
-std::optional<std::string> kind_value(std::string_view typed);
+/// A person's name in its one spelling: "Shin, Suyeon" → "Suyeon Shin", "吉野 賢二" → "吉野賢二" (names.h).
+std::optional<std::string> person_value(std::string_view typed);
+/// An organization's name without its legal form: "株式会社X" → "X" (names.h).
+std::optional<std::string> org_value(std::string_view typed);
 /// A citation key without its '@'.
 std::optional<std::string> citation_value(std::string_view typed);
 /// A path or folder without trailing '/'.
@@ -152,9 +161,9 @@ inline constexpr std::array<Field, 13> FIELDS{{
   {"title",     "S",  FieldKind::Text,      Folding::Name, -1,           "",        nullptr,        "words of the title"},
   {"venue",     "XV", FieldKind::Term,      Folding::Name, SLOT_VENUES,  "venues",  venue_value,    "a venue such as OSDI"},
   {"year",      "XY", FieldKind::Range,     Folding::Name, SLOT_YEARS,   "years",   nullptr,        "a year like 2025 or a range like 2024..2026"},
-  {"person",    "XP", FieldKind::Entity,    Folding::Name, SLOT_PERSONS, "persons", nullptr,        "a person's page name or alias"},
-  {"org",       "XO", FieldKind::Entity,    Folding::Name, SLOT_ORGS,    "orgs",    nullptr,        "an organization's page name or alias"},
-  {"kind",      "XK", FieldKind::Term,      Folding::Name, SLOT_KIND,    "",        kind_value,     "source, person, organization, product, concept or other"},
+  {"person",    "XP", FieldKind::Entity,    Folding::Name, SLOT_PERSONS, "persons", person_value,   "a person's name (\"First Last\" or \"Last, First\") or alias"},
+  {"org",       "XO", FieldKind::Entity,    Folding::Name, SLOT_ORGS,    "orgs",    org_value,      "an organization's page name or alias"},
+  {"kind",      "XK", FieldKind::Kind,      Folding::Name, SLOT_KIND,    "",        nullptr,        "a kind the index holds: source, person, organization, … or the vault's own"},
   {"tag",       "XT", FieldKind::Term,      Folding::Name, -1,           "",        nullptr,        "a tag without '#'"},
   {"path",      "XD", FieldKind::KeyPrefix, Folding::Key,  -1,           "",        path_value,     "a folder or the start of a vault path"},
   {"links",     "XL", FieldKind::Entity,    Folding::Name, -1,           "",        nullptr,        "a linked page's name or alias"},
@@ -211,10 +220,14 @@ inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
+inline constexpr std::string_view META_KINDS =
+    "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
+inline constexpr std::string_view META_CONFIG =
+    "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
-/// 6: names fold '_' as a space in filter terms too (fold_name), as entity resolution does.
-/// 7: the targets of links shown under another text are indexed (META "names").
-inline constexpr std::string_view SCHEMA_VERSION = "7";
+/// 9: metadata from front matter, tables, inline fields and paths (digests d4), META_CONFIG, COVERAGE.
+/// 10: the targets of links shown under another text are indexed (META "names").
+inline constexpr std::string_view SCHEMA_VERSION = "10";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

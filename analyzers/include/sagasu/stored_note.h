@@ -6,12 +6,15 @@
 #include <xapian.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "sagasu/kinds.h"
 #include "sagasu/note.h"
 #include "sagasu/snippet.h"
 
@@ -47,6 +50,15 @@ struct FileState {
   static std::string_view path_of(std::string_view value);
 };
 
+/// A kind the words around a link give the name: 「[[久保田裕之]]（監訳）」 → person.
+struct KindHint {
+  std::string name;  ///< the link's target, as written
+  Kind kind;
+  std::string marker;  ///< the words that say so: "（監訳）", "所属"
+
+  bool operator==(const KindHint& o) const { return name == o.name && kind == o.kind && marker == o.marker; }
+};
+
 /// The DIGEST value: what entity resolution needs from one note, so an
 /// unchanged note takes part in resolution without being read again.
 struct NoteDigest {
@@ -54,14 +66,34 @@ struct NoteDigest {
   std::string display_title;  ///< shown title (a source page's real title)
   bool source = false;        ///< a source page (@YYYY__VENUE__Title)
   std::vector<std::string> aliases;
-  std::optional<NoteKind> declared;   ///< the kind the page declares about itself
-  std::optional<NoteKind> structure;  ///< the kind its layout implies (親組織 list, concept headings)
-  std::vector<std::pair<std::string, NoteKind>> labelled;  ///< names under kind labels, and authors (persons)
+  std::vector<KindWord> kind_words;  ///< what the page says it is (Note::kind_words), mapped at resolution
+  std::optional<Kind> structure;     ///< the kind its layout implies (親組織 list, concept headings)
+  std::vector<std::pair<std::string, Kind>> labelled;  ///< names under kind labels, and authors (persons)
   std::vector<std::string> names;  ///< every name it links, lists or credits, as written
+  /// The note's own venues and years (its metadata, path or file name): a page
+  /// that links to this one takes them when this one is a work (source, book).
+  std::vector<std::string> venues, years;
+  std::string text_year;       ///< the year its opening lines give: its year if it is a work and has no other
+  bool bibliographic = false;  ///< it names its own authors, and its own venue or year
+  std::optional<Kind> defined;  ///< the kind its first sentence defines it as (「…の企業。」)
+  std::string defined_by;       ///< the word that says so ("企業")
+  std::vector<KindHint> hints;  ///< what the words around its links say
+  std::vector<std::vector<std::string>> lists;  ///< names it links as one list (list-mates share a kind)
 
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;
   static std::optional<NoteDigest> decode(std::string_view value);
+};
+
+/// The COVERAGE value: where a note's facet values came from, and the property
+/// keys of the note that no facet reads (indexer --report facets counts them).
+struct NoteCoverage {
+  std::map<std::string, std::set<std::string>> sources;  ///< facet → "front matter", "table", "links", …
+  std::vector<std::string> unmapped;                     ///< "table: Session", "front matter: created"
+
+  bool operator==(const NoteCoverage& o) const { return sources == o.sources && unmapped == o.unmapped; }
+  std::string encode() const;
+  static std::optional<NoteCoverage> decode(std::string_view value);
 };
 
 /// The text a document can be matched against: the stored plain text, its title and other names.

@@ -15,6 +15,9 @@ namespace sagasu {
 struct IndexOptions {
   std::string vault;                          ///< vault root directory
   std::string index;                          ///< index folder
+  /// The vault config file ("": VAULT/.sagasu/config.yaml when it exists). A
+  /// config the index was not built with rebuilds it.
+  std::string config;
   std::vector<std::string> extensions{"md"};  ///< file name endings to index ("*" = every file)
   std::uint64_t max_file_bytes = 8u << 20;    ///< larger files are skipped
   bool rebuild = false;   ///< build a new index beside the live one and switch to it (also for another vault)
@@ -50,6 +53,13 @@ struct EntityInfo {
   std::set<std::string> notes;      ///< vault-relative paths linking to it
 };
 
+/// How many notes of the index have a value of a facet, and where the values came from.
+struct FacetCoverage {
+  std::string facet;                           ///< "venue", "year", "person", "org"
+  std::size_t notes = 0;                       ///< notes with at least one value
+  std::map<std::string, std::size_t> sources;  ///< source ("table", "path", "links", …) → notes
+};
+
 /// What a run did (or, with dry_run, would do).
 struct IndexReport {
   std::size_t added = 0, updated = 0, unchanged = 0, deleted = 0, renamed = 0;
@@ -60,6 +70,12 @@ struct IndexReport {
   std::vector<Unresolved> unresolved;
   std::vector<EntityInfo> entities;  ///< every linked name, by name
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
+  /// The whole index after the run (not with dry_run): notes, each facet's
+  /// coverage, the kinds, and the property keys no facet reads, commonest first.
+  std::size_t indexed = 0;
+  std::vector<FacetCoverage> coverage;
+  std::vector<std::pair<std::string, std::size_t>> kinds;
+  std::vector<std::pair<std::string, std::size_t>> unmapped_keys;
   bool rebuilt = false;  ///< a new generation was built and switched to
   std::size_t shards = 1;  ///< the number of shard indexes written
   double seconds = 0;

@@ -140,7 +140,7 @@ class Searcher {
 
   /// Runs a request; throws UsageError for a malformed query.
   SearchResult search(const SearchRequest& request);
-  /// Every value of a facet in the index with its note count (by count, then value).
+  /// Every value of a facet (or every tag) in the index with its note count (by count, then value).
   FacetCounts list(const std::string& facet);
   /// The analyzer, for token dumps.
   Analyzer& analyzer() { return m_analyzer; }
@@ -153,6 +153,7 @@ class Searcher {
   SearchResult run(const SearchRequest& request);
   /// The number of notes the request matches with loose compounds.
   std::size_t count_loose(const SearchRequest& request);
+  FacetCounts list_terms(const schema::Field& field);
 
   std::unique_ptr<OpenIndex> m_index;
   Analyzer m_analyzer;
