@@ -110,27 +110,20 @@ void add_venues(NoteMetadata& m, std::string_view value, Origin o, const VaultCo
 void add_value(NoteMetadata& m, Facet f, const std::string& raw, Origin o, const VaultConfig& config) {
   const std::string v = plain(raw);
   if (v.empty()) return;
-  switch (f) {
-    case Facet::Venue:
-      // A `source:` that is a link (a web clipping's URL) names no venue.
-      if (raw.find("://") == std::string::npos) add_venues(m, v, o, config);
-      break;
-    case Facet::Year:
-      if (const auto ys = years_in(v); !ys.empty()) m.years.push_back({ys.front(), o});
-      break;
-    case Facet::Person:
-      for (auto& p : names::split_people(v)) m.persons.push_back({std::move(p), o});
-      break;
-    case Facet::Org:
-      for (auto& org : names::split_organizations(v)) m.orgs.push_back({std::move(org), o});
-      break;
-    case Facet::Kind:
-      // `type: entity` says only that entity_type tells the kind.
-      if (unicode::fold_name(v) != "entity") m.kind_words.push_back({v, true});
-      break;
-    case Facet::Tag:
-      m.tags.push_back({v, o});
-      break;
+  if (f == &schema::VENUE) {
+    // A `source:` that is a link (a web clipping's URL) names no venue.
+    if (raw.find("://") == std::string::npos) add_venues(m, v, o, config);
+  } else if (f == &schema::YEAR) {
+    if (const auto ys = years_in(v); !ys.empty()) m.years.push_back({ys.front(), o});
+  } else if (f == &schema::PERSON) {
+    for (auto& p : names::split_people(v)) m.persons.push_back({std::move(p), o});
+  } else if (f == &schema::ORG) {
+    for (auto& org : names::split_organizations(v)) m.orgs.push_back({std::move(org), o});
+  } else if (f == &schema::KIND) {
+    // `type: entity` says only that entity_type tells the kind.
+    if (unicode::fold_name(v) != "entity") m.kind_words.push_back({v, true});
+  } else if (f == &schema::TAG) {
+    m.tags.push_back({v, o});
   }
 }
 
@@ -156,7 +149,7 @@ void read_properties(const Note& note, const VaultConfig& config, NoteMetadata& 
       const int rank = config.key_rank(f, p.key);
       if (rank < 0) continue;
       used = true;
-      if (f != Facet::Kind) {
+      if (f != &schema::KIND) {
         for (const auto& v : p.values) add_value(m, f, v, o, config);
         continue;
       }
@@ -187,7 +180,7 @@ void read_path(const PathPattern& pp, const std::string& path, const VaultConfig
       std::string value;
       matcher->group(group, s).toUTF8String(value);
       if (U_FAILURE(s) || value.empty()) continue;
-      if (facet == Facet::Venue && pp.known_venues_only && !config.known_venue(value)) unknown_venue = true;
+      if (facet == &schema::VENUE && pp.known_venues_only && !config.known_venue(value)) unknown_venue = true;
       found.emplace_back(facet, std::move(value));
     }
     if (unknown_venue) continue;
@@ -240,7 +233,7 @@ NoteMetadata read_metadata(const Note& note, const VaultConfig& config) {
   for (const auto& tag : note.own_tags) {
     // A nested tag under a kind key says the kind: #type/paper.
     const auto slash = tag.find('/');
-    if (slash != std::string::npos && config.key_rank(Facet::Kind, tag.substr(0, slash)) >= 0)
+    if (slash != std::string::npos && config.key_rank(&schema::KIND, tag.substr(0, slash)) >= 0)
       m.kind_words.push_back({tag.substr(slash + 1), true});
     else
       m.kind_words.push_back({tag, false});

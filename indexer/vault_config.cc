@@ -14,28 +14,10 @@ namespace sagasu {
 
 using unicode::fold_name;
 
-std::string_view to_string(Facet f) {
-  switch (f) {
-    case Facet::Venue:
-      return "venue";
-    case Facet::Year:
-      return "year";
-    case Facet::Person:
-      return "person";
-    case Facet::Org:
-      return "org";
-    case Facet::Kind:
-      return "kind";
-    case Facet::Tag:
-      return "tag";
-  }
-  return "venue";
-}
-
-std::optional<Facet> facet_named(std::string_view name) {
+Facet facet_named(std::string_view name) {
   for (Facet f : FACETS)
-    if (to_string(f) == name) return f;
-  return std::nullopt;
+    if (f->name == name) return f;
+  return nullptr;
 }
 
 namespace {
@@ -45,17 +27,17 @@ namespace {
 // Kind keys in order of trust: entity_type says more than type.
 const std::map<Facet, std::vector<std::string_view>>& default_keys() {
   static const std::map<Facet, std::vector<std::string_view>> keys{
-      {Facet::Venue,
+      {&schema::VENUE,
        {"venue", "conference", "journal", "booktitle", "publication", "publicationTitle", "container-title",
         "proceedings", "source", "会議", "学会", "掲載誌", "雑誌"}},
-      {Facet::Year,
+      {&schema::YEAR,
        {"year", "date", "published", "date_published", "publication_date", "issued", "発行年", "出版年"}},
-      {Facet::Person, {"author", "authors", "creator", "creators", "editor", "editors", "著者", "作者"}},
-      {Facet::Org,
+      {&schema::PERSON, {"author", "authors", "creator", "creators", "editor", "editors", "著者", "作者"}},
+      {&schema::ORG,
        {"affiliation", "affiliations", "organization", "organisation", "organizations", "institution",
         "institutions", "所属", "所属機関"}},
-      {Facet::Kind, {"entity_type", "kind", "type", "category"}},
-      {Facet::Tag, {"tags", "tag"}},
+      {&schema::KIND, {"entity_type", "kind", "type", "category"}},
+      {&schema::TAG, {"tags", "tag"}},
   };
   return keys;
 }
@@ -143,7 +125,7 @@ class ConfigReader {
       if (!f)
         fail(kv.first,
              fmt::format("keys.{}: unknown facet (expected venue, year, person, org, kind or tag)", facet));
-      for (const auto& key : list(kv.second, "keys." + facet)) m_config.m_keys[*f].push_back(fold_name(key));
+      for (const auto& key : list(kv.second, "keys." + facet)) m_config.m_keys[f].push_back(fold_name(key));
     }
   }
 
@@ -198,8 +180,7 @@ class ConfigReader {
     PathPattern p{source, regex, {}, defaults};
     for (Facet f : FACETS) {
       UErrorCode s = U_ZERO_ERROR;
-      const int group =
-          regex->groupNumberFromName(icu::UnicodeString::fromUTF8(std::string(to_string(f))), s);
+      const int group = regex->groupNumberFromName(icu::UnicodeString::fromUTF8(std::string(f->name)), s);
       if (U_SUCCESS(s)) p.groups.emplace_back(f, group);
     }
     if (p.groups.empty()) {
@@ -259,7 +240,7 @@ bool VaultConfig::known_key(std::string_view key) const {
   for (std::string_view k : {"title", "aliases", "alias", "cssclass", "cssclasses"})
     if (folded == k) return true;
   if (m_ignored.count(folded)) return true;
-  return std::any_of(FACETS, FACETS + std::size(FACETS), [&](Facet f) { return key_rank(f, key) >= 0; });
+  return std::any_of(FACETS.begin(), FACETS.end(), [&](Facet f) { return key_rank(f, key) >= 0; });
 }
 
 std::optional<std::string> VaultConfig::known_venue(std::string_view venue) const {

@@ -9,6 +9,7 @@
 
 #include <unicode/regex.h>
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -19,17 +20,18 @@
 #include <vector>
 
 #include "sagasu/kinds.h"
+#include "sagasu/schema.h"
 
 namespace sagasu {
 
-/// What metadata can set: the facets, and a note's kind and tags.
-enum class Facet { Venue, Year, Person, Org, Kind, Tag };
-inline constexpr Facet FACETS[] = {Facet::Venue, Facet::Year, Facet::Person,
-                                   Facet::Org,   Facet::Kind, Facet::Tag};
-/// "venue", "year", "person", "org", "kind", "tag" (the names of the config file and of schema.h).
-std::string_view to_string(Facet f);
-/// The facet of a name above; nullopt for another word.
-std::optional<Facet> facet_named(std::string_view name);
+/// A field of the schema's table that metadata can set.
+using Facet = const schema::Field*;
+/// The fields metadata can set: the facets, and tags. The config file calls
+/// them by their names in schema.h (venue, year, person, org, kind, tag).
+inline constexpr std::array<Facet, 6> FACETS{&schema::VENUE, &schema::YEAR, &schema::PERSON,
+                                             &schema::ORG,   &schema::KIND, &schema::TAG};
+/// The field of FACETS with this name, or nullptr.
+Facet facet_named(std::string_view name);
 
 /// A regular expression over vault-relative paths whose named groups are facets.
 struct PathPattern {

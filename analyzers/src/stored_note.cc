@@ -233,8 +233,8 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   if (!get_field(in, s)) return std::nullopt;
   d.structure = kind_of(s);
   if (!list(d.aliases) || !get_field(in, count)) return std::nullopt;
-  const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
-  for (std::size_t i = 0; i < n; ++i) {
+  const std::size_t labelled = std::strtoul(count.c_str(), nullptr, 10);
+  for (std::size_t i = 0; i < labelled; ++i) {
     std::string name, kind;
     if (!get_field(in, name) || !get_field(in, kind)) return std::nullopt;
     if (kind.empty()) return std::nullopt;

@@ -25,9 +25,9 @@ std::string error_of(const std::string& yaml) {
 
 TEST_CASE("VaultConfig, defaults and what a file adds", "[config]") {
   const VaultConfig d;
-  CHECK(d.key_rank(Facet::Year, "Date") >= 0);
-  CHECK(d.key_rank(Facet::Kind, "entity_type") < d.key_rank(Facet::Kind, "type"));
-  CHECK(d.key_rank(Facet::Venue, "created") < 0);
+  CHECK(d.key_rank(&schema::YEAR, "Date") >= 0);
+  CHECK(d.key_rank(&schema::KIND, "entity_type") < d.key_rank(&schema::KIND, "type"));
+  CHECK(d.key_rank(&schema::VENUE, "created") < 0);
   CHECK(d.known_venue("icra") == std::optional<std::string>("ICRA"));
   CHECK(d.text().empty());
 
@@ -36,12 +36,12 @@ TEST_CASE("VaultConfig, defaults and what a file adds", "[config]") {
                    "keys:\n  year: [date_created]\nkinds:\n  book: [monograph]\n  zine: []\n"
                    "people:\n  Jonathan Sterne: [J. Sterne]\norganizations: [MIT Media Lab]\n");
   const VaultConfig c = VaultConfig::load(dir.path / "c.yaml", "c.yaml");
-  CHECK(c.key_rank(Facet::Year, "date_created") >= 0);
-  CHECK(c.key_rank(Facet::Year, "date") >= 0);  // the defaults stay
+  CHECK(c.key_rank(&schema::YEAR, "date_created") >= 0);
+  CHECK(c.key_rank(&schema::YEAR, "date") >= 0);  // the defaults stay
   test::write_file(dir.path / "i.yaml", "ignore: [date]\nkeys:\n  year: [date, created]\n");
   const VaultConfig i = VaultConfig::load(dir.path / "i.yaml", "i.yaml");
-  CHECK(i.key_rank(Facet::Year, "date") < 0);  // this vault's date is the day a note was written
-  CHECK(i.key_rank(Facet::Year, "created") >= 0);
+  CHECK(i.key_rank(&schema::YEAR, "date") < 0);  // this vault's date is the day a note was written
+  CHECK(i.key_rank(&schema::YEAR, "created") >= 0);
   CHECK(i.known_key("date"));  // not reported as a key no facet reads
   CHECK(c.kinds().canonical("monograph") == std::optional<std::string>("book"));
   CHECK(c.kinds().is_kind("zine"));
