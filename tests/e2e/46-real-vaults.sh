@@ -38,6 +38,15 @@ same_as_grep "$T" "$TV" アップス アップス
 same_as_grep "$T" "$TV" デコレー デコレー
 same_as_grep "$M" "$MV" アセクシュアル アセクシュアル   # link targets are text
 same_as_grep "$M" "$MV" 々 々
+# Kinds are the vault's words: every note tagged #book is kind:book (notes
+# whose front matter says book are too); an unknown kind is an error.
+"$SEARCHER" --index "$M" --paths kind:book 2>/dev/null | sed 's|.*/||; s|\\||g' | sort >"$WORK/books"
+missing=$(grep -rlE '(^|[[:space:]])#book([[:space:]]|$)' "$MV" | sed 's|.*/||' | sort | comm -23 - "$WORK/books")
+expect "matsuura: every note tagged #book is kind:book ($(wc -l <"$WORK/books") books${missing:+; missing: $missing})" \
+  test -z "$missing"
+"$SEARCHER" --index "$M" --limit 0 kind:planet >/dev/null 2>"$WORK/kind.err"
+rc=$?
+expect "kind:planet is an error listing the kinds the index holds" test "$rc" = 2 -a -n "$(grep 'this index holds' "$WORK/kind.err")"
 first=$("$SEARCHER" --index "$M" --json --limit 1 さーばー | python3 -c 'import json,sys; print(json.load(sys.stdin)["hits"][0]["path"])')
 expect "さーばー: the note on 自宅サーバー first (got $first)" test "$first" = 自宅サーバー.md
 # Corrections never reach a pipeline; one message; none of one character or too far.
