@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sagasu/facet_columns.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 
@@ -93,13 +94,20 @@ void ShardSet::begin_transaction() {
 }
 
 void ShardSet::commit() {
+  // Each generation's facet columns describe its committed revision; a run
+  // killed before they are written leaves a file of another revision, which
+  // readers ignore and the next run writes again.
   if (!m_fresh) {
-    for (Shard& sh : m_shards) sh.db.commit_transaction();
+    for (Shard& sh : m_shards) {
+      sh.db.commit_transaction();
+      FacetColumns::write(sh.db, sh.store->path_of(sh.store->current()));
+    }
     return;
   }
   std::vector<std::string> generations;
   for (std::size_t k = 0; k < m_shards.size(); ++k) {
     m_shards[k].db.commit();
+    FacetColumns::write(m_shards[k].db, new_path(k));
     m_shards[k].db.close();
     generations.push_back(layout::shard_folder(k) + "/" + m_shards[k].new_generation);
   }

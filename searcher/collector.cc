@@ -5,6 +5,28 @@
 namespace sagasu {
 namespace {
 
+// Counts the facets of every matching document from the facet columns
+// (facet_columns.h): ordinals in, counts per ordinal out, no value read.
+class ColumnSpy : public Xapian::MatchSpy {
+ public:
+  explicit ColumnSpy(std::vector<const FacetColumn*> columns) : m_columns(std::move(columns)) {
+    for (const auto* c : m_columns) m_counts.emplace_back(c->values.size(), 0);
+  }
+  void operator()(const Xapian::Document& doc, double) override {
+    const Xapian::docid did = doc.get_docid();
+    for (std::size_t i = 0; i < m_columns.size(); ++i) m_columns[i]->count(did, m_counts[i]);
+  }
+  /// The counts of facet i (of the columns given), added to out's single values.
+  void add_to(std::size_t i, std::map<std::string, std::size_t>& out) const {
+    for (std::size_t o = 0; o < m_counts[i].size(); ++o)
+      if (m_counts[i][o]) out[std::string(m_columns[i]->values[o])] += m_counts[i][o];
+  }
+
+ private:
+  std::vector<const FacetColumn*> m_columns;
+  std::vector<std::vector<std::uint32_t>> m_counts;
+};
+
 using Spies = std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>>;
 
 Spies add_spies(Xapian::Enquire& e, const std::vector<const schema::Field*>& facets) {
@@ -38,10 +60,15 @@ class SpyCollector : public Collector {
     // 32 for 27 notes); each shard alone counts exactly, so the shards are
     // counted one by one and summed.
     const bool per_shard = m_index.remote && m_index.shards.size() > 1 && !facets.empty();
-    const Spies spies = per_shard ? Spies() : add_spies(e, facets);
+    // One local index with its facet columns: ordinals counted, no value read.
+    const std::unique_ptr<ColumnSpy> columns = per_shard ? nullptr : column_spy(facets);
+    if (columns) e.add_matchspy(columns.get());
+    const Spies spies = per_shard || columns ? Spies() : add_spies(e, facets);
     std::vector<Ranked> ranked = match(e, first, max, out);
     take_page(ranked, by_year() ? first : 0, max, out);
-    if (per_shard)
+    if (columns)
+      for (std::size_t i = 0; i < facets.size(); ++i) columns->add_to(i, out.counts[facets[i]]);
+    else if (per_shard)
       count_per_shard(query, facets, out);
     else
       add_counts(spies, facets, out);
@@ -49,6 +76,17 @@ class SpyCollector : public Collector {
   }
 
  private:
+  std::unique_ptr<ColumnSpy> column_spy(const std::vector<const schema::Field*>& facets) const {
+    if (!m_index.columns || facets.empty()) return nullptr;
+    std::vector<const FacetColumn*> columns;
+    for (const auto* f : facets) {
+      const FacetColumn* c = m_index.columns->column(static_cast<Xapian::valueno>(f->facet_slot));
+      if (!c) return nullptr;
+      columns.push_back(c);
+    }
+    return std::make_unique<ColumnSpy>(std::move(columns));
+  }
+
   std::vector<Ranked> match(Xapian::Enquire& e, Xapian::doccount first, Xapian::doccount max,
                             Collected& out) const {
     const Xapian::doccount all = m_index.all.get_doccount();

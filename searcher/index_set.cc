@@ -180,6 +180,19 @@ class ShardCheck {
 
 }  // namespace
 
+namespace {
+
+// The generation folder a local shard location opens: the one its stub names,
+// or the location itself.
+std::string generation_folder(const ShardLocation& shard) {
+  const auto entries = layout::read_stub(shard.path);
+  if (entries.size() == 1 && !layout::shard_entry(entries.front()))
+    return (fs::path(shard.path) / entries.front()).string();
+  return shard.path;
+}
+
+}  // namespace
+
 OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial) {
   OpenIndex index;
   index.name = fmt::format("{}", fmt::join(locations, ", "));
@@ -201,6 +214,8 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
     index.shards.push_back(db);
   }
   if (index.missing.size() == shards.size()) throw Error(fmt::format("{}: no shard answered", index.name));
+  if (shards.size() == 1 && !shards.front().remote())
+    index.columns = FacetColumns::open(generation_folder(shards.front()), index.all);
   // Shards not given at all (those that did not answer are named already).
   const std::vector<std::size_t> absent = check.absent(index.name);
   if (absent.size() > index.missing.size()) {

@@ -6,8 +6,11 @@
 
 #include <xapian.h>
 
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "sagasu/facet_columns.h"
 
 namespace sagasu {
 
@@ -35,6 +38,9 @@ struct OpenIndex {
   std::vector<Xapian::Database> shards;  ///< each shard alone
   bool remote = false;                   ///< a shard is served over TCP: no MatchDecider runs there
   std::vector<std::string> missing;      ///< shards that did not answer (allow_partial)
+  /// One local index: its facet columns, when they describe the revision
+  /// opened (nullptr otherwise: facets are counted from the values).
+  std::shared_ptr<const FacetColumns> columns;
 };
 
 /// Opens the shards the locations name and checks that they are one vault's

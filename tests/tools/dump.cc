@@ -5,14 +5,19 @@
 // schema.h; META, STATE and DIGEST are decoded with their one codec
 // (stored_note.h) and printed field by field, so a difference names the field.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <xapian.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "sagasu/facet_columns.h"
+#include "sagasu/index_layout.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
@@ -108,6 +113,31 @@ void print_value(unsigned slot, std::string_view v) {
   if (!decoded) fmt::print("{} UNDECODABLE {}\n", head, shown(v));
 }
 
+// The folder of the generation an index folder's stub names (or the folder itself).
+std::string generation_folder(const std::string& index) {
+  const auto entries = layout::read_stub(index);
+  return entries.size() == 1 ? (std::filesystem::path(index) / entries.front()).string() : index;
+}
+
+// A document's values in the facet columns, facet by facet.
+void print_columns(const FacetColumns& columns, Xapian::docid did) {
+  for (const auto& f : schema::FIELDS) {
+    if (!f.is_facet()) continue;
+    const FacetColumn* c = columns.column(static_cast<Xapian::valueno>(f.facet_slot));
+    if (!c) {
+      fmt::print("  column {} missing\n", f.name);
+      continue;
+    }
+    std::vector<std::uint32_t> counts(c->values.size(), 0);
+    c->count(did, counts);
+    std::vector<std::string_view> values;
+    for (std::size_t o = 0; o < counts.size(); ++o)
+      if (counts[o]) values.push_back(c->values[o]);
+    std::sort(values.begin(), values.end());
+    fmt::print("  column {} {}\n", f.name, fmt::join(values, "|"));
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,9 +153,13 @@ int main(int argc, char** argv) {
       if (p != db.postlist_end(*t)) by_id[*t] = *p;
     }
     fmt::print("documents {}\n", db.get_doccount());
+    // The facet columns of the generation, when they describe this revision.
+    const auto columns = FacetColumns::open(generation_folder(argv[1]), db);
+    fmt::print("facet columns {}\n", columns ? "current" : "none or stale");
     for (const auto& [id, did] : by_id) {
       const Xapian::Document doc = db.get_document(did);
       fmt::print("doc {}\n", id);
+      if (columns) print_columns(*columns, did);
       for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
         std::string pos;
         for (auto p = t.positionlist_begin(); p != t.positionlist_end(); ++p) pos += fmt::format(" {}", *p);
