@@ -47,9 +47,10 @@ void add_fields(Xapian::Document& doc, const FieldValues& values) {
     doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(years.back())));
 }
 
-// The ASCII characters that non-ASCII characters of the note fold to, sorted:
-// an ASCII substring using none of them can be checked on the raw text.
-std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names) {
+// The ASCII characters that non-ASCII characters of the note fold to, and
+// those of its words too long to be terms (unindexed), sorted: what its word
+// terms may not show (schema.h, FOLDS_TO_ASCII).
+std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names, std::string unindexed) {
   // Fold the non-ASCII characters alone.
   std::string non_ascii;
   const std::string title = note.display_title();
@@ -59,7 +60,7 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
     for (char c : name) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
   const std::string folded = fold_text(non_ascii).text;
   std::string produced;  // the ASCII characters they fold to, each once
-  for (char c : folded)
+  for (char c : folded + unindexed)
     if (c != ' ' && static_cast<unsigned char>(c) < 0x80 && produced.find(c) == std::string::npos)
       produced += c;
   std::sort(produced.begin(), produced.end());
@@ -111,17 +112,21 @@ std::string DocumentBuilder::signature(const Note& note, const FieldValues& valu
   return fmt::format("{:016x}", h);
 }
 
-void DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
-                                const std::vector<std::string>& names) {
+std::string DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
+                                       const std::vector<std::string>& names) {
   // Title words: a higher wdf, and S terms that the searcher ORs in as a
   // separate title field. Aliases are other names: words like the body's
   // (the searcher expands a name to the others through the synonym table).
   enum class Field { Title, Alias, Body };
+  std::string unindexed;  // the words too long to be terms
   auto add = [&](std::string_view text, Xapian::termpos first, Field field) -> Xapian::termpos {
     Xapian::termpos last = first;
     const Xapian::termcount wdf = field == Field::Title ? schema::TITLE_WDF : 1;
     for (const Token& t : m_analyzer.analyze(text, first)) {
-      if (t.text.size() + 2 > schema::MAX_TERM_BYTES) continue;
+      if (t.text.size() + 2 > schema::MAX_TERM_BYTES) {
+        unindexed += t.text;
+        continue;
+      }
       last = t.position;
       if (t.kind == TokenKind::Stem) {
         doc.add_term(std::string(schema::STEM.prefix) + t.text, wdf);
@@ -136,20 +141,21 @@ void DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
   Xapian::termpos pos = add(note.display_title(), 1, Field::Title);
   for (const auto& name : names) pos = add(name, pos + schema::TITLE_BODY_GAP, Field::Alias);
   add(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
+  return unindexed;
 }
 
 Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& values) {
   Xapian::Document doc;
   doc.add_boolean_term(schema::unique_id_term(note.path));
   const std::vector<std::string> names = other_names(note);
-  add_words(doc, note, names);
+  const std::string unindexed = add_words(doc, note, names);
   add_grams(doc, note, names);
   add_fields(doc, values);
   doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
   doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
-  if (const std::string folds = folds_to_ascii(note, names); !folds.empty())
+  if (const std::string folds = folds_to_ascii(note, names, unindexed); !folds.empty())
     doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
   doc.set_data(note.text);
   return doc;

@@ -33,7 +33,8 @@ class DocumentBuilder {
  private:
   Analyzer& m_analyzer;
   std::string meta_json(const Note& note, const FieldValues& values) const;
-  void add_words(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names);
+  /// Adds the word, title and stem terms; returns the words too long to be terms.
+  std::string add_words(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names);
 };
 
 }  // namespace sagasu

@@ -7,8 +7,18 @@
 #include "sagasu/facet_columns.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
+#include "sagasu/word_list.h"
 
 namespace sagasu {
+namespace {
+
+// What the searcher reads beside a generation's database (each file names the revision it describes).
+void write_generation_files(const Xapian::Database& db, const std::string& folder) {
+  FacetColumns::write(db, folder);
+  WordList::write(db, folder);
+}
+
+}  // namespace
 
 ShardSet::ShardSet(const IndexOptions& opts, const std::string& config) : m_store(opts.index, opts.wait) {
   const std::vector<std::string> old_shards = m_store.shards();
@@ -94,20 +104,20 @@ void ShardSet::begin_transaction() {
 }
 
 void ShardSet::commit() {
-  // Each generation's facet columns describe its committed revision; a run
+  // Each generation's facet columns and word list describe its committed revision; a run
   // killed before they are written leaves a file of another revision, which
   // readers ignore and the next run writes again.
   if (!m_fresh) {
     for (Shard& sh : m_shards) {
       sh.db.commit_transaction();
-      FacetColumns::write(sh.db, sh.store->path_of(sh.store->current()));
+      write_generation_files(sh.db, sh.store->path_of(sh.store->current()));
     }
     return;
   }
   std::vector<std::string> generations;
   for (std::size_t k = 0; k < m_shards.size(); ++k) {
     m_shards[k].db.commit();
-    FacetColumns::write(m_shards[k].db, new_path(k));
+    write_generation_files(m_shards[k].db, new_path(k));
     m_shards[k].db.close();
     generations.push_back(layout::shard_folder(k) + "/" + m_shards[k].new_generation);
   }

@@ -214,8 +214,11 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
     index.shards.push_back(db);
   }
   if (index.missing.size() == shards.size()) throw Error(fmt::format("{}: no shard answered", index.name));
-  if (shards.size() == 1 && !shards.front().remote())
-    index.columns = FacetColumns::open(generation_folder(shards.front()), index.all);
+  if (shards.size() == 1 && !shards.front().remote()) {
+    const std::string folder = generation_folder(shards.front());
+    index.columns = FacetColumns::open(folder, index.all);
+    index.words = WordList::open(folder, index.all);
+  }
   // Shards not given at all (those that did not answer are named already).
   const std::vector<std::size_t> absent = check.absent(index.name);
   if (absent.size() > index.missing.size()) {

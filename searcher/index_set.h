@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sagasu/facet_columns.h"
+#include "sagasu/word_list.h"
 
 namespace sagasu {
 
@@ -41,6 +42,9 @@ struct OpenIndex {
   /// One local index: its facet columns, when they describe the revision
   /// opened (nullptr otherwise: facets are counted from the values).
   std::shared_ptr<const FacetColumns> columns;
+  /// One local index: its word list for the same revision (nullptr otherwise:
+  /// substring candidates are all confirmed on their text).
+  std::shared_ptr<const WordList> words;
 };
 
 /// Opens the shards the locations name and checks that they are one vault's

@@ -125,7 +125,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact);
   CompiledQuery query = builder.build(req);
   const FacetPlan facets = plan_facets(req, query);
-  const Verifier verifier(m_index->all, m_index->shards.size() > 1, query, req.exact, m_analyzer);
+  const Verifier verifier(*m_index, query, req.exact, m_analyzer);
   const auto collector = make_collector(*m_index, verifier, req.sort);
   const auto first = static_cast<Xapian::doccount>(req.offset),
              max = static_cast<Xapian::doccount>(req.limit);
@@ -166,7 +166,7 @@ std::size_t Searcher::count_loose(const SearchRequest& req) {
   loose.loose = true;
   const Synonyms synonyms(m_index->all);
   const CompiledQuery query = QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact).build(loose);
-  const Verifier verifier(m_index->all, m_index->shards.size() > 1, query, req.exact, m_analyzer);
+  const Verifier verifier(*m_index, query, req.exact, m_analyzer);
   return make_collector(*m_index, verifier, req.sort)->collect(query.assemble(), 0, 0, {}).total;
 }
 

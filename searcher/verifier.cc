@@ -61,6 +61,13 @@ class Verifier::Note {
   bool contains_raw(const std::string& needle) {
     return strings::contains(raw().body, needle) || strings::contains(raw().names, needle);
   }
+  /// Does a non-ASCII character of the note fold to a character of needle,
+  /// or is one in a word too long to be a term (schema.h, FOLDS_TO_ASCII)?
+  bool may_hide(const std::string& needle) {
+    if (!m_hidden) m_hidden = m_doc.get_value(schema::SLOT_FOLDS_TO_ASCII);
+    return std::any_of(needle.begin(), needle.end(),
+                       [&](char ch) { return m_hidden->find(ch) != std::string::npos; });
+  }
   bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
     // The needle is folded already: found as it is in the raw text, it is in
     // the folded text too. Most candidates end here, without folding.
@@ -73,10 +80,7 @@ class Verifier::Note {
       if (strings::contains(lower(), needle)) return true;
       // No non-ASCII character of this note folds to a character of the
       // needle: the lower-cased text was the whole story.
-      const std::string produced = m_doc.get_value(schema::SLOT_FOLDS_TO_ASCII);
-      if (std::none_of(needle.begin(), needle.end(),
-                       [&](char ch) { return produced.find(ch) != std::string::npos; }))
-        return false;
+      if (!may_hide(needle)) return false;
     }
     // Where a person would accept it: a kana variant only where it names the
     // same word, a leading 々 where an ideograph repeats (substring.h).
@@ -98,7 +102,20 @@ class Verifier::Note {
   Xapian::docid m_did;
   std::optional<NoteText> m_text;
   std::optional<std::string> m_lower;
+  std::optional<std::string> m_hidden;
 };
+
+Verifier::Verifier(const OpenIndex& index, const CompiledQuery& query, bool exact, Analyzer& analyzer,
+                   std::size_t text_checks_before_proof)
+    : m_db(index.all),
+      m_several(index.shards.size() > 1),
+      m_words(index.words.get()),
+      m_text_checks_before_proof(text_checks_before_proof),
+      m_probe(index.all),
+      m_query(query),
+      m_exact(exact),
+      m_analyzer(analyzer),
+      m_proofs(query.chunks.size()) {}
 
 bool Verifier::needed() const {
   return m_query.root >= 0 && (m_exact || std::any_of(m_query.chunks.begin(), m_query.chunks.end(),
@@ -147,7 +164,46 @@ bool Verifier::satisfied(const Chunk& c, Note& note) const {
   for (const auto& alt : c.alternatives)
     if (m_probe.has_all(alt.terms, note.did()) && (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
       return true;
-  return !c.info.substring.empty() && note.folded_contains(c.info.needle(), m_analyzer);
+  return !c.info.substring.empty() &&
+         (proven(c, note.did()) || (!refuted(c, note) && note.folded_contains(c.info.needle(), m_analyzer)));
+}
+
+bool Verifier::proven(const Chunk& c, Xapian::docid did) const {
+  if (!m_words) return false;
+  Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  if (!p.built) {
+    if (p.text_checks++ < m_text_checks_before_proof) return false;
+    build(p, c);
+  }
+  return did < p.notes.size() && p.notes[did];
+}
+
+bool Verifier::refuted(const Chunk& c, Note& note) const {
+  // Letters and digits are inside one word wherever they occur (ICU never
+  // breaks a run of them): with no word holding the string, the note does
+  // not, unless its text holds characters no word term shows.
+  const Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  return p.complete && !note.may_hide(c.info.substring_exact);
+}
+
+void Verifier::build(Proof& p, const Chunk& c) const {
+  // Enough words for any real query (プログラ: 700 in 100k notes); a needle
+  // in more words than this still has a proof from these, and the rest of
+  // its candidates read their text.
+  constexpr std::size_t MAX_WORDS = 20000;
+  p.built = true;
+  // A word holding the query's own text (width and case folded) is a match
+  // a person accepts; one holding only a kana variant needs the text's word
+  // boundaries (substring.h), so the width-folded needle is the one searched.
+  const std::string& needle = c.info.substring_exact;
+  if (needle.empty() || needle.find(' ') != std::string::npos) return;
+  p.notes.assign(m_db.get_lastdocid() + 1, false);
+  const std::vector<std::string> words = m_words->containing(needle, MAX_WORDS);
+  for (const std::string& word : words)
+    for (auto d = m_db.postlist_begin(word); d != m_db.postlist_end(word); ++d) p.notes[*d] = true;
+  p.complete = words.size() < MAX_WORDS && std::all_of(needle.begin(), needle.end(), [](char ch) {
+                 return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+               });
 }
 
 }  // namespace sagasu

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "index_set.h"
 #include "query_builder.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
@@ -44,10 +45,12 @@ bool contains_substring(Analyzer& analyzer, const NoteText& text, const Substrin
 
 class Verifier : public Xapian::MatchDecider {
  public:
-  /// db is every shard searched as one (several: look documents up by unique id);
-  /// the analyzer tells whether a kana variant names the same word.
-  Verifier(const Xapian::Database& db, bool several, const CompiledQuery& query, bool exact, Analyzer& analyzer)
-      : m_db(db), m_several(several), m_probe(db), m_query(query), m_exact(exact), m_analyzer(analyzer) {}
+  /// Checks the query's candidates in the index's notes (every shard searched
+  /// as one); the analyzer tells whether a kana variant names the same word.
+  /// A chunk's proof from the word list is built after it has read the text
+  /// of text_checks_before_proof candidates.
+  Verifier(const OpenIndex& index, const CompiledQuery& query, bool exact, Analyzer& analyzer,
+           std::size_t text_checks_before_proof = 16);
 
   /// Is there anything to confirm? Without substring pieces or --exact, Xapian's match is the answer.
   bool needed() const;
@@ -60,13 +63,34 @@ class Verifier : public Xapian::MatchDecider {
   class Note;  // one candidate, its text read and folded only when needed
   bool eval(int node, Note& note) const;
   bool satisfied(const Chunk& c, Note& note) const;
+  /// Does the note hold a word that contains the chunk's substring (word_list.h)?
+  bool proven(const Chunk& c, Xapian::docid did) const;
+  /// Is the chunk's substring certainly not in the note, though its grams are?
+  bool refuted(const Chunk& c, Note& note) const;
+
+  /// The notes with a word containing a chunk's substring: built from the
+  /// word list once the chunk has needed the text of a few candidates (a
+  /// handful are cheaper to read than the postings of every such word).
+  struct Proof {
+    std::size_t text_checks = 0;
+    bool built = false;
+    std::vector<bool> notes;  ///< by document id
+    /// Letters and digits only, every word containing them listed: outside
+    /// these notes the string is only where a word term may not show it
+    /// (schema.h, FOLDS_TO_ASCII).
+    bool complete = false;
+  };
+  void build(Proof& proof, const Chunk& c) const;
 
   const Xapian::Database& m_db;
-  bool m_several;
+  bool m_several;  ///< several shards: documents are looked up by unique id
+  const WordList* m_words;
+  std::size_t m_text_checks_before_proof;
   mutable TermProbe m_probe;
   const CompiledQuery& m_query;
   bool m_exact;
   Analyzer& m_analyzer;
+  mutable std::vector<Proof> m_proofs;  ///< one per chunk
 };
 
 }  // namespace sagasu

@@ -1,17 +1,9 @@
 #include "sagasu/facet_columns.h"
 
-#include <fcntl.h>
-#include <fmt/format.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <unordered_map>
 
-#include "sagasu/error.h"
+#include "sagasu/generation_file.h"
 #include "sagasu/schema.h"
 
 namespace fs = std::filesystem;
@@ -19,31 +11,11 @@ namespace fs = std::filesystem;
 namespace sagasu {
 namespace {
 
+using generation_file::get;
+using generation_file::put32;
+
 constexpr std::string_view MAGIC{"SGFC1\0\0\0", 8};
-constexpr std::size_t HEADER = 8 + 8 + 4 + 4;
-
-void put32(std::string& out, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-void put64(std::string& out, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-std::uint64_t get(const unsigned char* p, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-// The revision an existing file describes (0 when there is none or it is not one).
-Xapian::rev revision_of(const fs::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  unsigned char head[16];
-  const bool ok = ::read(fd, head, sizeof head) == static_cast<ssize_t>(sizeof head);
-  ::close(fd);
-  if (!ok || std::memcmp(head, MAGIC.data(), MAGIC.size()) != 0) return 0;
-  return static_cast<Xapian::rev>(get(head + 8, 8));
-}
+constexpr std::size_t HEADER = generation_file::HEADER + 4 + 4;  // + docid limit, facet count
 
 // One facet's column as bytes: slot, values, document offsets and ordinals.
 void append_column(const Xapian::Database& db, Xapian::valueno slot, std::uint32_t limit, std::string& out) {
@@ -78,73 +50,40 @@ void append_column(const Xapian::Database& db, Xapian::valueno slot, std::uint32
   for (auto o : ordinals) put32(out, o);
 }
 
-// Durable replacement: a temporary file, fsync, rename.
-void replace(const fs::path& file, const std::string& bytes) {
-  const fs::path tmp = file.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(fmt::format("{}: cannot write: {}", tmp.string(), std::strerror(errno)));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  const bool ok = done == bytes.size() && ::fsync(fd) == 0;
-  const int err = errno;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    throw Error(fmt::format("{}: cannot write: {}", file.string(), std::strerror(ok ? errno : err)));
-  }
-}
-
 }  // namespace
 
 void FacetColumns::write(const Xapian::Database& db, const std::string& folder) {
-  const fs::path file = fs::path(folder) / FACET_COLUMNS_FILE;
+  const std::string file = (fs::path(folder) / FACET_COLUMNS_FILE).string();
   const Xapian::rev revision = db.get_revision();
-  if (revision_of(file) == revision && revision != 0) return;
+  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
   const std::uint32_t limit = db.get_lastdocid() + 1;
-  std::string out(MAGIC);
-  put64(out, revision);
+  std::string out = generation_file::header(MAGIC, revision);
   put32(out, limit);
   std::uint32_t facets = 0;
   for (const auto& f : schema::FIELDS) facets += f.is_facet();
   put32(out, facets);
   for (const auto& f : schema::FIELDS)
     if (f.is_facet()) append_column(db, static_cast<Xapian::valueno>(f.facet_slot), limit, out);
-  replace(file, out);
+  generation_file::replace(file, out);
 }
 
 std::shared_ptr<const FacetColumns> FacetColumns::open(const std::string& folder,
                                                        const Xapian::Database& db) {
-  const fs::path file = fs::path(folder) / FACET_COLUMNS_FILE;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
-  struct stat st {};
+  auto map = generation_file::Mapped::open((fs::path(folder) / FACET_COLUMNS_FILE).string(), MAGIC,
+                                           db.get_revision());
+  if (!map || map->size() < HEADER) return nullptr;
   std::shared_ptr<FacetColumns> columns(new FacetColumns());
-  if (::fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(HEADER)) {
-    void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-    if (map != MAP_FAILED) {
-      columns->m_map = map;
-      columns->m_size = static_cast<std::size_t>(st.st_size);
-    }
-  }
-  ::close(fd);
-  if (!columns->m_map) return nullptr;
-  const auto* p = static_cast<const unsigned char*>(columns->m_map);
-  if (std::memcmp(p, MAGIC.data(), MAGIC.size()) != 0 || get(p + 8, 8) != db.get_revision() ||
-      get(p + 16, 4) != db.get_lastdocid() + 1 || !columns->parse())
-    return nullptr;
+  columns->m_map = std::move(map);
+  if (get(columns->m_map->data() + 16, 4) != db.get_lastdocid() + 1 || !columns->parse()) return nullptr;
   return columns;
 }
 
 bool FacetColumns::parse() {
-  const auto* base = static_cast<const unsigned char*>(m_map);
+  const unsigned char* base = m_map->data();
+  const std::size_t size = m_map->size();
   std::size_t at = HEADER;
   auto u32 = [&](std::uint32_t& v) {
-    if (at + 4 > m_size) return false;
+    if (at + 4 > size) return false;
     v = static_cast<std::uint32_t>(get(base + at, 4));
     at += 4;
     return true;
@@ -155,7 +94,7 @@ bool FacetColumns::parse() {
     FacetColumn c;
     std::uint32_t slot, count, blob;
     if (!u32(slot) || !u32(count) || !u32(blob)) return false;
-    if (count > m_size / 4 || at + (count + 1) * 4ull + blob > m_size) return false;
+    if (count > size / 4 || at + (count + 1) * 4ull + blob > size) return false;
     const auto* value_offsets = reinterpret_cast<const std::uint32_t*>(base + at);
     at += (count + 1) * 4ull;
     const char* strings = reinterpret_cast<const char*>(base + at);
@@ -164,11 +103,11 @@ bool FacetColumns::parse() {
       c.values.emplace_back(strings + value_offsets[i], value_offsets[i + 1] - value_offsets[i]);
     }
     at += (blob + 3) / 4 * 4;
-    if (at + (limit + 1) * 4ull > m_size) return false;
+    if (at + (limit + 1) * 4ull > size) return false;
     c.doc_offsets = reinterpret_cast<const std::uint32_t*>(base + at);
     at += (limit + 1) * 4ull;
     const std::uint32_t total = c.doc_offsets[limit];
-    if (at + total * 4ull > m_size) return false;
+    if (at + total * 4ull > size) return false;
     c.ordinals = reinterpret_cast<const std::uint32_t*>(base + at);
     at += total * 4ull;
     for (std::uint32_t d = 0; d < limit; ++d)
@@ -179,11 +118,7 @@ bool FacetColumns::parse() {
     c.limit = limit;
     m_columns.push_back(std::move(c));
   }
-  return at == m_size;
-}
-
-FacetColumns::~FacetColumns() {
-  if (m_map) ::munmap(m_map, m_size);
+  return at == size;
 }
 
 const FacetColumn* FacetColumns::column(Xapian::valueno slot) const {

@@ -96,18 +96,41 @@ def read_queries(path):
     return out
 
 
-FIELD = re.compile(r'^-?[a-z]+:("[^"]*"|\S+)$')
+FIELD = re.compile(r'^(-?)([a-z]+):("[^"]*"|\S+)$')
+FACETS = ("venue", "year", "person", "org", "kind")  # the facet columns, as the searcher names them
+YEAR_RANGE = re.compile(r"^(\d{4})(?:\.\.(\d{4}))?$")
 
 
 def groonga_query(q):
-    """The mix query in Groonga's query syntax, or None if it is filters only.
+    """The mix query as Groonga's (query, filter) pair; None where it has no part.
 
-    Groonga's table has no venue/year/kind columns, so field filters are
-    dropped; words, "phrases" and -exclusions mean the same in both syntaxes.
+    Words, "phrases" and -exclusions mean the same in both syntaxes; a facet
+    filter becomes a script filter on the facet columns (venue @ "OSDI",
+    year >= 2020 && year <= 2026). Other fields are dropped.
     """
     tokens = re.findall(r'-?"[^"]*"|\S+', q)
-    kept = [t for t in tokens if not FIELD.match(t)]
-    return " ".join(kept) if kept else None
+    words, filters = [], []
+    for t in tokens:
+        m = FIELD.match(t)
+        if not m:
+            words.append(t)
+            continue
+        neg, field, value = m.group(1), m.group(2), m.group(3).strip('"')
+        if field not in FACETS:
+            continue
+        y = YEAR_RANGE.match(value) if field == "year" else None
+        if field == "year" and not y:
+            continue
+        cond = (f"(year >= {y.group(1)} && year <= {y.group(2) or y.group(1)})" if y
+                else f"{field} @ {json.dumps(value, ensure_ascii=False)}")
+        filters.append(("!" if neg else "") + cond)
+    return (" ".join(words) or None, " && ".join(filters) or None)
+
+
+def groonga_runs(q):
+    """Can Groonga run the mix query (anything left after translation)?"""
+    words, filters = groonga_query(q)
+    return words is not None or filters is not None
 
 
 def read_samples(raw_tsv):
@@ -126,11 +149,25 @@ def groonga_quote(s):
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def select_command(query):
-    # Ranked top 10 with a highlighted snippet: the closest Groonga has to what
-    # the searcher returns (it has no facet columns to drill down on).
-    return ("select Docs --match_columns body --query " + groonga_quote(query)
-            + " --output_columns '_key,_score,snippet_html(body)' --limit 10 --sort_keys -_score")
+# What each mode adds, as the searcher's three measurements: the ranked top
+# 10; plus exact counts of every facet (Groonga: drilldown on the five facet
+# columns, top 10 values of each); plus a highlighted snippet per hit.
+MODES = ("top10", "facets", "snippets")
+
+
+def select_command(q, mode):
+    words, filters = groonga_query(q)
+    cmd = "select Docs"
+    if words:
+        cmd += " --match_columns body --query " + groonga_quote(words)
+    if filters:
+        cmd += " --filter " + groonga_quote(filters)
+    cmd += " --output_columns " + ("'_key,_score,snippet_html(body)'" if mode == "snippets" else "'_key,_score'")
+    cmd += " --limit 10 --sort_keys -_score"
+    if mode in ("facets", "snippets"):
+        cmd += (" --drilldown " + ",".join(FACETS) + " --drilldown_sort_keys -_nsubrecs --drilldown_limit 10"
+                " --drilldown_output_columns _key,_nsubrecs")
+    return cmd
 
 
 def responses(text):
@@ -163,77 +200,55 @@ def du_bytes(path):
     return int(out.stdout.split()[0])
 
 
-def write_load_file(files, path):
-    """One `load` of every file: _key = vault-relative path, body = the raw text."""
+def read_facets(path):
+    """vault path → {facet: [values]}, from sagasu-bench-queries --export-facets."""
+    out = {}
+    if path:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                out[row.pop("_key")] = row
+    return out
+
+
+def write_load_file(files, path, facets):
+    """One `load` of every file: _key = vault-relative path, body = the raw text,
+    and the note's values of each facet (vector columns of one lexicon table each)."""
     n = 0
     with open(path, "w", encoding="utf-8") as f:
+        for name in FACETS:
+            f.write(f"table_create Facet_{name} TABLE_HASH_KEY ShortText\n")
         f.write("table_create Docs TABLE_HASH_KEY ShortText\n")
         f.write("column_create Docs body COLUMN_SCALAR LongText\n")
+        for name in FACETS:
+            f.write(f"column_create Docs {name} COLUMN_VECTOR Facet_{name}\n")
         f.write("load --table Docs\n[\n")
         first = True
         for rel, p in files:
             text = read_utf8(p)
             if text is None:
                 continue  # the indexer skips it too
-            f.write(("" if first else ",\n") + json.dumps({"_key": rel, "body": text}, ensure_ascii=False))
+            row = {"_key": rel, "body": text}
+            row.update({name: facets.get(rel, {}).get(name, []) for name in FACETS})
+            f.write(("" if first else ",\n") + json.dumps(row, ensure_ascii=False))
             first = False
             n += 1
         f.write("\n]\n")
     return n
 
 
-def cmd_groonga(a):
-    out_dir = Path(a.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    work = Path(a.work)
-    work.mkdir(parents=True, exist_ok=True)
-    files = vault_files(a.vault, a.ext)
-    result = {"tokenizer": a.tokenizer, "normalizer": "NormalizerNFKC100"}
-
-    # The load file is built once per vault and shared by both tokenizers; its
-    # writing is not timed (it stands for the indexer's own file reading).
-    load = work / "load.grn"
-    stamp = work / "load.stamp"
-    key = f"{len(files)} {sum(os.stat(p).st_size for _, p in files)} {files[0][0] if files else ''}"
-    if not load.exists() or not stamp.exists() or stamp.read_text() != key:
-        write_load_file(files, load)
-        stamp.write_text(key)
-    # Load first, then create the lexicon and the index column: Groonga then
-    # builds the index statically from the loaded column, its fast bulk path.
-    build = work / f"build-{a.tokenizer}.grn"
-    shutil.copyfile(load, build)
-    with open(build, "a", encoding="utf-8") as f:
-        f.write(f"table_create Terms TABLE_PAT_KEY ShortText --default_tokenizer {TOKENIZER_SPEC[a.tokenizer]} "
-                "--normalizer NormalizerNFKC100\n")
-        f.write("column_create Terms body_index COLUMN_INDEX|WITH_POSITION Docs body\n")
-    db_dir = work / f"db-{a.tokenizer}"
-    shutil.rmtree(db_dir, ignore_errors=True)
-    db_dir.mkdir()
-    db = db_dir / "db"
-    subprocess.run(["groonga", "-n", str(db), "status"], stdout=subprocess.DEVNULL, check=True)
-    build_out = work / f"build-{a.tokenizer}.out"
-    wall, cpu, rss = timed_run(["groonga", str(db)], build, build_out)
-    res = responses(build_out.read_text(encoding="utf-8"))
-    for r in res:
-        if r[0][0] != 0:
-            sys.exit(f"bench.py groonga: command failed: {json.dumps(r, ensure_ascii=False)[:500]}")
-    result.update(build_s=wall, build_cpu_s=cpu, build_rss_kb=rss, load_s=res[2][0][2], index_s=res[4][0][2],
-                  loaded=res[2][1], db_bytes=du_bytes(db_dir))
-    build.unlink()
-
-    # Queries: the mix in the order bench_queries runs it, warm-up first, the
-    # query cache off so every repetition really searches.
-    queries = read_queries(a.queries)
-    mix = [(i, groonga_query(q)) for i, q in enumerate(queries)]
-    mix = [(i, g) for i, g in mix if g is not None]
-    qfile = work / f"queries-{a.tokenizer}.grn"
+def run_mix(db, work, tokenizer, mix, mode, a):
+    """The mix in the order bench_queries runs it, warm-up first, the query
+    cache off so every repetition really searches; per-query latency from each
+    response header."""
+    qfile = work / f"queries-{tokenizer}-{mode}.grn"
     with open(qfile, "w", encoding="utf-8") as f:
         f.write("cache_limit --max 0\n")
         for _ in range(a.warmup + a.runs):
-            for _, g in mix:
-                f.write(select_command(g) + "\n")
-    qout = work / f"queries-{a.tokenizer}.out"
-    _, _, q_rss = timed_run(["groonga", str(db)], qfile, qout)
+            for _, q in mix:
+                f.write(select_command(q, mode) + "\n")
+    qout = work / f"queries-{tokenizer}-{mode}.out"
+    _, _, rss = timed_run(["groonga", str(db)], qfile, qout)
     res = responses(qout.read_text(encoding="utf-8"))[1:]
     samples, hits, errors = {i: [] for i, _ in mix}, {}, {}
     for k, r in enumerate(res):
@@ -245,18 +260,72 @@ def cmd_groonga(a):
             hits[i] = r[1][0][0][0]
         if k >= a.warmup * len(mix):
             samples[i].append(r[0][2] * 1000)
-    flat = [ms for v in samples.values() for ms in v]
-    result.update(
-        queries={str(i): {"groonga_query": g, "hits": hits.get(i), "p50_ms": percentile(samples[i], 50),
-                          "error": errors.get(i)} for i, g in mix},
-        p50_ms=percentile(flat, 50), p95_ms=percentile(flat, 95), p99_ms=percentile(flat, 99),
-        query_rss_kb=q_rss)
     qfile.unlink()
+    qout.unlink()
+    flat = [ms for v in samples.values() for ms in v]
+    return {"queries": {str(i): {"groonga_query": groonga_query(q), "hits": hits.get(i),
+                                 "p50_ms": percentile(samples[i], 50), "error": errors.get(i)} for i, q in mix},
+            "p50_ms": percentile(flat, 50), "p95_ms": percentile(flat, 95), "p99_ms": percentile(flat, 99),
+            "query_rss_kb": rss}
+
+
+def cmd_groonga(a):
+    out_dir = Path(a.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    work = Path(a.work)
+    work.mkdir(parents=True, exist_ok=True)
+    files = vault_files(a.vault, a.ext)
+    facets = read_facets(a.facets)
+    result = {"tokenizer": a.tokenizer, "normalizer": "NormalizerNFKC100", "facet_notes": len(facets)}
+
+    # The load file is built once per vault and shared by both tokenizers; its
+    # writing is not timed (it stands for the indexer's own file reading).
+    load = work / "load.grn"
+    stamp = work / "load.stamp"
+    key = (f"{len(files)} {sum(os.stat(p).st_size for _, p in files)} {files[0][0] if files else ''} "
+           f"{len(facets)} {a.facets and os.stat(a.facets).st_mtime_ns}")
+    if not load.exists() or not stamp.exists() or stamp.read_text() != key:
+        write_load_file(files, load, facets)
+        stamp.write_text(key)
+    # Load first, then create the lexicon and the index columns: Groonga then
+    # builds the indexes statically from the loaded columns, its fast bulk path.
+    build = work / f"build-{a.tokenizer}.grn"
+    shutil.copyfile(load, build)
+    with open(build, "a", encoding="utf-8") as f:
+        f.write(f"table_create Terms TABLE_PAT_KEY ShortText --default_tokenizer {TOKENIZER_SPEC[a.tokenizer]} "
+                "--normalizer NormalizerNFKC100\n")
+        f.write("column_create Terms body_index COLUMN_INDEX|WITH_POSITION Docs body\n")
+        for name in FACETS:  # the facet filters (venue @ "OSDI") look values up here
+            f.write(f"column_create Facet_{name} docs COLUMN_INDEX Docs {name}\n")
+    db_dir = work / f"db-{a.tokenizer}"
+    shutil.rmtree(db_dir, ignore_errors=True)
+    db_dir.mkdir()
+    db = db_dir / "db"
+    subprocess.run(["groonga", "-n", str(db), "status"], stdout=subprocess.DEVNULL, check=True)
+    build_out = work / f"build-{a.tokenizer}.out"
+    wall, cpu, rss = timed_run(["groonga", str(db)], build, build_out)
+    res = responses(build_out.read_text(encoding="utf-8"))
+    for r in res:
+        if r[0][0] != 0:
+            sys.exit(f"bench.py groonga: command failed: {json.dumps(r, ensure_ascii=False)[:500]}")
+    at_load = 2 * len(FACETS) + 2  # the tables and columns come first
+    result.update(build_s=wall, build_cpu_s=cpu, build_rss_kb=rss, load_s=res[at_load][0][2],
+                  index_s=sum(r[0][2] for r in res[at_load + 1:]), loaded=res[at_load][1],
+                  db_bytes=du_bytes(db_dir))
+    build.unlink()
+
+    queries = read_queries(a.queries)
+    mix = [(i, q) for i, q in enumerate(queries) if groonga_runs(q)]
+    result["modes"] = {mode: run_mix(db, work, a.tokenizer, mix, mode, a) for mode in MODES}
+    # The whole search (top 10, drilldown, snippets) is the row the tables compare.
+    full = result["modes"]["snippets"]
+    result.update(queries=full["queries"], p50_ms=full["p50_ms"], p95_ms=full["p95_ms"], p99_ms=full["p99_ms"],
+                  query_rss_kb=full["query_rss_kb"])
 
     # One process per query, as a shell user would run it.
     # groonga joins its arguments into one command line and parses that, so
     # the quoting of select_command() carries over.
-    oneshot_cmd = ["groonga", str(db), select_command(a.oneshot_query)]
+    oneshot_cmd = ["groonga", str(db), select_command(a.oneshot_query, "snippets")]
     result["oneshot_ms"] = oneshot_median(oneshot_cmd, a.oneshot_runs)
     (out_dir / f"groonga-{a.tokenizer}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1))
     if not a.keep_db:
@@ -345,7 +414,7 @@ REMOTE_RUNS = [("remote-local", "local"), ("remote-sharded", "local shards"), ("
 def cmd_report(a):
     work = Path(a.work)
     queries = read_queries(a.queries)
-    common = [i for i, q in enumerate(queries) if groonga_query(q) is not None]
+    common = [i for i, q in enumerate(queries) if groonga_runs(q)]
     env = read_metrics(work / "results" / "env.tsv")
     lines = [f"# Sagasu benchmark ({env.get('date', '')})", "",
              f"Machine: {env.get('cpu', '?')}, {env.get('cores', '?')} cores, {env.get('mem', '?')}. "
@@ -390,13 +459,18 @@ def cmd_report(a):
     have_groonga = any((work / "results" / v / "groonga-TokenBigram.json").exists() for v in vaults)
     if have_groonga:
         lines += ["## Side by side with Groonga", "",
-                  f"Groonga: table `Docs` (`_key` = path, `body` LongText), lexicon `TABLE_PAT_KEY` with "
-                  f"NormalizerNFKC100 and TokenBigram or `TokenMecab(\"chunked_tokenize\", true)`, index `COLUMN_INDEX|WITH_POSITION` created after one JSON `load` of the same "
-                  f"files. Queries: `select --match_columns body --query Q --sort_keys -_score --limit 10 "
-                  f"--output_columns _key,_score,snippet_html(body)`, query cache off, latency = the `elapsed` of "
-                  f"each response header (in-process). Latency columns cover the {len(common)} queries that are not "
-                  f"filters only; their field filters (year:, venue: …) are dropped for Groonga, which has no such "
-                  f"columns. Sagasu's figures carry (×ratio) to Groonga-bigram's.", "",
+                  f"Groonga: table `Docs` (`_key` = path, `body` LongText, and the five facet columns venue, year, "
+                  f"person, org, kind: vector columns of one `TABLE_HASH_KEY` each, filled with the values the "
+                  f"searcher counts, from `sagasu-bench-queries --export-facets`), lexicon `TABLE_PAT_KEY` with "
+                  f"NormalizerNFKC100 and TokenBigram or `TokenMecab(\"chunked_tokenize\", true)`, index "
+                  f"`COLUMN_INDEX|WITH_POSITION` created after one JSON `load` of the same files. Queries: `select "
+                  f"--match_columns body --query Q --filter F --sort_keys -_score --limit 10`, with "
+                  f"`--drilldown venue,year,person,org,kind --drilldown_limit 10` (+ facets) and "
+                  f"`snippet_html(body)` (+ snippets); the mix's facet filters become script filters on the facet "
+                  f"columns (`venue @ \"OSDI\"`, `year >= 2020 && year <= 2026`); query cache off; latency = the "
+                  f"`elapsed` of each response header (in-process). Latency columns cover the {len(common)} queries "
+                  f"Groonga can run, with facets and snippets (Groonga: drilldown and snippet_html); Sagasu's "
+                  f"figures carry (×ratio) to Groonga-bigram's.", "",
                   "| vault | engine | build s | build CPU s | peak RSS MB | index MB | p50 ms | p95 ms | p99 ms "
                   "| one-shot ms |",
                   "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -426,6 +500,29 @@ def cmd_report(a):
                   "(load/index split and hit counts per query in the details below). Build CPU s = user + system "
                   "time: the indexer uses every core, Groonga's load one. Hit counts differ where Groonga reads "
                   "the raw file (front matter, link lists) and Sagasu stems English or corrects a word.", ""]
+        lines += ["### The three modes", "",
+                  "Latency over the same queries (p50 / p95 ms): the ranked top 10 alone; + exact counts of the "
+                  "five facets (Groonga: drilldown); + one highlighted snippet per hit (Groonga: snippet_html). "
+                  "Sagasu's figures carry (×ratio) to Groonga-bigram's.", "",
+                  "| vault | mode | sagasu p50 | sagasu p95 | bigram p50 | bigram p95 | mecab p50 | mecab p95 |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for v in vaults:
+            d = work / "results" / v
+            g = {tok: json.loads((d / f"groonga-{tok}.json").read_text(encoding="utf-8"))
+                 for tok in ("TokenBigram", "TokenMecab") if (d / f"groonga-{tok}.json").exists()}
+            for mode in MODES:
+                raw = d / ("sagasu-raw.tsv" if mode == "snippets" else f"sagasu-raw-{mode}.tsv")
+                if not raw.exists():
+                    continue
+                mode_samples = read_samples(raw)
+                flat = [ms for i in common for ms in mode_samples.get(i, [])]
+                o50, o95 = percentile(flat, 50), percentile(flat, 95)
+                b = g.get("TokenBigram", {}).get("modes", {}).get(mode, {})
+                m = g.get("TokenMecab", {}).get("modes", {}).get(mode, {})
+                lines.append(f"| {v} | {mode} | {fnum(o50)}{ratio(o50, b.get('p50_ms'))} | "
+                             f"{fnum(o95)}{ratio(o95, b.get('p95_ms'))} | {fnum(b.get('p50_ms'))} | "
+                             f"{fnum(b.get('p95_ms'))} | {fnum(m.get('p50_ms'))} | {fnum(m.get('p95_ms'))} |")
+        lines.append("")
 
     remote = [v for v in vaults if (work / "results" / v / "remote-tcp-raw.tsv").exists()]
     if remote:
@@ -528,6 +625,7 @@ def main():
     p.add_argument("--oneshot-query", required=True)
     p.add_argument("--oneshot-runs", type=int, default=20)
     p.add_argument("--keep-db", action="store_true")
+    p.add_argument("--facets", help="every note's facet values (sagasu-bench-queries --export-facets)")
     p.set_defaults(func=cmd_groonga)
     p = sub.add_parser("oneshot")
     p.add_argument("--runs", type=int, default=20)

@@ -11,23 +11,31 @@
 // xapian-tcpsrv servers): the searcher searches them as one index, so the
 // same mix measures local against remote shards.
 //
+// --export-facets FILE writes every note's facet values as JSON Lines
+// ({"_key": path, "venue": [...], "year": [...], ...}) and exits: bench.py
+// loads them into Groonga's facet columns, so its drilldown counts the same
+// values ours does.
+//
 // The query file has one query per line, in the searcher's query language;
 // blank lines and lines starting with '#' are ignored. Queries are numbered
 // from 0 in file order (the bench script numbers them the same way).
 #include <fmt/format.h>
 #include <xapian.h>
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "fallback.h"
 #include "sagasu/error.h"
+#include "sagasu/schema.h"
 #include "sagasu/searcher.h"
 
 namespace po = boost::program_options;
@@ -36,7 +44,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> index;
-  std::string queries, raw;
+  std::string queries, raw, export_facets;
   int runs = 20;
   int warmup = 2;
   std::size_t limit = 10;
@@ -87,7 +95,41 @@ Outcome run_one(sagasu::Searcher& searcher, const sagasu::SearchRequest& req) {
   return o;
 }
 
+// Every note with its values of each facet, read through the library (a
+// match-all search), one JSON object per line.
+int export_facets(const Options& opt) {
+  sagasu::IndexSet indexes;
+  indexes.locations = opt.index;
+  sagasu::Searcher searcher(indexes);
+  sagasu::SearchRequest req;
+  req.match_all = true;
+  req.limit = std::numeric_limits<std::size_t>::max() / 2;
+  req.snippets = 0;
+  req.facets.clear();
+  const sagasu::SearchResult result = searcher.search(req);
+  std::ofstream out(opt.export_facets);
+  if (!out) throw sagasu::Error(fmt::format("{}: cannot write", opt.export_facets));
+  for (const auto& hit : result.hits) {
+    nlohmann::json row{{"_key", hit.path}};
+    for (const auto& field : sagasu::schema::FIELDS) {
+      if (!field.is_facet()) continue;
+      if (&field == &sagasu::schema::KIND) {
+        row[std::string(field.name)] = std::vector<std::string>{hit.kind};
+        continue;
+      }
+      auto it = hit.values.find(std::string(field.name));
+      row[std::string(field.name)] = it == hit.values.end() ? std::vector<std::string>{} : it->second;
+    }
+    out << row.dump() << "\n";
+  }
+  if (!out) throw sagasu::Error(fmt::format("{}: cannot write", opt.export_facets));
+  std::cerr << fmt::format("sagasu-bench-queries: {} notes' facet values in {}\n", result.hits.size(),
+                           opt.export_facets);
+  return 0;
+}
+
 int run(const Options& opt) {
+  if (!opt.export_facets.empty()) return export_facets(opt);
   const auto queries = read_queries(opt.queries);
   sagasu::IndexSet indexes;
   indexes.locations = opt.index;
@@ -153,13 +195,15 @@ int main(int argc, char** argv) {
   desc.add_options()
       ("index,i", po::value<std::vector<std::string>>(&opt.index)->required(),
        "index folder, shard folder or tcp://HOST:PORT (repeatable: searched as one index)")
-      ("queries,q", po::value(&opt.queries)->required(), "query file, one query per line ('#' comments)")
+      ("queries,q", po::value(&opt.queries), "query file, one query per line ('#' comments)")
       ("runs,k", po::value(&opt.runs)->default_value(20), "measured runs of each query")
       ("warmup,w", po::value(&opt.warmup)->default_value(2), "unmeasured runs of each query first")
       ("limit,n", po::value(&opt.limit)->default_value(10), "hits per query")
       ("snippets", po::value(&opt.snippets)->default_value(1), "snippet fragments per hit")
       ("no-facets", po::bool_switch(&opt.no_facets), "count no facets (to measure what facet counting costs)")
       ("raw", po::value(&opt.raw), "also write every sample (query_no, run, ms, total) as TSV here")
+      ("export-facets", po::value(&opt.export_facets),
+       "write every note's facet values as JSON Lines to this file and exit (no queries)")
       ("help,h", "show this help");
   try {
     po::variables_map vm;
@@ -169,6 +213,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     po::notify(vm);
+    if (opt.queries.empty() && opt.export_facets.empty())
+      throw sagasu::UsageError("--queries FILE (or --export-facets FILE) is required");
     if (opt.runs < 1 || opt.warmup < 0) throw sagasu::UsageError("--runs must be at least 1, --warmup at least 0");
     return run(opt);
   } catch (const Xapian::Error& e) {

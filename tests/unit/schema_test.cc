@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <string>
 
 #include "sagasu/schema.h"
 
@@ -16,6 +17,17 @@ TEST_CASE("Schema, no two fields share a prefix or a name", "[schema]") {
   for (const auto& a : FIELDS)
     for (const auto& b : FIELDS)
       if (a.prefix != b.prefix && a.prefix.size() > 1) CHECK(b.prefix.substr(0, a.prefix.size()) != a.prefix);
+}
+
+TEST_CASE("Schema, every prefix is a capital and so no word term", "[schema]") {
+  for (const auto& f : FIELDS) {
+    CHECK_FALSE(is_word_term(std::string(f.prefix) + "x"));
+    CHECK(std::string(f.prefix) < std::string(WORD_TERMS_AFTER_PREFIXES));
+  }
+  CHECK(is_word_term("straggler"));
+  CHECK(is_word_term("2026"));
+  CHECK(is_word_term("ストラグラー"));
+  CHECK_FALSE(is_word_term(""));
 }
 
 TEST_CASE("Schema, no two uses share a value slot", "[schema]") {

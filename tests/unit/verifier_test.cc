@@ -4,7 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "query_builder.h"
+#include "sagasu/index_layout.h"
 #include "searcher_fixture.h"
 
 using namespace sagasu;
@@ -22,7 +25,7 @@ struct Fixture : test::SearcherFixture {
 
 TEST_CASE_METHOD(Fixture, "Verifier, a note holding the grams but not the string is rejected", "[verifier]") {
   const CompiledQuery q = build("京都大");
-  const Verifier v(db, false, q, false, analyzer);
+  const Verifier v(opened, q, false, analyzer);
   REQUIRE(v.needed());
   CHECK(accepts(v, "notes/kyoto.md"));        // 京都大学
   CHECK_FALSE(accepts(v, "notes/decoy.md"));  // 京都 … 首都大学: both grams, no 京都大
@@ -33,20 +36,72 @@ TEST_CASE_METHOD(Fixture, "Verifier, a note holding the grams but not the string
 }
 
 TEST_CASE_METHOD(Fixture, "Verifier, whole words and exact grams need no confirmation", "[verifier]") {
-  CHECK_FALSE(Verifier(db, false, build("研究"), false, analyzer).needed());  // one gram proves it
+  CHECK_FALSE(Verifier(opened, build("研究"), false, analyzer).needed());  // one gram proves it
   const CompiledQuery q = build("研究 京都大");
-  const Verifier v(db, false, q, false, analyzer);
+  const Verifier v(opened, q, false, analyzer);
   CHECK(v.needed());
   CHECK(accepts(v, "notes/kyoto.md"));
 }
 
 TEST_CASE_METHOD(Fixture, "Verifier, --exact requires the text as typed", "[verifier]") {
   const CompiledQuery q = build("sdc", true);
-  const Verifier v(db, false, q, true, analyzer);
+  const Verifier v(opened, q, true, analyzer);
   REQUIRE(v.needed());
   CHECK(accepts(v, "notes/tag.md") == false);  // a tag "sdc", but no "sdc" in the text
   CHECK_FALSE(accepts(v, "wiki/sources/@2026__OSDI__SDCs in the Wild - Characterizing.md"));  // only SDC
   const CompiledQuery upper = build("SDC", true);
-  CHECK(accepts(Verifier(db, false, upper, true, analyzer),
+  CHECK(accepts(Verifier(opened, upper, true, analyzer),
                 "wiki/sources/@2026__OSDI__SDCs in the Wild - Characterizing.md"));
+}
+
+TEST_CASE_METHOD(Fixture, "Verifier, a word containing the string proves a note without its text", "[verifier]") {
+  // Proofs from the word list at once (0 text checks first): a note with the
+  // word データセット holds ータセッ, whatever its stored text says.
+  const CompiledQuery q = build("ータセッ");
+  REQUIRE(Verifier(opened, q, false, analyzer).needed());  // kana: the grams alone do not prove it
+  CHECK(accepts(Verifier(opened, q, false, analyzer, 0), "notes/card.md"));
+  // No word holds 京都大 (京都 + 大学): the text decides, and says no for the decoy.
+  const CompiledQuery kyoto = build("京都大");
+  CHECK(accepts(Verifier(opened, kyoto, false, analyzer, 0), "notes/kyoto.md"));
+  CHECK_FALSE(accepts(Verifier(opened, kyoto, false, analyzer, 0), "notes/decoy.md"));
+  // The stored text emptied (terms kept): only the proof can accept the note.
+  {
+    Xapian::WritableDatabase w(index.index, Xapian::DB_OPEN);
+    Xapian::Document doc = test::doc_of(w, "notes/card.md");
+    doc.set_data("");
+    w.replace_document(doc.get_docid(), doc);
+    w.commit();
+    WordList::write(w, (std::filesystem::path(index.index) / layout::read_stub(index.index).front()).string());
+  }
+  const OpenIndex now = open_index({index.index}, false);
+  REQUIRE(now.words);
+  const Xapian::Document card = test::doc_of(now.all, "notes/card.md");
+  CHECK(Verifier(now, q, false, analyzer, 0).accept(card, card.get_docid()));
+  CHECK_FALSE(Verifier(now, q, false, analyzer, 1000).accept(card, card.get_docid()));  // text only
+}
+
+TEST_CASE("Verifier, letters and digits no word holds are not in the note, unless a word is too long to be a term",
+          "[verifier]") {
+  const std::string blob = "x" + std::string(300, 'a') + "server" + std::string(10, 'b');  // no term: too long
+  test::TestIndex index({{"web.md", "The webservers answer.\n"},
+                         {"decoy.md", "They serve it over there.\n"},  // ser erv rve ver, no server
+                         {"blob.md", "A key: " + blob + "\n"},
+                         {"wide.md", "ＳＥＲＶＥＲ の設定。\n"}});
+  const OpenIndex opened = open_index({index.index}, false);
+  REQUIRE(opened.words);
+  Analyzer analyzer;
+  const Synonyms synonyms(opened.all);
+  SearchRequest req;
+  req.query = "server";
+  const CompiledQuery q = QueryBuilder(opened.all, analyzer, synonyms, false).build(req);
+  const Verifier v(opened, q, false, analyzer, 0);  // proofs at once
+  REQUIRE(v.needed());
+  auto accepts = [&](const std::string& path) {
+    const Xapian::Document doc = test::doc_of(opened.all, path);
+    return v.accept(doc, doc.get_docid());
+  };
+  CHECK(accepts("web.md"));  // the word webservers
+  CHECK_FALSE(accepts("decoy.md"));
+  CHECK(accepts("blob.md"));  // its text says so: the word is no term
+  CHECK(accepts("wide.md"));  // full width folds to the word server
 }

@@ -9,7 +9,7 @@
 // codec of the format.
 //
 // File (little-endian u32 unless said):
-//   "SGFC1\0\0\0"  u64 revision  docid limit (last docid + 1)  facet count
+//   "SGFC1\0\0\0"  u64 revision (generation_file.h)  docid limit (last docid + 1)  facet count
 //   per facet: slot, value count, blob bytes, value offsets [count + 1],
 //              blob (the values, padded to 4 bytes),
 //              document offsets [limit + 1], ordinals [document offsets[limit]]
@@ -23,6 +23,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "sagasu/generation_file.h"
 
 namespace sagasu {
 
@@ -56,7 +58,6 @@ class FacetColumns {
   /// nullptr otherwise (no file, another revision, a damaged file).
   static std::shared_ptr<const FacetColumns> open(const std::string& folder, const Xapian::Database& db);
 
-  ~FacetColumns();
   FacetColumns(const FacetColumns&) = delete;
   FacetColumns& operator=(const FacetColumns&) = delete;
 
@@ -66,8 +67,7 @@ class FacetColumns {
  private:
   FacetColumns() = default;
   bool parse();
-  void* m_map = nullptr;
-  std::size_t m_size = 0;
+  std::unique_ptr<generation_file::Mapped> m_map;
   std::vector<FacetColumn> m_columns;
 };
 

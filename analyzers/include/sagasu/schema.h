@@ -45,9 +45,12 @@
 //   value COVERAGE    where each facet's values came from (front matter, table,
 //                     path, links, …) and the property keys no facet reads
 //                     (stored_note.h): indexer --report facets
-//   value FOLDS_TO_ASCII the ASCII characters that non-ASCII characters of the
-//                        note fold to (ＧＰＵ → gpu, （ → "("), sorted: an ASCII
-//                        substring using none of them is checked on the raw text
+//   value FOLDS_TO_ASCII the ASCII characters the word terms may not show, sorted:
+//                        those non-ASCII characters of the note fold to (ＧＰＵ →
+//                        gpu, （ → "(") and those of words too long to be terms
+//                        (MAX_TERM_BYTES). An ASCII substring using none of them
+//                        is checked on the raw text, and a letters-and-digits
+//                        one is in the note only inside a word term (word_list.h)
 //
 //   document data        the note's plain text (snippets, substring checks)
 //
@@ -227,7 +230,8 @@ inline constexpr std::string_view META_CONFIG =
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
 /// 9: metadata from front matter, tables, inline fields and paths (digests d4), META_CONFIG, COVERAGE.
 /// 10: the targets of links shown under another text are indexed (META "names").
-inline constexpr std::string_view SCHEMA_VERSION = "10";
+/// 11: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
+inline constexpr std::string_view SCHEMA_VERSION = "11";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';
@@ -238,6 +242,12 @@ std::string pack_values(std::vector<std::string> values);
 std::vector<std::string> unpack_values(std::string_view packed);
 /// The unique-id term of a vault-relative path.
 std::string unique_id_term(std::string_view path);
+
+/// Is this a word term (<word>)? Every prefix begins with a capital and word
+/// terms are case-folded, so the prefixed terms are the one range "A" … "Z…"
+/// of the term order, and WORD_TERMS_AFTER_PREFIXES is where words resume.
+inline bool is_word_term(std::string_view term) { return !term.empty() && (term[0] < 'A' || term[0] > 'Z'); }
+inline constexpr std::string_view WORD_TERMS_AFTER_PREFIXES = "[";
 /// The boolean term of a field's value: prefix + the value normalized and folded
 /// as the field says; just the prefix when the value normalizes to nothing.
 std::string filter_term(const Field& field, std::string_view value);

@@ -1,0 +1,52 @@
+// Files written beside the Xapian database of a generation (the facet
+// columns, the word list): each starts with a magic and the database revision
+// it describes, is replaced atomically, and is memory-mapped by readers, who
+// use it only for that revision. The parts every such file shares.
+#pragma once
+
+#include <xapian.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace sagasu::generation_file {
+
+/// Bytes of the header: the 8-byte magic, then the u64 revision.
+inline constexpr std::size_t HEADER = 16;
+
+/// Little-endian integers.
+void put32(std::string& out, std::uint32_t v);
+void put64(std::string& out, std::uint64_t v);
+std::uint64_t get(const unsigned char* p, int bytes);
+
+/// A new file's bytes: the magic (8 bytes) and the revision.
+std::string header(std::string_view magic, Xapian::rev revision);
+
+/// The revision an existing file describes (0 when there is none or it is not one).
+Xapian::rev revision_of(const std::string& file, std::string_view magic);
+
+/// Durable replacement: a temporary file, fsync, rename. Throws Error naming the file.
+void replace(const std::string& file, const std::string& bytes);
+
+/// A file mapped read-only.
+class Mapped {
+ public:
+  /// The file when it has this magic and describes exactly this revision; nullptr otherwise.
+  static std::unique_ptr<Mapped> open(const std::string& file, std::string_view magic, Xapian::rev revision);
+  ~Mapped();
+  Mapped(const Mapped&) = delete;
+  Mapped& operator=(const Mapped&) = delete;
+
+  const unsigned char* data() const { return static_cast<const unsigned char*>(m_map); }
+  std::size_t size() const { return m_size; }
+
+ private:
+  Mapped(void* map, std::size_t size) : m_map(map), m_size(size) {}
+  void* m_map;
+  std::size_t m_size;
+};
+
+}  // namespace sagasu::generation_file

@@ -1,0 +1,83 @@
+#include "sagasu/generation_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "sagasu/error.h"
+
+namespace sagasu::generation_file {
+
+void put32(std::string& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+void put64(std::string& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+
+std::uint64_t get(const unsigned char* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+std::string header(std::string_view magic, Xapian::rev revision) {
+  std::string out(magic);
+  put64(out, revision);
+  return out;
+}
+
+Xapian::rev revision_of(const std::string& file, std::string_view magic) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  unsigned char head[HEADER];
+  const bool ok = ::read(fd, head, sizeof head) == static_cast<ssize_t>(sizeof head);
+  ::close(fd);
+  if (!ok || std::memcmp(head, magic.data(), magic.size()) != 0) return 0;
+  return static_cast<Xapian::rev>(get(head + 8, 8));
+}
+
+void replace(const std::string& file, const std::string& bytes) {
+  const std::string tmp = file + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  const bool ok = done == bytes.size() && ::fsync(fd) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    throw Error(fmt::format("{}: cannot write: {}", file, std::strerror(ok ? errno : err)));
+  }
+}
+
+std::unique_ptr<Mapped> Mapped::open(const std::string& file, std::string_view magic, Xapian::rev revision) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st {};
+  void* map = MAP_FAILED;
+  if (::fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(HEADER))
+    map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return nullptr;
+  std::unique_ptr<Mapped> m(new Mapped(map, static_cast<std::size_t>(st.st_size)));
+  if (std::memcmp(m->data(), magic.data(), magic.size()) != 0 || get(m->data() + 8, 8) != revision)
+    return nullptr;
+  return m;
+}
+
+Mapped::~Mapped() { ::munmap(m_map, m_size); }
+
+}  // namespace sagasu::generation_file

@@ -1,0 +1,69 @@
+#include "sagasu/word_list.h"
+
+#include <cstring>
+#include <filesystem>
+
+#include "sagasu/schema.h"
+
+namespace fs = std::filesystem;
+
+namespace sagasu {
+namespace {
+
+constexpr std::string_view MAGIC{"SGWL1\0\0\0", 8};
+
+std::string file_in(const std::string& folder) { return (fs::path(folder) / WORD_LIST_FILE).string(); }
+
+}  // namespace
+
+void WordList::write(const Xapian::Database& db, const std::string& folder) {
+  const std::string file = file_in(folder);
+  const Xapian::rev revision = db.get_revision();
+  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  std::string out = generation_file::header(MAGIC, revision);
+  out += '\n';
+  // Term order is byte order: the prefixed terms (capitals) are one range, skipped at once.
+  auto t = db.allterms_begin();
+  const auto end = db.allterms_end();
+  while (t != end) {
+    const std::string term = *t;
+    if (!schema::is_word_term(term)) {
+      t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
+      continue;
+    }
+    out += term;
+    out += '\n';
+    ++t;
+  }
+  generation_file::replace(file, out);
+}
+
+std::shared_ptr<const WordList> WordList::open(const std::string& folder, const Xapian::Database& db) {
+  auto map = generation_file::Mapped::open(file_in(folder), MAGIC, db.get_revision());
+  if (!map || map->size() <= generation_file::HEADER || map->data()[generation_file::HEADER] != '\n' ||
+      map->data()[map->size() - 1] != '\n')
+    return nullptr;
+  std::shared_ptr<WordList> list(new WordList());
+  list->m_map = std::move(map);
+  return list;
+}
+
+std::vector<std::string> WordList::containing(std::string_view needle, std::size_t max) const {
+  std::vector<std::string> out;
+  if (needle.empty() || needle.find('\n') != std::string_view::npos) return out;
+  const char* begin = reinterpret_cast<const char*>(m_map->data()) + generation_file::HEADER;
+  const char* end = reinterpret_cast<const char*>(m_map->data()) + m_map->size();
+  const char* at = begin;
+  while (out.size() < max) {
+    const void* hit = ::memmem(at, static_cast<std::size_t>(end - at), needle.data(), needle.size());
+    if (!hit) break;
+    const char* h = static_cast<const char*>(hit);
+    const char* line = static_cast<const char*>(::memrchr(begin, '\n', static_cast<std::size_t>(h - begin))) + 1;
+    const char* eol = static_cast<const char*>(std::memchr(h, '\n', static_cast<std::size_t>(end - h)));
+    out.emplace_back(line, static_cast<std::size_t>(eol - line));
+    at = eol;
+  }
+  return out;
+}
+
+}  // namespace sagasu

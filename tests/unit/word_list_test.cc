@@ -1,0 +1,53 @@
+// The word list: every word term of a database, for the substring tier's
+// proofs, used only for the database revision it describes.
+#include "sagasu/word_list.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "sagasu/index_layout.h"
+#include "searcher_fixture.h"
+
+using namespace sagasu;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string generation(const std::string& index) {
+  return (fs::path(index) / layout::read_stub(index).front()).string();
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words that contain a string", "[words]") {
+  const auto words = WordList::open(generation(index.index), db);
+  REQUIRE(words);
+  CHECK(words->containing("ータセッ", 10) == std::vector<std::string>{"データセット"});
+  CHECK(words->containing("京都大", 10).empty());  // 京都 + 大学: two words
+  CHECK(words->containing("研究", 10) == std::vector<std::string>{"研究", "研究者"});
+  CHECK(words->containing("研究", 1) == std::vector<std::string>{"研究"});  // at most max
+  // Only word terms: the unique ids (Q…), grams (XB…) and filters (XV…) are not words.
+  CHECK(words->containing("osdi", 10).empty() == false);  // the word of the title
+  CHECK(words->containing("wiki/sources", 10).empty());
+  CHECK(words->containing("XB", 10).empty());
+  CHECK(words->containing("", 10).empty());
+  CHECK(words->containing("研究\n", 10).empty());
+}
+
+TEST_CASE_METHOD(test::SearcherFixture, "WordList, another revision or a damaged file is not used", "[words]") {
+  const std::string folder = generation(index.index);
+  {
+    Xapian::WritableDatabase w(index.index, Xapian::DB_OPEN);
+    w.set_metadata("test", "x");
+    w.commit();
+  }
+  const Xapian::Database now(index.index);
+  CHECK_FALSE(WordList::open(folder, now));
+  WordList::write(now, folder);
+  REQUIRE(WordList::open(folder, now));
+  const fs::path file = fs::path(folder) / WORD_LIST_FILE;
+  fs::resize_file(file, fs::file_size(file) - 1);  // the last word's end cut off
+  CHECK_FALSE(WordList::open(folder, now));
+  fs::remove(file);
+  CHECK_FALSE(WordList::open(folder, now));
+}
