@@ -60,6 +60,8 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
     for (char c : name) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
   const std::string folded = fold_text(non_ascii).text;
   std::string produced;  // the ASCII characters they fold to, each once
+  if (std::any_of(unindexed.begin(), unindexed.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+    unindexed += schema::UNINDEXED_NON_ASCII;
   for (char c : folded + unindexed)
     if (c != ' ' && static_cast<unsigned char>(c) < 0x80 && produced.find(c) == std::string::npos)
       produced += c;

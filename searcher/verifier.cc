@@ -4,6 +4,7 @@
 
 #include "sagasu/schema.h"
 #include "sagasu/strings.h"
+#include "sagasu/unicode.h"
 
 namespace sagasu {
 
@@ -61,12 +62,15 @@ class Verifier::Note {
   bool contains_raw(const std::string& needle) {
     return strings::contains(raw().body, needle) || strings::contains(raw().names, needle);
   }
-  /// Does a non-ASCII character of the note fold to a character of needle,
-  /// or is one in a word too long to be a term (schema.h, FOLDS_TO_ASCII)?
+  /// Can the note hold the needle where no word term shows it: a non-ASCII
+  /// character folds to one of its ASCII characters, or a word too long to
+  /// be a term has them (schema.h, FOLDS_TO_ASCII)?
   bool may_hide(const std::string& needle) {
     if (!m_hidden) m_hidden = m_doc.get_value(schema::SLOT_FOLDS_TO_ASCII);
-    return std::any_of(needle.begin(), needle.end(),
-                       [&](char ch) { return m_hidden->find(ch) != std::string::npos; });
+    return std::any_of(needle.begin(), needle.end(), [&](char ch) {
+      return m_hidden->find(static_cast<unsigned char>(ch) < 0x80 ? ch : schema::UNINDEXED_NON_ASCII) !=
+             std::string::npos;
+    });
   }
   bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
     // The needle is folded already: found as it is in the raw text, it is in
@@ -175,16 +179,69 @@ bool Verifier::proven(const Chunk& c, Xapian::docid did) const {
     if (p.text_checks++ < m_text_checks_before_proof) return false;
     build(p, c);
   }
-  return did < p.notes.size() && p.notes[did];
+  return did < p.proven.size() && p.proven[did];
 }
 
 bool Verifier::refuted(const Chunk& c, Note& note) const {
-  // Letters and digits are inside one word wherever they occur (ICU never
-  // breaks a run of them): with no word holding the string, the note does
-  // not, unless its text holds characters no word term shows.
+  // Letters and digits are inside one word wherever a person accepts them
+  // (ICU never breaks such a run): with no word's folding holding the
+  // string, the note does not hold it, unless its text has characters no
+  // word term shows. Katakana is not refuted so: its hiragana variant counts
+  // where it is whole words, and ICU may cut that into several (さ|ー|ば|ー).
   const Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
-  return p.complete && !note.may_hide(c.info.substring_exact);
+  return p.possible && !(note.did() < p.possible->size() && (*p.possible)[note.did()]) &&
+         !note.may_hide(c.info.substring);
 }
+
+namespace {
+
+// Is the string letters and digits only?
+bool alphanumeric(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+  });
+}
+
+// Marks the notes holding any of the words.
+std::vector<bool> notes_with(const Xapian::Database& db, const std::vector<std::string>& words) {
+  std::vector<bool> notes(db.get_lastdocid() + 1, false);
+  for (const std::string& word : words)
+    for (auto d = db.postlist_begin(word); d != db.postlist_end(word); ++d) notes[*d] = true;
+  return notes;
+}
+
+// The notes where runs of letters and digits typed apart ("the file") can
+// be: a word ending with the first run, then words that are the middle runs,
+// then a word starting with the last, at consecutive positions (the text
+// decides whether only a space is between them). nullopt when the words are
+// too many to list.
+std::optional<std::vector<bool>> phrase_notes(const Xapian::Database& db, const WordList& list,
+                                              const std::vector<std::string>& runs, std::size_t max_words) {
+  std::vector<Xapian::Query> parts;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string& run = runs[i];
+    std::vector<Xapian::Query> words;
+    if (i > 0 && i + 1 < runs.size()) {
+      if (db.term_exists(run)) words.emplace_back(run);
+    } else {
+      const std::vector<std::string> found = list.containing(run, WordList::Side::Folding, max_words);
+      if (found.size() == max_words) return std::nullopt;
+      for (const std::string& w : found)
+        if (i == 0 ? strings::ends_with(w, run) : strings::starts_with(w, run)) words.emplace_back(w);
+    }
+    if (words.empty()) return std::vector<bool>(db.get_lastdocid() + 1, false);
+    parts.emplace_back(Xapian::Query::OP_OR, words.begin(), words.end());
+  }
+  Xapian::Enquire enquire(db);
+  enquire.set_query(Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
+                                  static_cast<Xapian::termcount>(parts.size())));
+  enquire.set_weighting_scheme(Xapian::BoolWeight());
+  std::vector<bool> notes(db.get_lastdocid() + 1, false);
+  for (const Xapian::docid did : enquire.get_mset(0, db.get_doccount())) notes[did] = true;
+  return notes;
+}
+
+}  // namespace
 
 void Verifier::build(Proof& p, const Chunk& c) const {
   // Enough words for any real query (プログラ: 700 in 100k notes); a needle
@@ -194,16 +251,20 @@ void Verifier::build(Proof& p, const Chunk& c) const {
   p.built = true;
   // A word holding the query's own text (width and case folded) is a match
   // a person accepts; one holding only a kana variant needs the text's word
-  // boundaries (substring.h), so the width-folded needle is the one searched.
-  const std::string& needle = c.info.substring_exact;
-  if (needle.empty() || needle.find(' ') != std::string::npos) return;
-  p.notes.assign(m_db.get_lastdocid() + 1, false);
-  const std::vector<std::string> words = m_words->containing(needle, MAX_WORDS);
-  for (const std::string& word : words)
-    for (auto d = m_db.postlist_begin(word); d != m_db.postlist_end(word); ++d) p.notes[*d] = true;
-  p.complete = words.size() < MAX_WORDS && std::all_of(needle.begin(), needle.end(), [](char ch) {
-                 return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
-               });
+  // boundaries (substring.h), so the width-folded needle proves a note.
+  const std::string& typed = c.info.substring_exact;
+  if (typed.empty()) return;
+  if (typed.find(' ') != std::string::npos) {
+    const std::vector<std::string> runs = strings::split_nonempty(c.info.substring, ' ');
+    if (runs.size() > 1 && std::all_of(runs.begin(), runs.end(), [](const auto& r) { return alphanumeric(r); }))
+      p.possible = phrase_notes(m_db, *m_words, runs, MAX_WORDS);
+    return;
+  }
+  p.proven = notes_with(m_db, m_words->containing(typed, WordList::Side::Word, MAX_WORDS));
+  const std::string& folded = c.info.substring;
+  if (!alphanumeric(folded)) return;
+  const std::vector<std::string> words = m_words->containing(folded, WordList::Side::Folding, MAX_WORDS);
+  if (words.size() < MAX_WORDS) p.possible = notes_with(m_db, words);
 }
 
 }  // namespace sagasu

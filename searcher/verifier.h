@@ -50,7 +50,7 @@ class Verifier : public Xapian::MatchDecider {
   /// A chunk's proof from the word list is built after it has read the text
   /// of text_checks_before_proof candidates.
   Verifier(const OpenIndex& index, const CompiledQuery& query, bool exact, Analyzer& analyzer,
-           std::size_t text_checks_before_proof = 16);
+           std::size_t text_checks_before_proof = 0);
 
   /// Is there anything to confirm? Without substring pieces or --exact, Xapian's match is the answer.
   bool needed() const;
@@ -74,11 +74,11 @@ class Verifier : public Xapian::MatchDecider {
   struct Proof {
     std::size_t text_checks = 0;
     bool built = false;
-    std::vector<bool> notes;  ///< by document id
-    /// Letters and digits only, every word containing them listed: outside
-    /// these notes the string is only where a word term may not show it
-    /// (schema.h, FOLDS_TO_ASCII).
-    bool complete = false;
+    std::vector<bool> proven;  ///< by document id: a word contains the typed string
+    /// For a string of letters and digits, or of katakana: the notes with a
+    /// word whose folding contains it (by document id); elsewhere it is only
+    /// where a word term may not show it (schema.h, FOLDS_TO_ASCII).
+    std::optional<std::vector<bool>> possible;
   };
   void build(Proof& proof, const Chunk& c) const;
 

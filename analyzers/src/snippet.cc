@@ -49,8 +49,11 @@ std::vector<Sentence> split_sentences(std::string_view text) {
     begin = end;
     return end;
   };
-  for (std::size_t i = 0; i < text.size();) {
-    std::string_view rest = text.substr(i);
+  // Only a line break, a Latin . ! ? or the first byte of 。！？ can end a
+  // sentence: jump from one to the next (texts are megabytes long).
+  static constexpr std::string_view ENDS{"\n.!?\xE3\xEF", 6};
+  for (std::size_t i = text.find_first_of(ENDS); i < text.size(); i = text.find_first_of(ENDS, i)) {
+    const std::string_view rest = text.substr(i);
     if (text[i] == '\n') {
       close(i);
       begin = i + 1;
@@ -141,11 +144,17 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
   if (text.empty() || max_fragments == 0) return out;
   const auto sentences = split_sentences(text);
   if (sentences.empty()) return out;
-  // Segmentation is the costly part: only sentences that may match are analysed.
+  // Segmentation is the costly part: only sentences that may match are
+  // analysed, and only the first few that do, so a long manual costs what a
+  // short note does (the fragments come from its first matching sentences).
   std::vector<std::pair<std::size_t, std::size_t>> spans;
-  for (const Sentence& sentence : sentences)
-    for (const auto& [b, e] : match_spans(text.substr(sentence.begin, sentence.end - sentence.begin)))
-      spans.emplace_back(sentence.begin + b, sentence.begin + e);
+  std::size_t matching = 0;
+  for (const Sentence& sentence : sentences) {
+    if (matching == MAX_MATCHING_SENTENCES) break;
+    const auto found = match_spans(text.substr(sentence.begin, sentence.end - sentence.begin));
+    matching += !found.empty();
+    for (const auto& [b, e] : found) spans.emplace_back(sentence.begin + b, sentence.begin + e);
+  }
 
   struct Scored {
     std::size_t index;

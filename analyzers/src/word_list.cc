@@ -4,13 +4,15 @@
 #include <filesystem>
 
 #include "sagasu/schema.h"
+#include "sagasu/strings.h"
+#include "sagasu/substring.h"
 
 namespace fs = std::filesystem;
 
 namespace sagasu {
 namespace {
 
-constexpr std::string_view MAGIC{"SGWL1\0\0\0", 8};
+constexpr std::string_view MAGIC{"SGWL2\0\0\0", 8};
 
 std::string file_in(const std::string& folder) { return (fs::path(folder) / WORD_LIST_FILE).string(); }
 
@@ -20,9 +22,9 @@ void WordList::write(const Xapian::Database& db, const std::string& folder) {
   const std::string file = file_in(folder);
   const Xapian::rev revision = db.get_revision();
   if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
-  std::string out = generation_file::header(MAGIC, revision);
-  out += '\n';
-  // Term order is byte order: the prefixed terms (capitals) are one range, skipped at once.
+  // Every word, one per line: term order is byte order, and the prefixed
+  // terms (capitals) are one range, skipped at once.
+  std::string words;
   auto t = db.allterms_begin();
   const auto end = db.allterms_end();
   while (t != end) {
@@ -31,9 +33,20 @@ void WordList::write(const Xapian::Database& db, const std::string& folder) {
       t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
       continue;
     }
-    out += term;
-    out += '\n';
+    words += term;
+    words += '\n';
     ++t;
+  }
+  // Folded in one call (a line break folds to itself, so lines stay lines).
+  const std::string folded = fold_text(words).text;
+  const std::vector<std::string> word_lines = strings::split(words, '\n');
+  const std::vector<std::string> folded_lines = strings::split(folded, '\n');
+  std::string out = generation_file::header(MAGIC, revision);
+  out += '\n';
+  for (std::size_t i = 0; i + 1 < word_lines.size(); ++i) {
+    out += word_lines[i];
+    if (i < folded_lines.size() && folded_lines[i] != word_lines[i]) (out += '\t') += folded_lines[i];
+    out += '\n';
   }
   generation_file::replace(file, out);
 }
@@ -48,9 +61,9 @@ std::shared_ptr<const WordList> WordList::open(const std::string& folder, const 
   return list;
 }
 
-std::vector<std::string> WordList::containing(std::string_view needle, std::size_t max) const {
+std::vector<std::string> WordList::containing(std::string_view needle, Side side, std::size_t max) const {
   std::vector<std::string> out;
-  if (needle.empty() || needle.find('\n') != std::string_view::npos) return out;
+  if (needle.empty() || needle.find_first_of("\t\n") != std::string_view::npos) return out;
   const char* begin = reinterpret_cast<const char*>(m_map->data()) + generation_file::HEADER;
   const char* end = reinterpret_cast<const char*>(m_map->data()) + m_map->size();
   const char* at = begin;
@@ -60,8 +73,13 @@ std::vector<std::string> WordList::containing(std::string_view needle, std::size
     const char* h = static_cast<const char*>(hit);
     const char* line = static_cast<const char*>(::memrchr(begin, '\n', static_cast<std::size_t>(h - begin))) + 1;
     const char* eol = static_cast<const char*>(std::memchr(h, '\n', static_cast<std::size_t>(end - h)));
-    out.emplace_back(line, static_cast<std::size_t>(eol - line));
-    at = eol;
+    const char* tab = static_cast<const char*>(std::memchr(line, '\t', static_cast<std::size_t>(eol - line)));
+    // The word is the line up to the tab; its folding is after it, or the word itself.
+    const bool in_word = !tab || h < tab;
+    const bool wanted = side == Side::Word ? in_word : !tab || !in_word;
+    if (wanted) out.emplace_back(line, static_cast<std::size_t>((tab ? tab : eol) - line));
+    // A hit in a word that has a folding of its own: the folding may hold the needle too.
+    at = !wanted && side == Side::Folding ? tab : eol;
   }
   return out;
 }

@@ -105,3 +105,40 @@ TEST_CASE("Verifier, letters and digits no word holds are not in the note, unles
   CHECK(accepts("blob.md"));  // its text says so: the word is no term
   CHECK(accepts("wide.md"));  // full width folds to the word server
 }
+
+TEST_CASE("Verifier, katakana: words prove it, the text refutes it, a hiragana variant cut into several words counts",
+          "[verifier]") {
+  std::string long_word;
+  for (int i = 0; i < 30; ++i) long_word += "アイウ";
+  long_word += "アップストリーム";  // 98 characters of katakana: no term
+  test::TestIndex index({{"word.md", "アップストリームの話。\n"},
+                         {"decoy.md", "ファイルをアップする。\n"},  // アップ + する: the grams, no word holds アップス
+                         {"long.md", long_word + "。\n"},
+                         {"narrow.md", "ｱｯﾌﾟｽﾄﾘｰﾑ の話。\n"},
+                         {"hiragana.md", "これは本。\n"},  // コレ as the whole word これ
+                         {"split.md", "さーばーの話。\n"}});  // ICU: さ|ー|ば|ー, no word holds サーバ
+  const OpenIndex opened = open_index({index.index}, false);
+  REQUIRE(opened.words);
+  Analyzer analyzer;
+  const Synonyms synonyms(opened.all);
+  auto compile = [&](const std::string& text) {
+    SearchRequest req;
+    req.query = text;
+    return QueryBuilder(opened.all, analyzer, synonyms, false).build(req);
+  };
+  const CompiledQuery ups = compile("アップス"), kore = compile("コレ"), server = compile("サーバー");
+  for (std::size_t before_proof : {std::size_t{0}, std::size_t{1000}}) {  // word list, then text only
+    INFO("text checks before the proof: " << before_proof);
+    auto accepts = [&](const CompiledQuery& q, const std::string& path) {
+      const Verifier v(opened, q, false, analyzer, before_proof);
+      const Xapian::Document doc = test::doc_of(opened.all, path);
+      return v.needed() && v.accept(doc, doc.get_docid());
+    };
+    CHECK(accepts(ups, "word.md"));
+    CHECK_FALSE(accepts(ups, "decoy.md"));
+    CHECK(accepts(ups, "long.md"));  // its text says so: the word is no term
+    CHECK(accepts(ups, "narrow.md"));
+    CHECK(accepts(kore, "hiragana.md"));
+    CHECK(accepts(server, "split.md"));
+  }
+}

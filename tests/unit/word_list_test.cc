@@ -22,16 +22,30 @@ std::string generation(const std::string& index) {
 TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words that contain a string", "[words]") {
   const auto words = WordList::open(generation(index.index), db);
   REQUIRE(words);
-  CHECK(words->containing("ータセッ", 10) == std::vector<std::string>{"データセット"});
-  CHECK(words->containing("京都大", 10).empty());  // 京都 + 大学: two words
-  CHECK(words->containing("研究", 10) == std::vector<std::string>{"研究", "研究者"});
-  CHECK(words->containing("研究", 1) == std::vector<std::string>{"研究"});  // at most max
+  CHECK(words->containing("ータセッ", WordList::Side::Word, 10) == std::vector<std::string>{"データセット"});
+  CHECK(words->containing("京都大", WordList::Side::Word, 10).empty());  // 京都 + 大学: two words
+  CHECK(words->containing("研究", WordList::Side::Word, 10) == std::vector<std::string>{"研究", "研究者"});
+  CHECK(words->containing("研究", WordList::Side::Word, 1) == std::vector<std::string>{"研究"});  // at most max
   // Only word terms: the unique ids (Q…), grams (XB…) and filters (XV…) are not words.
-  CHECK(words->containing("osdi", 10).empty() == false);  // the word of the title
-  CHECK(words->containing("wiki/sources", 10).empty());
-  CHECK(words->containing("XB", 10).empty());
-  CHECK(words->containing("", 10).empty());
-  CHECK(words->containing("研究\n", 10).empty());
+  CHECK(words->containing("osdi", WordList::Side::Word, 10).empty() == false);  // the word of the title
+  CHECK(words->containing("wiki/sources", WordList::Side::Word, 10).empty());
+  CHECK(words->containing("XB", WordList::Side::Word, 10).empty());
+  CHECK(words->containing("", WordList::Side::Word, 10).empty());
+  CHECK(words->containing("研究\n", WordList::Side::Word, 10).empty());
+}
+
+TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words whose folding contains a string", "[words]") {
+  const auto words = WordList::open(generation(index.index), db);
+  REQUIRE(words);
+  // 付き folds to 付キ (hiragana → katakana): found by its folding, not as a word.
+  CHECK(words->containing("付キ", WordList::Side::Folding, 10) == std::vector<std::string>{"付き"});
+  CHECK(words->containing("付キ", WordList::Side::Word, 10).empty());
+  CHECK(words->containing("付き", WordList::Side::Word, 10) == std::vector<std::string>{"付き"});
+  CHECK(words->containing("付き", WordList::Side::Folding, 10).empty());  // its folding has キ
+  // Small kana fold to full size: データセット folds to データセツト.
+  CHECK(words->containing("ータセツ", WordList::Side::Folding, 10) == std::vector<std::string>{"データセット"});
+  // A word that folds to itself is its own folding.
+  CHECK(words->containing("研究", WordList::Side::Folding, 10) == std::vector<std::string>{"研究", "研究者"});
 }
 
 TEST_CASE_METHOD(test::SearcherFixture, "WordList, another revision or a damaged file is not used", "[words]") {

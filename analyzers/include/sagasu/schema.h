@@ -48,9 +48,11 @@
 //   value FOLDS_TO_ASCII the ASCII characters the word terms may not show, sorted:
 //                        those non-ASCII characters of the note fold to (ＧＰＵ →
 //                        gpu, （ → "(") and those of words too long to be terms
-//                        (MAX_TERM_BYTES). An ASCII substring using none of them
-//                        is checked on the raw text, and a letters-and-digits
-//                        one is in the note only inside a word term (word_list.h)
+//                        (MAX_TERM_BYTES), and UNINDEXED_NON_ASCII when such a
+//                        word has other characters. An ASCII substring using
+//                        none of them is checked on the raw text; a substring of
+//                        letters and digits (or of katakana, without the mark)
+//                        is in the note only inside a word term (word_list.h)
 //
 //   document data        the note's plain text (snippets, substring checks)
 //
@@ -215,6 +217,8 @@ inline constexpr unsigned TITLE_WDF = 3;
 inline constexpr unsigned TITLE_BODY_GAP = 100;
 /// Longest term Xapian accepts is 245 bytes; longer words are not indexed.
 inline constexpr std::size_t MAX_TERM_BYTES = 240;
+/// In FOLDS_TO_ASCII: a word too long to be a term has non-ASCII characters.
+inline constexpr char UNINDEXED_NON_ASCII = '\x7f';
 
 /// Index metadata keys.
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";

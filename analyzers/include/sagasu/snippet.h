@@ -40,9 +40,12 @@ struct Fragment {
   std::vector<std::string> sources;  ///< citation keys cited in this sentence
 };
 
-/// Picks the sentences with the most distinct matched terms.
+/// Picks the sentences with the most distinct matched terms, among the
+/// first MAX_MATCHING_SENTENCES sentences that match.
 class SnippetGenerator {
  public:
+  static constexpr std::size_t MAX_MATCHING_SENTENCES = 16;
+
   SnippetGenerator(Analyzer& analyzer, MatchTerms terms) : m_analyzer(analyzer), m_terms(std::move(terms)) {}
 
   /// Up to max_fragments fragments of at most max_bytes each, in text order.

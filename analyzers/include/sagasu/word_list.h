@@ -1,16 +1,23 @@
 // The word list: every word term of a database (schema.h's unprefixed,
-// case-folded terms), one per line, in a file beside the database of a
-// generation. The substring tier uses it to prove candidates without reading
-// their text: a note holding a word that contains the typed string (width
-// and case folded) contains the string where a person accepts it — プログラ
-// in プログラミング, server in webservers — so only the candidates with no
-// such word are checked on their stored text. A scan of the mapped list
-// costs about a millisecond per few megabytes, independent of the hits.
-// Written by the indexer after each commit, read by the searcher; a file of
-// another revision (a run killed before writing it) is ignored.
+// case-folded terms) with its substring-tier folding (substring.h: kana too),
+// in a file beside the database of a generation. The substring tier uses it
+// to settle candidates without reading their text:
+//  - a note holding a word that contains the typed string (width and case
+//    folded) holds the string where a person accepts it (プログラ in
+//    プログラミング, server in webservers);
+//  - a string of letters and digits, or of katakana, is only ever found
+//    inside one word (ICU never breaks such a run; a hiragana variant counts
+//    only as whole words), so a note none of whose words' foldings contain
+//    it does not hold it, unless it has words too long to be terms
+//    (schema.h, FOLDS_TO_ASCII).
+// A scan of the mapped list costs about a millisecond per few megabytes,
+// whatever the number of hits. Written by the indexer after each commit,
+// read by the searcher; a file of another revision (a run killed before
+// writing it) is ignored.
 //
-// File: "SGWL1\0\0\0"  u64 revision (generation_file.h)  then "\n" and each
-// word followed by "\n", in the database's term order.
+// File: "SGWL2\0\0\0"  u64 revision (generation_file.h)  then "\n" and one
+// line per word, in the database's term order: the word, and when its
+// folding differs, a tab and the folding ("ぷろぐらむ\tプログラム").
 #pragma once
 
 #include <xapian.h>
@@ -36,9 +43,11 @@ class WordList {
   /// The list in folder when it describes exactly this revision of db; nullptr otherwise.
   static std::shared_ptr<const WordList> open(const std::string& folder, const Xapian::Database& db);
 
-  /// The words that contain needle (which must not hold '\n'), at most max of
-  /// them, in list order.
-  std::vector<std::string> containing(std::string_view needle, std::size_t max) const;
+  /// What a needle is compared with: the word itself, or its folding.
+  enum class Side { Word, Folding };
+  /// The words whose side contains needle (which must hold no tab or line
+  /// break), at most max of them, in list order.
+  std::vector<std::string> containing(std::string_view needle, Side side, std::size_t max) const;
 
  private:
   WordList() = default;
