@@ -28,6 +28,9 @@ namespace po = boost::program_options;
 namespace sagasu::indexer_cli {
 namespace {
 
+// The commands' names as this one was started (cli_support.h): messages begin with ours.
+cli::CommandNames g_names;
+
 constexpr int EXIT_OK = 0;
 constexpr int EXIT_SKIPPED = 1;
 
@@ -44,7 +47,8 @@ struct Args {
 
 // The option table: --help and the README usage come from it.
 po::options_description options(Args& a) {
-  po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions", 110, 60);
+  po::options_description d(
+      fmt::format("Usage: {} --vault DIR [--index DIR] [options]\n\nOptions", g_names.indexer), 110, 60);
   // clang-format off
   d.add_options()
       ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
@@ -174,7 +178,7 @@ std::string empty_facets(const IndexReport& r) {
       few.push_back(fmt::format("{}: {} of {} notes", f ? f->hit_key : c.facet, c.notes, r.indexed));
     }
   if (few.empty()) return {};
-  return fmt::format("indexer: {} (indexer --report facets says where values come from)\n",
+  return fmt::format("{0}: {1} ({0} --report facets says where values come from)\n", g_names.indexer,
                      fmt::join(few, ", "));
 }
 
@@ -238,21 +242,21 @@ void print_dry_run(const IndexReport& r) {
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
 void print_summary(const Args& a, const IndexReport& r) {
   for (const auto& s : r.skipped)
-    fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
+    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, printable(s.path), s.reason);
   for (const auto& w : r.warnings)
     if (a.verbose || w.reason.rfind("front matter", 0) == 0)
-      fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
+      fmt::print(stderr, "{}: {}: warning: {}\n", g_names.indexer, printable(w.path), w.reason);
   if (a.verbose) {
     for (const auto& u : r.unresolved)
-      fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, join_notes(u.notes));
+      fmt::print(stderr, "{}: unresolved entity '{}' in {}\n", g_names.indexer, u.name, join_notes(u.notes));
     for (const auto& [alias, pages] : r.ambiguous)
-      fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, join_notes(pages));
+      fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, alias, join_notes(pages));
   }
   fmt::print(
       stderr,
-      "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+      "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
       "unresolved entities {}, {:.2f} s\n{}",
-      a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
+      g_names.indexer, a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
       r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
       r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds, empty_facets(r));
 }
@@ -270,14 +274,14 @@ void print_run(const Args& a, const IndexReport& r) {
 // --verbose, each path.
 void print_batch(const Args& a, const IndexReport& r) {
   for (const auto& s : r.skipped)
-    fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
+    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, printable(s.path), s.reason);
   if (a.quiet) return;
   std::vector<std::string> parts;
   for (const auto& [n, what] : {std::pair{r.added, "added"}, {r.updated, "updated"}, {r.renamed, "renamed"},
                                  {r.deleted, "deleted"}})
     if (n) parts.push_back(fmt::format("{} {}", what, n));
   const long ms = std::lround(r.seconds * 1000);
-  fmt::print(stderr, "indexer: {} in {} ms\n", parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")),
+  fmt::print(stderr, "{}: {} in {} ms\n", g_names.indexer, parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")),
              ms);
   if (a.verbose) {
     for (const auto& p : r.added_paths) fmt::print(stderr, "  added {}\n", printable(p));
@@ -313,18 +317,18 @@ int watch(Args& a) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   if (!a.quiet)
-    fmt::print(stderr, "indexer: watching {} ({} folders) for changes; Ctrl-C ends\n", a.opts.vault, w.folders());
+    fmt::print(stderr, "{}: watching {} ({} folders) for changes; Ctrl-C ends\n", g_names.indexer, a.opts.vault, w.folders());
   while (w.wait()) {
     try {
       print_batch(a, w.index());
     } catch (const Error& e) {
-      fmt::print(stderr, "indexer: {}\n", e.what());
+      fmt::print(stderr, "{}: {}\n", g_names.indexer, e.what());
     } catch (const Xapian::Error& e) {
-      fmt::print(stderr, "indexer: index error: {}\n", e.get_description());
+      fmt::print(stderr, "{}: index error: {}\n", g_names.indexer, e.get_description());
     }
   }
   g_watch = nullptr;
-  if (!a.quiet) fmt::print(stderr, "indexer: stopped watching {}\n", a.opts.vault);
+  if (!a.quiet) fmt::print(stderr, "{}: stopped watching {}\n", g_names.indexer, a.opts.vault);
   return EXIT_OK;
 }
 
@@ -351,7 +355,8 @@ int run_checked(int argc, char** argv) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  return cli::run_command("indexer", true, [&] { return run_checked(argc, argv); });
+  g_names = cli::command_names(argc > 0 ? argv[0] : nullptr);
+  return cli::run_command(g_names.indexer, true, [&] { return run_checked(argc, argv); });
 }
 
 }  // namespace sagasu::indexer_cli

@@ -23,6 +23,9 @@ namespace po = boost::program_options;
 namespace sagasu::searcher_cli {
 namespace {
 
+// The commands' names as this one was started (cli_support.h): messages begin with ours.
+cli::CommandNames g_names;
+
 constexpr int EXIT_HITS = 0;
 constexpr int EXIT_NO_HITS = 1;
 
@@ -56,7 +59,7 @@ constexpr char DASH_WORD = '\x01';
 // The option table: --help, the man page, the README usage and completion come from it.
 po::options_description options(Args& a) {
   po::options_description d(
-      "Usage: searcher [options] QUERY...\n\n"
+      "Usage: " + g_names.searcher + " [options] QUERY...\n\n"
       "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
       "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
       "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
@@ -178,12 +181,12 @@ OutputFormat format_of(const Args& a) {
 // the query as typed lacked, then what to know of the hits shown.
 void report_notices(const SearchRequest& req, const PeopleSearch& shown) {
   for (const auto& m : zero_hit_messages(req, shown.heading.empty() ? shown.result : shown.typed))
-    fmt::print(stderr, "searcher: {}\n", m);
-  for (const auto& n : shown.result.notices) fmt::print(stderr, "searcher: {}\n", n);
+    fmt::print(stderr, "{}: {}\n", g_names.searcher, m);
+  for (const auto& n : shown.result.notices) fmt::print(stderr, "{}: {}\n", g_names.searcher, n);
 }
 
 int search(Args& a) {
-  IndexSet indexes{a.index, a.allow_partial};
+  IndexSet indexes{a.index, a.allow_partial, g_names.indexer};
   if (indexes.locations.empty())
     indexes.locations.push_back(resolve_index_path("", std::getenv("SAGASU_INDEX"),
                                                    std::getenv("XDG_DATA_HOME"), std::getenv("HOME")));
@@ -191,8 +194,8 @@ int search(Args& a) {
   for (const auto& m : searcher.missing_shards())
     fmt::print(
         stderr,
-        "searcher: warning: {} not searched (down, or not given): results and counts leave its notes out\n",
-        m);
+        "{}: warning: {} not searched (down, or not given): results and counts leave its notes out\n",
+        g_names.searcher, m);
   const char* no_color = std::getenv("NO_COLOR");
   const bool color =
       a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
@@ -242,14 +245,15 @@ int run_checked(int argc, char** argv) {
     return EXIT_HITS;
   }
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
-    throw UsageError("no query given (try 'searcher --help')");
+    throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));
   return search(a);
 }
 
 }  // namespace
 
 int run(int argc, char** argv) {
-  return cli::run_command("searcher", false, [&] { return run_checked(argc, argv); });
+  g_names = cli::command_names(argc > 0 ? argv[0] : nullptr);
+  return cli::run_command(g_names.searcher, false, [&] { return run_checked(argc, argv); });
 }
 
 }  // namespace sagasu::searcher_cli
