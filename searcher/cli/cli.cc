@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -42,6 +43,7 @@ struct Args {
   std::string color = "auto";
   std::string analyze;
   std::size_t facet_limit = 10;
+  std::size_t width = 0;
   std::vector<std::string> facet;
   std::string facets;
   std::string list;
@@ -93,6 +95,8 @@ po::options_description options(Args& a) {
        "also notes where the pieces of a word typed as one (文字列型: 文字列 + 型) are apart")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
+      ("width", po::value(&a.width)->value_name("N"),
+       "text: no line wider than N columns (default on a terminal: its width, or $COLUMNS; in a pipe: 0, lines as they are)")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -185,6 +189,21 @@ void report_notices(const SearchRequest& req, const PeopleSearch& shown) {
   for (const auto& n : shown.result.notices) fmt::print(stderr, "{}: {}\n", g_names.searcher, n);
 }
 
+// The columns text output must fit: --width, else on a terminal $COLUMNS or
+// the terminal's own width; in a pipe nothing is cut.
+std::size_t output_width(const Args& a) {
+  if (a.vm.count("width")) return a.width;
+  if (!isatty(STDOUT_FILENO)) return 0;
+  if (const char* c = std::getenv("COLUMNS"); c && *c) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(c, &end, 10);
+    if (*end == '\0' && n > 0) return n;
+  }
+  winsize ws{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+
 int search(Args& a) {
   IndexSet indexes{a.index, a.allow_partial, g_names.indexer};
   if (indexes.locations.empty())
@@ -199,7 +218,8 @@ int search(Args& a) {
   const char* no_color = std::getenv("NO_COLOR");
   const bool color =
       a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
-  const auto printer = make_printer(format_of(a), {color, a.facet_limit, a.null}, searcher.analyzer());
+  const std::size_t width = output_width(a);
+  const auto printer = make_printer(format_of(a), {color, a.facet_limit, a.null, width}, searcher.analyzer());
   std::string out;
   if (!a.list.empty()) {
     const FacetCounts counts = searcher.list(a.list);
@@ -217,7 +237,7 @@ int search(Args& a) {
     shown.typed_total = shown.result.total;
   }
   report_notices(a.req, shown);
-  if (!shown.heading.empty()) out += shown.heading + "\n\n";
+  if (!shown.heading.empty()) out += (width ? fit_lines(shown.heading, width) : shown.heading) + "\n\n";
   printer->result(out, a.req, shown.result);
   cli::write_out(out);
   return shown.typed_total > 0 ? EXIT_HITS : EXIT_NO_HITS;
