@@ -12,12 +12,14 @@
 
 #include "cli_support.h"
 #include "fallback.h"
+#include "open.h"
 #include "printer.h"
 #include "sagasu/error.h"
 #include "sagasu/index_location.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
 #include "sagasu/strings.h"
+#include "sagasu/unicode.h"
 
 namespace po = boost::program_options;
 
@@ -42,6 +44,7 @@ struct Args {
   std::string sort = "relevance";
   std::string color = "auto";
   std::string analyze;
+  std::string open;
   std::size_t facet_limit = 10;
   std::size_t width = 0;
   std::vector<std::string> facet;
@@ -97,6 +100,9 @@ po::options_description options(Args& a) {
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
       ("width", po::value(&a.width)->value_name("N"),
        "text: no line wider than N columns (default on a terminal: its width, or $COLUMNS; in a pipe: 0, lines as they are)")
+      ("open", po::value(&a.open)->value_name("N"),
+       "open the Nth hit in $VISUAL or $EDITOR at its first matching line (+LINE for vi, Emacs, nano …); "
+       "FILE:LINE opens that file at that line")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -204,6 +210,39 @@ std::size_t output_width(const Args& a) {
   return 80;
 }
 
+// --open: the editor started on a file at a line; its exit status.
+int open_in_editor(const std::string& file, std::size_t line, std::size_t column) {
+  const auto editor = editor_from_environment();
+  if (!editor) throw Error("--open: set VISUAL or EDITOR to your editor (export EDITOR=vi)");
+  const int status = run_editor(*editor, editor_arguments(*editor, file, line, column));
+  if (status != 0) throw Error(fmt::format("editor '{}' exited with status {}", *editor, status));
+  return EXIT_HITS;
+}
+
+// --open N QUERY: the Nth hit of the query as typed (after --offset), at the
+// first line where the query matches (the first line when only its title or
+// a link target matched).
+int open_hit(Searcher& searcher, Args& a, std::size_t rank) {
+  SearchRequest req = a.req;
+  req.offset += rank - 1;
+  req.limit = 1;
+  req.snippets = 0;
+  req.facets.clear();
+  const SearchResult res = searcher.search(req);
+  for (const auto& m : zero_hit_messages(a.req, res)) fmt::print(stderr, "{}: {}\n", g_names.searcher, m);
+  if (res.total == 0) {
+    fmt::print(stderr, "{}: --open {}: no hits, nothing to open\n", g_names.searcher, rank);
+    return EXIT_NO_HITS;
+  }
+  if (res.hits.empty())
+    throw Error(fmt::format("--open {}: the query has {} {}", rank, res.total, res.total == 1 ? "hit" : "hits"));
+  const Hit& h = res.hits.front();
+  const auto lines = line_matches(h, searcher.analyzer());
+  if (lines.empty()) return open_in_editor(h.file, 1, 1);
+  const LineMatch& m = lines.front();
+  return open_in_editor(h.file, m.line, unicode::length(std::string_view(m.text).substr(0, m.spans.front().first)) + 1);
+}
+
 int search(Args& a) {
   IndexSet indexes{a.index, a.allow_partial, g_names.indexer};
   if (indexes.locations.empty())
@@ -218,6 +257,7 @@ int search(Args& a) {
   const char* no_color = std::getenv("NO_COLOR");
   const bool color =
       a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
+  if (!a.open.empty()) return open_hit(searcher, a, parse_open_target(a.open).rank);
   const std::size_t width = output_width(a);
   const auto printer = make_printer(format_of(a), {color, a.facet_limit, a.null, width}, searcher.analyzer());
   std::string out;
@@ -263,6 +303,16 @@ int run_checked(int argc, char** argv) {
   if (a.fields) {
     cli::write_out(field_table());
     return EXIT_HITS;
+  }
+  if (!a.open.empty()) {
+    const OpenTarget target = parse_open_target(a.open);
+    if (!target.file.empty()) {
+      if (!a.req.query.empty() || !a.req.filters.empty())
+        throw UsageError("--open FILE:LINE opens a file: it takes no query");
+      return open_in_editor(target.file, target.line, 1);
+    }
+    if (format_of(a) != OutputFormat::Text || !a.list.empty())
+      throw UsageError("--open opens a hit: it prints nothing (no --json, --jsonl, --paths, --vimgrep, --list)");
   }
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
     throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));

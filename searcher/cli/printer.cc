@@ -469,30 +469,48 @@ class PathsPrinter : public Printer {
   bool m_null;
 };
 
-// path:line:column:text for each match in each hit's file (editors, fzf).
+// path:line:column:text for each match in each hit's file (editors, fzf);
+// with colour, the matched words of the text highlighted.
 class VimgrepPrinter : public Printer {
  public:
-  explicit VimgrepPrinter(Analyzer& analyzer) : m_analyzer(analyzer) {}
+  VimgrepPrinter(Analyzer& analyzer, bool color) : m_analyzer(analyzer), m_color(color) {}
 
   void result(std::string& out, const SearchRequest&, const SearchResult& res) override {
     const auto cwd = current_folder();
     for (const Hit& h : res.hits) {
-      std::ifstream in(h.file, std::ios::binary);
-      if (!in) continue;  // the note moved since indexing: nothing to point at
+      const std::vector<LineMatch> lines = line_matches(h, m_analyzer);
+      if (lines.empty()) continue;
       const std::string p = shown_path(h, cwd);
-      const SnippetGenerator matcher(m_analyzer, h.terms);
-      std::string line;
-      for (std::size_t n = 1; std::getline(in, line); ++n)
-        for (const auto& [b, e] : matcher.match_spans(line))
-          out += fmt::format("{}:{}:{}:{}\n", p, n, b + 1, line);
+      for (const LineMatch& m : lines) {
+        std::string text = m.text;
+        if (m_color) {
+          Fragment f;
+          f.text = m.text;
+          f.highlights = m.spans;
+          text = highlight(f, true);
+        }
+        for (const auto& [b, e] : m.spans) out += fmt::format("{}:{}:{}:{}\n", p, m.line, b + 1, text);
+      }
     }
   }
 
  private:
   Analyzer& m_analyzer;
+  bool m_color;
 };
 
 }  // namespace
+
+std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer) {
+  std::vector<LineMatch> out;
+  std::ifstream in(h.file, std::ios::binary);
+  if (!in) return out;  // the note moved since indexing: nothing to point at
+  const SnippetGenerator matcher(analyzer, h.terms);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n)
+    if (auto spans = matcher.match_spans(line); !spans.empty()) out.push_back({n, line, std::move(spans)});
+  return out;
+}
 
 std::string fit_lines(std::string_view text, std::size_t width) {
   std::string out;
@@ -545,7 +563,7 @@ std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& o
     case OutputFormat::Paths:
       return std::make_unique<PathsPrinter>(options.null_separated);
     case OutputFormat::Vimgrep:
-      return std::make_unique<VimgrepPrinter>(analyzer);
+      return std::make_unique<VimgrepPrinter>(analyzer, options.color);
     case OutputFormat::Text:
       break;
   }

@@ -39,6 +39,18 @@ class Printer {
   virtual void facet_list(std::string& out, const FacetCounts& facet);
 };
 
+/// A line of a hit's file where the query matches.
+struct LineMatch {
+  std::size_t line = 0;    ///< 1-based
+  std::string text;        ///< the line, without its newline
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  ///< matched byte spans in text, ascending
+};
+
+/// Every line of the hit's file (h.file, as it is now) where the query
+/// matches, found with the analyzer as the snippets are; empty when the file
+/// is gone or nothing in it matches (a hit by title or link target only).
+std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer);
+
 /// The printer of a format. Vimgrep re-reads the hits' files and finds the
 /// matches with the analyzer.
 std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& options, Analyzer& analyzer);

@@ -229,7 +229,7 @@ fi
 # an installed command names itself and the other one so.
 prefix="$WORK/prefix"
 if cmake --install "$SAGASU_BIN" --prefix "$prefix" >"$WORK/install.out" 2>&1; then
-  for f in bin/sagasu-index bin/sagasu-search \
+  for f in bin/sagasu-index bin/sagasu-search bin/sagasu-fzf \
     share/bash-completion/completions/sagasu-index share/bash-completion/completions/sagasu-search \
     share/zsh/site-functions/_sagasu-index share/zsh/site-functions/_sagasu-search; do
     expect "installed: $f" test -e "$prefix/$f"
@@ -242,6 +242,10 @@ if cmake --install "$SAGASU_BIN" --prefix "$prefix" >"$WORK/install.out" 2>&1; t
   expect "the installed commands name themselves in their usage" sh -c \
     "'$prefix/bin/sagasu-search' --help | head -1 | grep -q '^Usage: sagasu-search ' &&
      '$prefix/bin/sagasu-index' --help | head -1 | grep -q '^Usage: sagasu-index '"
+  "$prefix/bin/sagasu-index" --vault "$VAULT" --index "$WORK/installed-idx" --quiet
+  expect "the installed sagasu-fzf runs the installed sagasu-search" test "$(cd "$SAGASU_SRC/data" &&
+    env -u SAGASU_SEARCH PATH=/usr/bin:/bin SAGASU_FZF_OPTS="--index $WORK/installed-idx" \
+      "$prefix/bin/sagasu-fzf" --reload 'title:AEGIS' | head -1 | cut -d: -f1)" = vault/wiki/entities/AEGIS.md
   check installed-no-index env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/empty" "$prefix/bin/sagasu-search" GPU
   check installed-bad-option "$prefix/bin/sagasu-index" --frobnicate
 else
