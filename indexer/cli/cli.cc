@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -207,27 +208,70 @@ po::options_description parse(int argc, char** argv, Args& a) {
   return desc;
 }
 
-// A progress bar on a terminal: notes done / total, notes per second, time left.
+// Progress on a terminal: one bar per named phase (scan, entities, index,
+// merge, commit), each with its own count, rate and time left. The rate and
+// the time left are the phase's own, from its start (a second phase starting
+// at 0 cannot inherit the first one's clock), and are shown only once the
+// phase has run a second and done a fiftieth of its work, so the first
+// noisy seconds do not promise hours.
 class ProgressBar {
  public:
+  void phase(std::string_view name) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    const auto now = std::chrono::steady_clock::now();
+    // The index phase goes on after a shard's merge (a sharded fresh build): its clock too.
+    auto [it, fresh] = m_started.try_emplace(std::string(name), now);
+    m_phase = it->first;
+    m_done = m_total = 0;
+    (void)fresh;
+    draw(now);
+  }
   void operator()(std::size_t done, std::size_t total) {
     std::lock_guard<std::mutex> lock(m_mutex);
     const auto now = std::chrono::steady_clock::now();
+    if (m_phase == "merge" && done < total) m_phase = "index";  // the next shard's notes
+    m_done = done;
+    m_total = total;
     if (done != total && now - m_last < std::chrono::milliseconds(100)) return;
-    m_last = now;
-    const double secs = std::chrono::duration<double>(now - m_begun).count();
-    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
-    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-    const std::size_t width = 30, filled = total ? width * done / total : width;
-    fmt::print(stderr, "\r[{}{}] {}/{} notes, {:.0f}/s, {:.0f} s left \x1b[K", std::string(filled, '#'),
-               std::string(width - filled, '.'), done, total, rate, eta);
+    draw(now);
   }
   ~ProgressBar() { fmt::print(stderr, "\r\x1b[K"); }
 
  private:
+  void draw(std::chrono::steady_clock::time_point now) {
+    m_last = now;
+    const auto started = m_started.count(m_phase) ? m_started[m_phase] : now;
+    const double secs = std::chrono::duration<double>(now - started).count();
+    if (m_total == 0) {
+      fmt::print(stderr, "\r{:<8} {:.0f} s\x1b[K", m_phase, secs);
+      return;
+    }
+    const double rate = secs > 0 ? static_cast<double>(m_done) / secs : 0;
+    std::string left;
+    if (m_done == m_total)
+      left = "done";
+    else if (secs >= 1 && m_done * 50 >= m_total && rate > 0)
+      left = fmt::format("{:.0f} s left", static_cast<double>(m_total - m_done) / rate);
+    else
+      left = "…";
+    const std::size_t width = 30, filled = width * m_done / m_total;
+    fmt::print(stderr, "\r{:<8} [{}{}] {}/{} {}, {:.0f}/s, {}\x1b[K", m_phase, std::string(filled, '#'),
+               std::string(width - filled, '.'), m_done, m_total, m_phase == "scan" ? "files" : "notes", rate,
+               left);
+  }
+
   std::mutex m_mutex;
-  std::chrono::steady_clock::time_point m_begun = std::chrono::steady_clock::now(), m_last = m_begun;
+  std::map<std::string, std::chrono::steady_clock::time_point> m_started;
+  std::string m_phase = "scan";
+  std::size_t m_done = 0, m_total = 0;
+  std::chrono::steady_clock::time_point m_last{};
 };
+
+// The bar, when standard error is a terminal and not --quiet: phases and progress go to it.
+void attach(ProgressBar& bar, IndexOptions& opts) {
+  opts.phase = [&bar](std::string_view name) { bar.phase(name); };
+  opts.progress = std::ref(bar);
+}
 
 // --dry-run: what would be added, updated, renamed and deleted, one line each.
 void print_dry_run(const IndexReport& r) {
@@ -237,6 +281,19 @@ void print_dry_run(const IndexReport& r) {
   for (const auto& [from, to] : r.renamed_paths) out += "rename\t" + from + "\t" + to + "\n";
   for (const auto& p : r.deleted_paths) out += "delete\t" + p + "\n";
   cli::write_out(out);
+}
+
+// "unresolved entities 70, " when the count says something: it changed
+// since the last run ("(was 68)"), a new index has some, or --verbose.
+// The same names run after run are not news (--verbose and --report
+// entities list them).
+std::string unresolved_count(const Args& a, const IndexReport& r, std::string_view sep) {
+  const std::size_t n = r.unresolved.size();
+  const bool changed = r.unresolved_before ? n != *r.unresolved_before : n > 0;
+  if (!a.verbose && !changed) return {};
+  const std::string was =
+      r.unresolved_before && n != *r.unresolved_before ? fmt::format(" (was {})", *r.unresolved_before) : "";
+  return fmt::format("unresolved entities {}{}{}", n, was, sep);
 }
 
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
@@ -252,13 +309,12 @@ void print_summary(const Args& a, const IndexReport& r) {
     for (const auto& [alias, pages] : r.ambiguous)
       fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, alias, join_notes(pages));
   }
-  fmt::print(
-      stderr,
-      "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
-      "unresolved entities {}, {:.2f} s\n{}",
-      g_names.indexer, a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
-      r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
-      r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds, empty_facets(r));
+  fmt::print(stderr,
+             "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+             "{}{:.2f} s\n{}",
+             g_names.indexer, a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
+             r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
+             r.unchanged, r.skipped.size(), unresolved_count(a, r, ", "), r.seconds, empty_facets(r));
 }
 
 // The first run's output: the dry-run list, the reports, the summary.
@@ -280,6 +336,7 @@ void print_batch(const Args& a, const IndexReport& r) {
   for (const auto& [n, what] : {std::pair{r.added, "added"}, {r.updated, "updated"}, {r.renamed, "renamed"},
                                  {r.deleted, "deleted"}})
     if (n) parts.push_back(fmt::format("{} {}", what, n));
+  if (std::string u = unresolved_count(a, r, ""); !u.empty() && r.unresolved_before) parts.push_back(std::move(u));
   const long ms = std::lround(r.seconds * 1000);
   fmt::print(stderr, "{}: {} in {} ms\n", g_names.indexer, parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")),
              ms);
@@ -306,7 +363,7 @@ int watch(Args& a) {
   IndexReport first;
   {
     std::optional<ProgressBar> bar;
-    if (isatty(STDERR_FILENO) && !a.quiet) a.opts.progress = std::ref(bar.emplace());
+    if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);
     first = w.index();
   }
   print_run(a, first);
@@ -345,7 +402,7 @@ int run_checked(int argc, char** argv) {
   }
   if (a.watch) return watch(a);
   std::optional<ProgressBar> bar;
-  if (isatty(STDERR_FILENO) && !a.quiet) a.opts.progress = std::ref(bar.emplace());
+  if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);
   const IndexReport r = run_index(a.opts);
   bar.reset();
   print_run(a, r);

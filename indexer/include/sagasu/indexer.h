@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sagasu {
@@ -31,7 +32,13 @@ struct IndexOptions {
   /// index has, 1 for a new one). Another count than the index's rebuilds it.
   unsigned shards = 0;
   bool entity_notes = false;  ///< list for every entity the notes mentioning it (unresolved ones always)
-  /// Called now and then with (notes done, notes to do) while notes are analysed.
+  /// Called as each phase of the run starts, with its name: "scan" (the vault
+  /// walked, new and changed files read and parsed), "entities" (the
+  /// vault's links resolved), "index" (documents built and written), "merge"
+  /// (a fresh build's parts compacted into the new index), "commit".
+  std::function<void(std::string_view phase)> phase;
+  /// Called now and then with (done, to do) of the phase in hand: files read
+  /// in "scan", notes in "index".
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -70,6 +77,9 @@ struct IndexReport {
   std::vector<Skipped> skipped;
   std::vector<Skipped> warnings;  ///< indexed, but with a recoverable problem (e.g. broken front matter)
   std::vector<Unresolved> unresolved;
+  /// How many entities were unresolved after the run before this one (what
+  /// the index kept); nullopt when it kept nothing (a new index).
+  std::optional<std::size_t> unresolved_before;
   std::vector<EntityInfo> entities;  ///< every linked name, by name
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
   /// The whole index after the run (not with dry_run): notes, each facet's
