@@ -173,6 +173,19 @@ void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, cons
   m_findings = encode_findings(report);
 }
 
+std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& index) {
+  std::string findings;
+  try {
+    findings = Xapian::Database(index).get_metadata(std::string(schema::META_FINDINGS));
+  } catch (const Xapian::Error&) {
+    return std::nullopt;  // no index yet
+  }
+  IndexReport last;
+  decode_findings(findings, last);
+  if (findings.empty()) return std::nullopt;
+  return last.unresolved.size();
+}
+
 std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
   if (!m_reused) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -39,6 +40,9 @@ class EntityPass {
   /// they link to, or are the page of, an entity whose canonical name, kind or
   /// evidence changed.
   const std::set<std::string>& refresh() const { return m_refresh; }
+  /// How many entities the findings of the index in folder `index` list as
+  /// unresolved (the last run's); nullopt when it has none or cannot be read.
+  static std::optional<std::size_t> unresolved_in_index(const std::string& index);
   /// The index metadata this pass keeps: the override file as read and, when
   /// resolved anew, the findings and the resolution.
   std::vector<std::pair<std::string, std::string>> metadata() const;

@@ -99,8 +99,9 @@ std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& m
   auto saw = [&](const std::string& name) {
     if (!name.empty() && name.front() != '@') names.push_back(name);
   };
+  // A link to an attachment ([[figure.png]], [[paper.pdf]]) names a file, not an entity.
   for (const auto& l : note.links)
-    if (!l.embed) saw(l.target);
+    if (!l.embed && !is_attachment(l.target)) saw(l.target);
   // Plain names count only in lists whose label says what they are.
   for (const auto& r : note.relations)
     for (const auto& i : r.items)
@@ -143,12 +144,31 @@ std::vector<std::string> EntityResolver::load_overrides(std::string_view tsv) {
   return problems;
 }
 
+std::string link_page_name(std::string_view target) {
+  std::string_view t = strings::trim(target);
+  t = t.substr(0, t.find('^'));  // a block reference: [[Note^abc123]]
+  while (strings::starts_with(t, "./") || strings::starts_with(t, "/")) t.remove_prefix(t[0] == '/' ? 1 : 2);
+  if (t.size() > 3 && fold_name(t.substr(t.size() - 3)) == ".md") t.remove_suffix(3);
+  if (const auto slash = t.rfind('/'); slash != std::string_view::npos) t.remove_prefix(slash + 1);
+  return std::string(strings::trim(t));
+}
+
+// The page a name or link target means, by its title or an alias; a link in
+// the path form Obsidian writes ([[folder/Page]], [[Page.md]], [[Page^block]])
+// means the page its last part names.
+const std::string* EntityResolver::page_of(const std::string& key, std::string_view name) const {
+  if (auto it = m_by_key.find(key); it != m_by_key.end()) return &it->second;
+  const std::string page = link_page_name(name);
+  if (page.empty() || page.size() == name.size()) return nullptr;
+  if (auto it = m_by_key.find(fold_name(page)); it != m_by_key.end()) return &it->second;
+  return nullptr;
+}
+
 std::string EntityResolver::canonical(std::string_view name) const {
   // Every name of the vault was resolved once in finish(): no folding here.
   if (auto known = m_canonical.find(std::string(name)); known != m_canonical.end()) return known->second;
   const std::string key = fold_name(name);
-  auto it = m_by_key.find(key);
-  if (it != m_by_key.end()) return it->second;
+  if (const std::string* page = page_of(key, name)) return *page;
   // No page: case and width variants of one name are one value, spelled as first seen.
   auto seen = m_first_spelling.find(key);
   if (seen != m_first_spelling.end()) return seen->second;
@@ -243,8 +263,7 @@ void EntityResolver::resolve_spellings() {
   auto resolve = [&](const std::string& name) {
     if (m_canonical.count(name)) return;
     const std::string& key = fold_once(name);
-    auto page = m_by_key.find(key);
-    if (page != m_by_key.end()) m_canonical.emplace(name, page->second);
+    if (const std::string* page = page_of(key, name)) m_canonical.emplace(name, *page);
     else if (auto seen = m_first_spelling.find(key); seen != m_first_spelling.end()) m_canonical.emplace(name, seen->second);
     else m_canonical.emplace(name, name);
   };
@@ -384,7 +403,7 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 }
 
 std::string EntityResolver::serialize() const {
-  std::string out = "r3";
+  std::string out = "r4";
   put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
   const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
@@ -411,7 +430,7 @@ std::string EntityResolver::serialize() const {
 }
 
 std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
-  if (in.substr(0, 2) != "r3") return std::nullopt;
+  if (in.substr(0, 2) != "r4") return std::nullopt;
   in.remove_prefix(2);
   EntityResolver r;
   std::string count, a, b, c;

@@ -49,6 +49,10 @@ std::optional<Kind> kind_of_label(std::string_view label);
 /// metadata (authors, affiliations). Repeats are kept.
 std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& meta);
 
+/// The page name a link target gives in the path form Obsidian writes:
+/// "folder/Page" → "Page", "Page.md" → "Page", "Page^block" → "Page", "./Page" → "Page".
+std::string link_page_name(std::string_view target);
+
 /// The digest of a parsed note and its metadata.
 NoteDigest make_digest(const Note& note, const NoteMetadata& meta);
 
@@ -129,6 +133,7 @@ class EntityResolver {
 
   std::unordered_map<std::string, std::string> m_folded;  // spelling → fold_name (during finish())
 
+  const std::string* page_of(const std::string& key, std::string_view name) const;
   void index_names();
   void resolve_spellings();
   void decide_kinds();

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "sagasu/error.h"
@@ -47,24 +50,43 @@ void replace_file(const fs::path& p, const std::string& content) {
 
 }  // namespace
 
-IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", dir, ec.message()));
-  if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / layout::STUB_FILE, ec))
-    throw Error(fmt::format("{}: an index of an older Sagasu layout; remove the folder and index again", dir));
+// The lock file of a folder, locked by this process: one per folder, shared
+// by every WriterLock of it (the registry finds it by the folder's device and inode).
+struct HeldLock {
+  int fd = -1;
+  pid_t pid = ::getpid();  // a forked child holds nothing
+  std::pair<dev_t, ino_t> id;
+  ~HeldLock();
+};
+
+namespace {
+
+std::mutex g_held_mutex;
+std::map<std::pair<dev_t, ino_t>, std::weak_ptr<HeldLock>> g_held;
+
+std::shared_ptr<HeldLock> take_lock(const std::string& dir, bool wait, const std::string& purpose) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    throw Error(fmt::format("{}: cannot lock the index: {}", dir, std::strerror(errno)));
+  const std::pair<dev_t, ino_t> id{st.st_dev, st.st_ino};
+  std::lock_guard<std::mutex> guard(g_held_mutex);
+  if (auto held = g_held[id].lock(); held && held->pid == ::getpid()) return held;  // this process holds it
   const fs::path lock = fs::path(dir) / layout::LOCK_FILE;
-  m_lock_fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (m_lock_fd < 0) throw Error(fmt::format("{}: cannot open the lock file: {}", lock.string(), std::strerror(errno)));
-  if (::flock(m_lock_fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+  auto held = std::make_shared<HeldLock>();
+  held->id = id;
+  held->fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (held->fd < 0)
+    throw Error(fmt::format("{}: cannot open the lock file: {}", lock.string(), std::strerror(errno)));
+  if (::flock(held->fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
+    const int why = errno;
     std::string holder = read_all(lock);
     while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
-    ::close(m_lock_fd);
-    m_lock_fd = -1;
-    if (errno == EWOULDBLOCK || errno == EAGAIN)
+    ::close(held->fd);
+    held->fd = -1;
+    if (why == EWOULDBLOCK || why == EAGAIN)
       throw Error(fmt::format("{}: index is locked by another indexer ({}); use --wait to wait for it", dir,
                               holder.empty() ? "holder unknown" : holder));
-    throw Error(fmt::format("{}: cannot lock the index: {}", dir, std::strerror(errno)));
+    throw Error(fmt::format("{}: cannot lock the index: {}", dir, std::strerror(why)));
   }
   // Say who holds the lock: the next indexer names us in its message.
   char host[256] = "?";
@@ -72,21 +94,41 @@ IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
   const std::time_t now = std::time(nullptr);
   char when[32];
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", std::localtime(&now));
-  const std::string info = fmt::format("pid {} on {}, since {}", ::getpid(), host, when);
-  if (::ftruncate(m_lock_fd, 0) == 0 && ::pwrite(m_lock_fd, info.data(), info.size(), 0) < 0) {
+  std::string info = fmt::format("pid {} on {}, since {}", ::getpid(), host, when);
+  if (!purpose.empty()) info += ", " + purpose;
+  if (::ftruncate(held->fd, 0) == 0 && ::pwrite(held->fd, info.data(), info.size(), 0) < 0) {
     // The lock holds without the note; nothing else depends on it.
   }
+  g_held[id] = held;
+  return held;
 }
 
-IndexStore::~IndexStore() {
-  if (m_lock_fd >= 0) {
-    if (::ftruncate(m_lock_fd, 0) != 0) {
-      // An old holder note is harmless: it is only read when the lock is taken.
-    }
-    ::flock(m_lock_fd, LOCK_UN);
-    ::close(m_lock_fd);
+}  // namespace
+
+HeldLock::~HeldLock() {
+  if (fd < 0 || pid != ::getpid()) return;
+  if (::ftruncate(fd, 0) != 0) {
+    // An old holder note is harmless: it is only read when the lock is taken.
   }
+  ::flock(fd, LOCK_UN);
+  ::close(fd);
+  std::lock_guard<std::mutex> guard(g_held_mutex);
+  if (auto it = g_held.find(id); it != g_held.end() && it->second.expired()) g_held.erase(it);
 }
+
+WriterLock::WriterLock(const std::string& dir, bool wait, const std::string& purpose)
+    : m_held(take_lock(dir, wait, purpose)) {}
+
+IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", dir, ec.message()));
+  if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / layout::STUB_FILE, ec))
+    throw Error(fmt::format("{}: an index of an older Sagasu layout; remove the folder and index again", dir));
+  m_lock = std::make_unique<WriterLock>(dir, wait);
+}
+
+IndexStore::~IndexStore() = default;
 
 std::string IndexStore::current() const {
   const auto names = layout::read_stub(m_dir);

@@ -12,15 +12,35 @@
 
 #include <xapian.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace sagasu {
 
+struct HeldLock;
+
+/// The writer lock of an index folder (its lock file), taken for as long as
+/// the object lives. The lock file names the holder ("pid 4242 on host, since
+/// 2026-05-01 10:00:00", and what it does when `purpose` says: "watching
+/// /home/me/vault"), so a second writer can say who holds it. A process that
+/// holds the lock may take it again (a watch session holds it across its
+/// index runs): a second WriterLock of the same folder in one process shares
+/// the first, and the lock is released with the last of them.
+class WriterLock {
+ public:
+  /// Takes the lock of folder dir (which must exist). With wait, blocks until
+  /// it is free; otherwise throws sagasu::Error naming the holder.
+  WriterLock(const std::string& dir, bool wait, const std::string& purpose = "");
+
+ private:
+  std::shared_ptr<HeldLock> m_held;
+};
+
 class IndexStore {
  public:
-  /// Creates the folder if needed and takes the writer lock. With wait, blocks
-  /// until the lock is free; otherwise throws sagasu::Error naming the holder.
+  /// Creates the folder if needed and takes the writer lock (WriterLock). With
+  /// wait, blocks until the lock is free; otherwise throws sagasu::Error naming the holder.
   IndexStore(const std::string& dir, bool wait);
   ~IndexStore();
   IndexStore(const IndexStore&) = delete;
@@ -50,7 +70,7 @@ class IndexStore {
 
  private:
   std::string m_dir;
-  int m_lock_fd = -1;
+  std::unique_ptr<WriterLock> m_lock;
 };
 
 }  // namespace sagasu

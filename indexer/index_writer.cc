@@ -120,6 +120,7 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
   });
   for (const auto& e : part_errors)
     if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", m_opts.index, e));
+  if (m_opts.phase) m_opts.phase("merge");  // the one hook of the progress display
   Xapian::Database merged;
   for (std::size_t p = 0; p < parts; ++p) merged.add_database(Xapian::Database(m_shards.part_path(shard, p)));
   merged.compact(m_shards.new_path(shard));

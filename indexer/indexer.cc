@@ -39,7 +39,11 @@ IndexReport run_index(const IndexOptions& opts) {
   IndexReport report;
   // 0. The vault config: a broken one stops the run before anything is read or written.
   const VaultConfig config = load_config(opts);
+  auto phase = [&](std::string_view name) {
+    if (opts.phase) opts.phase(name);
+  };
   // 1. The files of the vault.
+  phase("scan");
   const VaultScan scan = walk_vault(opts, report);
   // 2. The index, locked before anything is read from it; what it holds, and
   //    each file classified against that (changed files parsed).
@@ -47,12 +51,16 @@ IndexReport run_index(const IndexOptions& opts) {
   report.shards = shards.size();
   IndexState state(scan, shards, opts, config, jobs, report);
   // 3. Entities: the resolution of the whole vault, the notes it refreshes.
+  phase("entities");
+  report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
   const EntityPass entities(state, shards, opts, config, scan.root, report);
   // 4. The documents.
+  phase("index");
   IndexWriter(shards, entities.resolver(), opts, config, jobs).write(state, entities.refresh(), report);
   // 5. The metadata (the synonym table again only when the notes may have
   //    changed), then the commit that makes the whole run visible at once.
   if (!opts.dry_run) {
+    phase("commit");
     auto metadata = entities.metadata();
     metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
     write_metadata(shards, scan.root.string(), metadata,

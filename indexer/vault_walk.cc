@@ -23,7 +23,14 @@ std::string rel_path(const fs::path& root, const fs::path& p) {
 }
 
 bool wanted_extension(const fs::path& p, const std::vector<std::string>& exts) {
-  const std::string name = p.filename().string();
+  return wanted_file_name(p.filename().string(), exts);
+}
+
+}  // namespace
+
+bool hidden_name(std::string_view name) { return !name.empty() && name.front() == '.'; }
+
+bool wanted_file_name(std::string_view name, const std::vector<std::string>& exts) {
   for (const auto& e : exts) {
     if (e == "*") return true;
     const std::string suffix = "." + e;
@@ -32,8 +39,6 @@ bool wanted_extension(const fs::path& p, const std::vector<std::string>& exts) {
   }
   return false;
 }
-
-}  // namespace
 
 VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
   VaultScan scan;
@@ -64,7 +69,7 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
       }
       const fs::path& p = it->path();
       const std::string name = p.filename().string();
-      if (!name.empty() && name.front() == '.') continue;
+      if (hidden_name(name)) continue;
       std::error_code sec;
       const bool is_link = it->is_symlink(sec);
       struct stat st {};

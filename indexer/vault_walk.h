@@ -29,6 +29,13 @@ struct VaultScan {
   std::vector<std::string> unreadable_dirs;
 };
 
+/// Is a file or folder of this name hidden (.obsidian, .git, .note.md.swp)?
+/// Hidden folders are not walked and hidden files are not notes.
+bool hidden_name(std::string_view name);
+
+/// Does a file of this name end in one of the wanted endings ("md"; "*": every file)?
+bool wanted_file_name(std::string_view name, const std::vector<std::string>& extensions);
+
 /// Walks opts.vault for files ending in one of opts.extensions. Hidden folders
 /// are skipped and symbolic links to folders are not followed (a notice in
 /// report.warnings); files and folders that cannot be indexed go to

@@ -100,7 +100,7 @@ std::vector<ShardLocation> expand_locations(const std::vector<std::string>& loca
 namespace {
 
 // Opens one shard; throws Error naming it.
-Xapian::Database open_shard(const ShardLocation& shard) {
+Xapian::Database open_shard(const ShardLocation& shard, const std::string& indexer) {
   if (shard.remote()) {
     try {
       // Timeouts in ms: a shard that does not answer is an error, not a hang.
@@ -114,13 +114,13 @@ Xapian::Database open_shard(const ShardLocation& shard) {
   if (!fs::exists(path, ec) ||
       (fs::is_directory(path, ec) && !fs::exists(fs::path(path) / layout::STUB_FILE, ec) &&
        !fs::exists(fs::path(path) / "iamglass", ec)))
-    throw Error(fmt::format("{}: no index here; build one with: indexer --vault DIR --index {}", shard.name,
-                            shard.name));
+    throw Error(fmt::format("{}: no index here; build one with: {} --vault DIR --index {}", shard.name,
+                            indexer, shard.name));
   try {
     return Xapian::Database(path);
   } catch (const Xapian::DatabaseOpeningError& e) {
-    throw Error(fmt::format("{}: not a Sagasu index ({}); build one with: indexer --vault DIR --index {}",
-                            shard.name, e.get_msg(), shard.name));
+    throw Error(fmt::format("{}: not a Sagasu index ({}); build one with: {} --vault DIR --index {}",
+                            shard.name, e.get_msg(), indexer, shard.name));
   } catch (const Xapian::Error& e) {
     throw Error(fmt::format("{}: cannot open index: {}", shard.name, e.get_msg()));
   }
@@ -130,11 +130,13 @@ Xapian::Database open_shard(const ShardLocation& shard) {
 // one shard count once (or one whole index), so no note counts twice or not at all.
 class ShardCheck {
  public:
+  explicit ShardCheck(const std::string& indexer) : m_indexer(indexer) {}
+
   void add(const ShardLocation& shard, const Xapian::Database& db) {
     const std::string version = db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
     if (!version.empty() && version != schema::SCHEMA_VERSION)
-      throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: indexer --rebuild", shard.name,
-                              version, schema::SCHEMA_VERSION));
+      throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: {} --rebuild", shard.name,
+                              version, schema::SCHEMA_VERSION, m_indexer));
     const std::string vault = db.get_metadata(std::string(schema::META_VAULT));
     if (m_first.empty()) {
       m_first = shard.name;
@@ -172,6 +174,7 @@ class ShardCheck {
   std::size_t count() const { return m_count; }
 
  private:
+  std::string m_indexer;
   std::string m_first, m_vault;
   std::map<std::size_t, std::string> m_seen;  // shard number → its location
   std::size_t m_count = 0;
@@ -193,15 +196,15 @@ std::string generation_folder(const ShardLocation& shard) {
 
 }  // namespace
 
-OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial) {
+OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial, const std::string& indexer) {
   OpenIndex index;
   index.name = fmt::format("{}", fmt::join(locations, ", "));
   const std::vector<ShardLocation> shards = expand_locations(locations);
-  ShardCheck check;
+  ShardCheck check(indexer);
   for (const auto& shard : shards) {
     Xapian::Database db;
     try {
-      db = open_shard(shard);
+      db = open_shard(shard, indexer);
     } catch (const Error&) {
       // A shard that does not answer: with allow_partial, searched without it.
       if (!allow_partial || !shard.remote()) throw;

@@ -51,6 +51,7 @@ struct OpenIndex {
 /// complete set of shards, each once, of this schema. With allow_partial a
 /// remote shard that does not answer (or one not given) is left out and
 /// named in OpenIndex::missing. Throws Error naming the shard otherwise.
-OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial);
+OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial,
+                     const std::string& indexer = "indexer");
 
 }  // namespace sagasu

@@ -97,7 +97,7 @@ std::vector<FacetCounts> count_facets(const FacetPlan& plan, Collected& main, Co
 Searcher::Searcher(const std::string& index_path) : Searcher(IndexSet{{index_path}, false}) {}
 
 Searcher::Searcher(const IndexSet& indexes)
-    : m_index(std::make_unique<OpenIndex>(open_index(indexes.locations, indexes.allow_partial))) {}
+    : m_index(std::make_unique<OpenIndex>(open_index(indexes.locations, indexes.allow_partial, indexes.indexer_command))) {}
 
 Searcher::~Searcher() = default;
 

@@ -12,6 +12,13 @@
 
 namespace sagasu::cli {
 
+CommandNames command_names(const char* argv0) {
+  std::string_view name = argv0 ? argv0 : "";
+  if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  if (name == INSTALLED_NAMES.indexer || name == INSTALLED_NAMES.searcher) return INSTALLED_NAMES;
+  return {};
+}
+
 void write_out(std::string_view s) {
   std::size_t done = 0;
   while (done < s.size()) {

@@ -4,9 +4,26 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 
 namespace sagasu::cli {
+
+/// What the two commands are called: as installed (sagasu-index,
+/// sagasu-search: names no other tool has), or as built (build/indexer/indexer,
+/// build/searcher/searcher). Each command names itself as it was started, in
+/// its messages and its usage line, and names the other one the same way.
+struct CommandNames {
+  std::string indexer = "indexer";
+  std::string searcher = "searcher";
+};
+
+/// The installed names.
+inline const CommandNames INSTALLED_NAMES{"sagasu-index", "sagasu-search"};
+
+/// The names for a command started as argv0: the installed ones when its
+/// file name is one of them, else the build's.
+CommandNames command_names(const char* argv0);
 
 /// The exit status of an error, for both commands.
 inline constexpr int EXIT_ERROR = 2;

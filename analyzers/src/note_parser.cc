@@ -75,6 +75,15 @@ std::vector<std::string> Note::property(std::string_view key) const {
   return out;
 }
 
+bool is_attachment(std::string_view target) {
+  auto dot = target.rfind('.');
+  if (dot == std::string_view::npos) return false;
+  std::string ext = unicode::nfkc_casefold(target.substr(dot + 1));
+  static const char* const exts[] = {"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "pdf",
+                                     "mp3", "mp4", "wav", "webm", "mov", "ogg", "excalidraw"};
+  return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return ext == e; });
+}
+
 std::string Note::display_title() const {
   if (!fm_title.empty()) return fm_title;
   if (source) return source->title;
@@ -87,14 +96,6 @@ using strings::ends_with;
 using strings::starts_with;
 using strings::trim;
 
-bool is_attachment(std::string_view target) {
-  auto dot = target.rfind('.');
-  if (dot == std::string_view::npos) return false;
-  std::string ext = unicode::nfkc_casefold(target.substr(dot + 1));
-  static const char* const exts[] = {"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "pdf",
-                                     "mp3", "mp4", "wav", "webm", "mov", "ogg", "excalidraw"};
-  return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return ext == e; });
-}
 
 // A list label: short, no links or brackets, no sentence punctuation, and
 // spaces only in Latin labels ("Related people").

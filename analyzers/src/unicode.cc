@@ -1,9 +1,14 @@
 #include "sagasu/unicode.h"
 
+#include <unicode/brkiter.h>
 #include <unicode/bytestream.h>
+#include <unicode/uchar.h>
+#include <unicode/utext.h>
 #include <unicode/normalizer2.h>
 #include <unicode/utf8.h>
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 namespace sagasu::unicode {
@@ -136,6 +141,52 @@ char32_t full_size_kana(char32_t c) {
     case 0x30F6: return 0x30B1;  // ヶ → ケ
     default: return c;
   }
+}
+
+int char_width(char32_t c) {
+  const auto cp = static_cast<UChar32>(c);
+  const int category = u_charType(cp);
+  if (category == U_NON_SPACING_MARK || category == U_ENCLOSING_MARK || category == U_FORMAT_CHAR ||
+      category == U_CONTROL_CHAR)
+    return 0;
+  const int eaw = u_getIntPropertyValue(cp, UCHAR_EAST_ASIAN_WIDTH);
+  return eaw == U_EA_WIDE || eaw == U_EA_FULLWIDTH ? 2 : 1;
+}
+
+std::vector<std::size_t> char_boundaries(std::string_view s) {
+  std::vector<std::size_t> out{0};
+  UErrorCode status = U_ZERO_ERROR;
+  // One iterator per thread: creating one loads ICU's break rules.
+  thread_local std::unique_ptr<icu::BreakIterator> it(
+      icu::BreakIterator::createCharacterInstance(icu::Locale::getRoot(), status));
+  UText* text = utext_openUTF8(nullptr, s.data(), static_cast<int64_t>(s.size()), &status);
+  if (U_FAILURE(status) || !it) {
+    // Without ICU's rules, code points are the characters.
+    if (text) utext_close(text);
+    for (std::size_t i = 0; i < s.size();) {
+      next_code_point(s, i);
+      out.push_back(i);
+    }
+    return out;
+  }
+  it->setText(text, status);
+  for (int32_t b = it->next(); b != icu::BreakIterator::DONE; b = it->next()) out.push_back(static_cast<std::size_t>(b));
+  utext_close(text);
+  if (out.back() != s.size()) out.push_back(s.size());
+  return out;
+}
+
+std::size_t display_width(std::string_view s) {
+  std::size_t cols = 0;
+  const auto cuts = char_boundaries(s);
+  for (std::size_t k = 1; k < cuts.size(); ++k) {
+    // A character's code points side by side: marks take no column, but a
+    // spacing one that extends it (the half-width ﾞ of ﾊﾞ) takes its own.
+    int w = 0;
+    for (std::size_t i = cuts[k - 1]; i < cuts[k];) w += char_width(next_code_point(s, i));
+    cols += static_cast<std::size_t>(w);
+  }
+  return cols;
 }
 
 }  // namespace sagasu::unicode

@@ -5,10 +5,14 @@
 #include <xapian.h>
 
 #include <boost/program_options.hpp>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -25,6 +29,9 @@ namespace po = boost::program_options;
 namespace sagasu::indexer_cli {
 namespace {
 
+// The commands' names as this one was started (cli_support.h): messages begin with ours.
+cli::CommandNames g_names;
+
 constexpr int EXIT_OK = 0;
 constexpr int EXIT_SKIPPED = 1;
 
@@ -35,12 +42,14 @@ struct Args {
   std::string report;
   bool verbose = false;
   bool quiet = false;
+  bool watch = false;
   bool help = false;
 };
 
 // The option table: --help and the README usage come from it.
 po::options_description options(Args& a) {
-  po::options_description d("Usage: indexer --vault DIR [--index DIR] [options]\n\nOptions", 110, 60);
+  po::options_description d(
+      fmt::format("Usage: {} --vault DIR [--index DIR] [options]\n\nOptions", g_names.indexer), 110, 60);
   // clang-format off
   d.add_options()
       ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
@@ -53,6 +62,9 @@ po::options_description options(Args& a) {
        "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
        "default: the index's count, 1 for a new index; another count rebuilds")
       ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
+      ("watch", po::bool_switch(&a.watch),
+       "after the run, keep watching the vault (Linux inotify) and index changes as they settle, one line "
+       "per batch, holding the index's lock; SIGINT or SIGTERM ends it")
       ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
       ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
       ("config", po::value(&a.opts.config)->value_name("FILE"),
@@ -167,7 +179,7 @@ std::string empty_facets(const IndexReport& r) {
       few.push_back(fmt::format("{}: {} of {} notes", f ? f->hit_key : c.facet, c.notes, r.indexed));
     }
   if (few.empty()) return {};
-  return fmt::format("indexer: {} (indexer --report facets says where values come from)\n",
+  return fmt::format("{0}: {1} ({0} --report facets says where values come from)\n", g_names.indexer,
                      fmt::join(few, ", "));
 }
 
@@ -192,30 +204,74 @@ po::options_description parse(int argc, char** argv, Args& a) {
   if (!a.report.empty() && a.report != "entities" && a.report != "facets")
     throw UsageError(fmt::format("--report {}: expected 'entities' or 'facets'", a.report));
   a.opts.entity_notes = a.report == "entities";
+  if (a.watch && a.opts.dry_run) throw UsageError("--watch writes the index: it cannot be a --dry-run");
   return desc;
 }
 
-// A progress bar on a terminal: notes done / total, notes per second, time left.
+// Progress on a terminal: one bar per named phase (scan, entities, index,
+// merge, commit), each with its own count, rate and time left. The rate and
+// the time left are the phase's own, from its start (a second phase starting
+// at 0 cannot inherit the first one's clock), and are shown only once the
+// phase has run a second and done a fiftieth of its work, so the first
+// noisy seconds do not promise hours.
 class ProgressBar {
  public:
+  void phase(std::string_view name) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    const auto now = std::chrono::steady_clock::now();
+    // The index phase goes on after a shard's merge (a sharded fresh build): its clock too.
+    auto [it, fresh] = m_started.try_emplace(std::string(name), now);
+    m_phase = it->first;
+    m_done = m_total = 0;
+    (void)fresh;
+    draw(now);
+  }
   void operator()(std::size_t done, std::size_t total) {
     std::lock_guard<std::mutex> lock(m_mutex);
     const auto now = std::chrono::steady_clock::now();
+    if (m_phase == "merge" && done < total) m_phase = "index";  // the next shard's notes
+    m_done = done;
+    m_total = total;
     if (done != total && now - m_last < std::chrono::milliseconds(100)) return;
-    m_last = now;
-    const double secs = std::chrono::duration<double>(now - m_begun).count();
-    const double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
-    const double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
-    const std::size_t width = 30, filled = total ? width * done / total : width;
-    fmt::print(stderr, "\r[{}{}] {}/{} notes, {:.0f}/s, {:.0f} s left \x1b[K", std::string(filled, '#'),
-               std::string(width - filled, '.'), done, total, rate, eta);
+    draw(now);
   }
   ~ProgressBar() { fmt::print(stderr, "\r\x1b[K"); }
 
  private:
+  void draw(std::chrono::steady_clock::time_point now) {
+    m_last = now;
+    const auto started = m_started.count(m_phase) ? m_started[m_phase] : now;
+    const double secs = std::chrono::duration<double>(now - started).count();
+    if (m_total == 0) {
+      fmt::print(stderr, "\r{:<8} {:.0f} s\x1b[K", m_phase, secs);
+      return;
+    }
+    const double rate = secs > 0 ? static_cast<double>(m_done) / secs : 0;
+    std::string left;
+    if (m_done == m_total)
+      left = "done";
+    else if (secs >= 1 && m_done * 50 >= m_total && rate > 0)
+      left = fmt::format("{:.0f} s left", static_cast<double>(m_total - m_done) / rate);
+    else
+      left = "…";
+    const std::size_t width = 30, filled = width * m_done / m_total;
+    fmt::print(stderr, "\r{:<8} [{}{}] {}/{} {}, {:.0f}/s, {}\x1b[K", m_phase, std::string(filled, '#'),
+               std::string(width - filled, '.'), m_done, m_total, m_phase == "scan" ? "files" : "notes", rate,
+               left);
+  }
+
   std::mutex m_mutex;
-  std::chrono::steady_clock::time_point m_begun = std::chrono::steady_clock::now(), m_last = m_begun;
+  std::map<std::string, std::chrono::steady_clock::time_point> m_started;
+  std::string m_phase = "scan";
+  std::size_t m_done = 0, m_total = 0;
+  std::chrono::steady_clock::time_point m_last{};
 };
+
+// The bar, when standard error is a terminal and not --quiet: phases and progress go to it.
+void attach(ProgressBar& bar, IndexOptions& opts) {
+  opts.phase = [&bar](std::string_view name) { bar.phase(name); };
+  opts.progress = std::ref(bar);
+}
 
 // --dry-run: what would be added, updated, renamed and deleted, one line each.
 void print_dry_run(const IndexReport& r) {
@@ -227,26 +283,110 @@ void print_dry_run(const IndexReport& r) {
   cli::write_out(out);
 }
 
+// "unresolved entities 70, " when the count says something: it changed
+// since the last run ("(was 68)"), a new index has some, or --verbose.
+// The same names run after run are not news (--verbose and --report
+// entities list them).
+std::string unresolved_count(const Args& a, const IndexReport& r, std::string_view sep) {
+  const std::size_t n = r.unresolved.size();
+  const bool changed = r.unresolved_before ? n != *r.unresolved_before : n > 0;
+  if (!a.verbose && !changed) return {};
+  const std::string was =
+      r.unresolved_before && n != *r.unresolved_before ? fmt::format(" (was {})", *r.unresolved_before) : "";
+  return fmt::format("unresolved entities {}{}{}", n, was, sep);
+}
+
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
 void print_summary(const Args& a, const IndexReport& r) {
   for (const auto& s : r.skipped)
-    fmt::print(stderr, "indexer: {}: skipped: {}\n", printable(s.path), s.reason);
+    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, printable(s.path), s.reason);
   for (const auto& w : r.warnings)
     if (a.verbose || w.reason.rfind("front matter", 0) == 0)
-      fmt::print(stderr, "indexer: {}: warning: {}\n", printable(w.path), w.reason);
+      fmt::print(stderr, "{}: {}: warning: {}\n", g_names.indexer, printable(w.path), w.reason);
   if (a.verbose) {
     for (const auto& u : r.unresolved)
-      fmt::print(stderr, "indexer: unresolved entity '{}' in {}\n", u.name, join_notes(u.notes));
+      fmt::print(stderr, "{}: unresolved entity '{}' in {}\n", g_names.indexer, u.name, join_notes(u.notes));
     for (const auto& [alias, pages] : r.ambiguous)
-      fmt::print(stderr, "indexer: ambiguous alias '{}' claimed by {}\n", alias, join_notes(pages));
+      fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, alias, join_notes(pages));
   }
-  fmt::print(
-      stderr,
-      "indexer: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
-      "unresolved entities {}, {:.2f} s\n{}",
-      a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
-      r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
-      r.unchanged, r.skipped.size(), r.unresolved.size(), r.seconds, empty_facets(r));
+  fmt::print(stderr,
+             "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+             "{}{:.2f} s\n{}",
+             g_names.indexer, a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
+             r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
+             r.unchanged, r.skipped.size(), unresolved_count(a, r, ", "), r.seconds, empty_facets(r));
+}
+
+// The first run's output: the dry-run list, the reports, the summary.
+void print_run(const Args& a, const IndexReport& r) {
+  if (a.opts.dry_run) print_dry_run(r);
+  if (a.report == "entities") print_entity_report(r);
+  if (a.report == "facets") print_facet_report(r);
+  if (!a.quiet) print_summary(a, r);
+}
+
+// The one line of a watch batch: "updated 2, deleted 1 in 35 ms" (what
+// changed, nothing for what did not), after the files it skipped; with
+// --verbose, each path.
+void print_batch(const Args& a, const IndexReport& r) {
+  for (const auto& s : r.skipped)
+    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, printable(s.path), s.reason);
+  if (a.quiet) return;
+  std::vector<std::string> parts;
+  for (const auto& [n, what] : {std::pair{r.added, "added"}, {r.updated, "updated"}, {r.renamed, "renamed"},
+                                 {r.deleted, "deleted"}})
+    if (n) parts.push_back(fmt::format("{} {}", what, n));
+  if (std::string u = unresolved_count(a, r, ""); !u.empty() && r.unresolved_before) parts.push_back(std::move(u));
+  const long ms = std::lround(r.seconds * 1000);
+  fmt::print(stderr, "{}: {} in {} ms\n", g_names.indexer, parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")),
+             ms);
+  if (a.verbose) {
+    for (const auto& p : r.added_paths) fmt::print(stderr, "  added {}\n", printable(p));
+    for (const auto& p : r.updated_paths) fmt::print(stderr, "  updated {}\n", printable(p));
+    for (const auto& [from, to] : r.renamed_paths)
+      fmt::print(stderr, "  renamed {} -> {}\n", printable(from), printable(to));
+    for (const auto& p : r.deleted_paths) fmt::print(stderr, "  deleted {}\n", printable(p));
+  }
+}
+
+std::atomic<VaultWatch*> g_watch{nullptr};
+
+extern "C" void stop_watching(int) {
+  if (VaultWatch* w = g_watch.load()) w->stop();
+}
+
+// --watch: the run as without it, then a batch each time the vault's changes
+// settle, until SIGINT or SIGTERM. A batch that fails (a config being edited,
+// a Xapian error) is one line; the next change tries again.
+int watch(Args& a) {
+  VaultWatch w(a.opts);
+  IndexReport first;
+  {
+    std::optional<ProgressBar> bar;
+    if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);
+    first = w.index();
+  }
+  print_run(a, first);
+  struct sigaction sa {};
+  sa.sa_handler = stop_watching;
+  sigemptyset(&sa.sa_mask);
+  g_watch = &w;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  if (!a.quiet)
+    fmt::print(stderr, "{}: watching {} ({} folders) for changes; Ctrl-C ends\n", g_names.indexer, a.opts.vault, w.folders());
+  while (w.wait()) {
+    try {
+      print_batch(a, w.index());
+    } catch (const Error& e) {
+      fmt::print(stderr, "{}: {}\n", g_names.indexer, e.what());
+    } catch (const Xapian::Error& e) {
+      fmt::print(stderr, "{}: index error: {}\n", g_names.indexer, e.get_description());
+    }
+  }
+  g_watch = nullptr;
+  if (!a.quiet) fmt::print(stderr, "{}: stopped watching {}\n", g_names.indexer, a.opts.vault);
+  return EXIT_OK;
 }
 
 int run_checked(int argc, char** argv) {
@@ -260,21 +400,20 @@ int run_checked(int argc, char** argv) {
     cli::write_out(s.str());
     return EXIT_OK;
   }
+  if (a.watch) return watch(a);
   std::optional<ProgressBar> bar;
-  if (isatty(STDERR_FILENO) && !a.quiet) a.opts.progress = std::ref(bar.emplace());
+  if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);
   const IndexReport r = run_index(a.opts);
   bar.reset();
-  if (a.opts.dry_run) print_dry_run(r);
-  if (a.report == "entities") print_entity_report(r);
-  if (a.report == "facets") print_facet_report(r);
-  if (!a.quiet) print_summary(a, r);
+  print_run(a, r);
   return r.skipped.empty() ? EXIT_OK : EXIT_SKIPPED;
 }
 
 }  // namespace
 
 int run(int argc, char** argv) {
-  return cli::run_command("indexer", true, [&] { return run_checked(argc, argv); });
+  g_names = cli::command_names(argc > 0 ? argv[0] : nullptr);
+  return cli::run_command(g_names.indexer, true, [&] { return run_checked(argc, argv); });
 }
 
 }  // namespace sagasu::indexer_cli

@@ -1,8 +1,9 @@
-# Bash completion for Sagasu's `indexer` and `searcher`.
+# Bash completion for Sagasu's indexer and searcher, installed as the commands
+# sagasu-index and sagasu-search.
 #
-# Installed twice, as share/bash-completion/completions/indexer and .../searcher
-# (bash-completion loads the file named after the command); sourcing it by hand
-# also works:  . scripts/completion/sagasu.bash
+# Installed twice, as share/bash-completion/completions/sagasu-index and
+# .../sagasu-search (bash-completion loads the file named after the command);
+# sourcing it by hand also works:  . scripts/completion/sagasu.bash
 #
 # Options are read from the binary's own --help when you press TAB, so they
 # follow the option tables in indexer/cli/cli.cc and searcher/cli/cli.cc; the
@@ -260,5 +261,5 @@ _sagasu_complete() {
 
 _sagasu_indexer() { _sagasu_complete indexer; }
 _sagasu_searcher() { _sagasu_complete searcher; }
-complete -F _sagasu_indexer indexer
-complete -F _sagasu_searcher searcher
+complete -F _sagasu_indexer sagasu-index
+complete -F _sagasu_searcher sagasu-search

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -11,17 +12,22 @@
 
 #include "cli_support.h"
 #include "fallback.h"
+#include "open.h"
 #include "printer.h"
 #include "sagasu/error.h"
 #include "sagasu/index_location.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
 #include "sagasu/strings.h"
+#include "sagasu/unicode.h"
 
 namespace po = boost::program_options;
 
 namespace sagasu::searcher_cli {
 namespace {
+
+// The commands' names as this one was started (cli_support.h): messages begin with ours.
+cli::CommandNames g_names;
 
 constexpr int EXIT_HITS = 0;
 constexpr int EXIT_NO_HITS = 1;
@@ -38,7 +44,9 @@ struct Args {
   std::string sort = "relevance";
   std::string color = "auto";
   std::string analyze;
+  std::string open;
   std::size_t facet_limit = 10;
+  std::size_t width = 0;
   std::vector<std::string> facet;
   std::string facets;
   std::string list;
@@ -56,7 +64,7 @@ constexpr char DASH_WORD = '\x01';
 // The option table: --help, the man page, the README usage and completion come from it.
 po::options_description options(Args& a) {
   po::options_description d(
-      "Usage: searcher [options] QUERY...\n\n"
+      "Usage: " + g_names.searcher + " [options] QUERY...\n\n"
       "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
       "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
       "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
@@ -90,6 +98,11 @@ po::options_description options(Args& a) {
        "also notes where the pieces of a word typed as one (文字列型: 文字列 + 型) are apart")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
+      ("width", po::value(&a.width)->value_name("N"),
+       "text: no line wider than N columns (default on a terminal: its width, or $COLUMNS; in a pipe: 0, lines as they are)")
+      ("open", po::value(&a.open)->value_name("N"),
+       "open the Nth hit in $VISUAL or $EDITOR at its first matching line (+LINE for vi, Emacs, nano …); "
+       "FILE:LINE opens that file at that line")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -178,12 +191,60 @@ OutputFormat format_of(const Args& a) {
 // the query as typed lacked, then what to know of the hits shown.
 void report_notices(const SearchRequest& req, const PeopleSearch& shown) {
   for (const auto& m : zero_hit_messages(req, shown.heading.empty() ? shown.result : shown.typed))
-    fmt::print(stderr, "searcher: {}\n", m);
-  for (const auto& n : shown.result.notices) fmt::print(stderr, "searcher: {}\n", n);
+    fmt::print(stderr, "{}: {}\n", g_names.searcher, m);
+  for (const auto& n : shown.result.notices) fmt::print(stderr, "{}: {}\n", g_names.searcher, n);
+}
+
+// The columns text output must fit: --width, else on a terminal $COLUMNS or
+// the terminal's own width; in a pipe nothing is cut.
+std::size_t output_width(const Args& a) {
+  if (a.vm.count("width")) return a.width;
+  if (!isatty(STDOUT_FILENO)) return 0;
+  if (const char* c = std::getenv("COLUMNS"); c && *c) {
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(c, &end, 10);
+    if (*end == '\0' && n > 0) return n;
+  }
+  winsize ws{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+
+// --open: the editor started on a file at a line; its exit status.
+int open_in_editor(const std::string& file, std::size_t line, std::size_t column) {
+  const auto editor = editor_from_environment();
+  if (!editor) throw Error("--open: set VISUAL or EDITOR to your editor (export EDITOR=vi)");
+  const int status = run_editor(*editor, editor_arguments(*editor, file, line, column));
+  if (status != 0) throw Error(fmt::format("editor '{}' exited with status {}", *editor, status));
+  return EXIT_HITS;
+}
+
+// --open N QUERY: the Nth hit of the query as typed (after --offset), at the
+// first line where the query matches (the first line when only its title or
+// a link target matched).
+int open_hit(Searcher& searcher, Args& a, std::size_t rank) {
+  SearchRequest req = a.req;
+  req.offset += rank - 1;
+  req.limit = 1;
+  req.snippets = 0;
+  req.facets.clear();
+  const SearchResult res = searcher.search(req);
+  for (const auto& m : zero_hit_messages(a.req, res)) fmt::print(stderr, "{}: {}\n", g_names.searcher, m);
+  if (res.total == 0) {
+    fmt::print(stderr, "{}: --open {}: no hits, nothing to open\n", g_names.searcher, rank);
+    return EXIT_NO_HITS;
+  }
+  if (res.hits.empty())
+    throw Error(fmt::format("--open {}: the query has {} {}", rank, res.total, res.total == 1 ? "hit" : "hits"));
+  const Hit& h = res.hits.front();
+  const auto lines = line_matches(h, searcher.analyzer());
+  if (lines.empty()) return open_in_editor(h.file, 1, 1);
+  const LineMatch& m = lines.front();
+  return open_in_editor(h.file, m.line, unicode::length(std::string_view(m.text).substr(0, m.spans.front().first)) + 1);
 }
 
 int search(Args& a) {
-  IndexSet indexes{a.index, a.allow_partial};
+  IndexSet indexes{a.index, a.allow_partial, g_names.indexer};
   if (indexes.locations.empty())
     indexes.locations.push_back(resolve_index_path("", std::getenv("SAGASU_INDEX"),
                                                    std::getenv("XDG_DATA_HOME"), std::getenv("HOME")));
@@ -191,12 +252,14 @@ int search(Args& a) {
   for (const auto& m : searcher.missing_shards())
     fmt::print(
         stderr,
-        "searcher: warning: {} not searched (down, or not given): results and counts leave its notes out\n",
-        m);
+        "{}: warning: {} not searched (down, or not given): results and counts leave its notes out\n",
+        g_names.searcher, m);
   const char* no_color = std::getenv("NO_COLOR");
   const bool color =
       a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
-  const auto printer = make_printer(format_of(a), {color, a.facet_limit, a.null}, searcher.analyzer());
+  if (!a.open.empty()) return open_hit(searcher, a, parse_open_target(a.open).rank);
+  const std::size_t width = output_width(a);
+  const auto printer = make_printer(format_of(a), {color, a.facet_limit, a.null, width}, searcher.analyzer());
   std::string out;
   if (!a.list.empty()) {
     const FacetCounts counts = searcher.list(a.list);
@@ -214,7 +277,7 @@ int search(Args& a) {
     shown.typed_total = shown.result.total;
   }
   report_notices(a.req, shown);
-  if (!shown.heading.empty()) out += shown.heading + "\n\n";
+  if (!shown.heading.empty()) out += (width ? fit_lines(shown.heading, width) : shown.heading) + "\n\n";
   printer->result(out, a.req, shown.result);
   cli::write_out(out);
   return shown.typed_total > 0 ? EXIT_HITS : EXIT_NO_HITS;
@@ -241,15 +304,26 @@ int run_checked(int argc, char** argv) {
     cli::write_out(field_table());
     return EXIT_HITS;
   }
+  if (!a.open.empty()) {
+    const OpenTarget target = parse_open_target(a.open);
+    if (!target.file.empty()) {
+      if (!a.req.query.empty() || !a.req.filters.empty())
+        throw UsageError("--open FILE:LINE opens a file: it takes no query");
+      return open_in_editor(target.file, target.line, 1);
+    }
+    if (format_of(a) != OutputFormat::Text || !a.list.empty())
+      throw UsageError("--open opens a hit: it prints nothing (no --json, --jsonl, --paths, --vimgrep, --list)");
+  }
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
-    throw UsageError("no query given (try 'searcher --help')");
+    throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));
   return search(a);
 }
 
 }  // namespace
 
 int run(int argc, char** argv) {
-  return cli::run_command("searcher", false, [&] { return run_checked(argc, argv); });
+  g_names = cli::command_names(argc > 0 ? argv[0] : nullptr);
+  return cli::run_command(g_names.searcher, false, [&] { return run_checked(argc, argv); });
 }
 
 }  // namespace sagasu::searcher_cli

@@ -3,15 +3,80 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "sagasu/note.h"
 #include "sagasu/schema.h"
+#include "sagasu/unicode.h"
 
 namespace sagasu {
 namespace {
+
+constexpr std::string_view ELLIPSIS = "…";
+
+// Terminal columns of a line, ANSI colour codes (ESC [ … m) taking none.
+std::size_t line_width(std::string_view line) {
+  std::string plain;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '\x1b' && i + 1 < line.size() && line[i + 1] == '[') {
+      while (i < line.size() && line[i] != 'm') ++i;
+      continue;
+    }
+    plain += line[i];
+  }
+  return unicode::display_width(plain);
+}
+
+// The longest prefix of text (cut at a character boundary) of at most cols columns.
+std::size_t prefix_fitting(std::string_view text, std::size_t cols) {
+  const auto cuts = unicode::char_boundaries(text);
+  std::size_t used = 0, end = 0;
+  for (std::size_t k = 1; k < cuts.size(); ++k) {
+    used += unicode::display_width(text.substr(cuts[k - 1], cuts[k] - cuts[k - 1]));
+    if (used > cols) break;
+    end = cuts[k];
+  }
+  return end;
+}
+
+// text in at most cols columns: whole, or its start and "…".
+std::string fit(std::string_view text, std::size_t cols) {
+  if (unicode::display_width(text) <= cols) return std::string(text);
+  if (cols == 0) return {};
+  return std::string(text.substr(0, prefix_fitting(text, cols - 1))) + std::string(ELLIPSIS);
+}
+
+// text in at most cols columns: whole, or "…" and its end (a path keeps its file name).
+std::string fit_end(std::string_view text, std::size_t cols) {
+  if (unicode::display_width(text) <= cols) return std::string(text);
+  if (cols == 0) return {};
+  const auto cuts = unicode::char_boundaries(text);
+  std::size_t used = 1, begin = text.size();
+  for (std::size_t k = cuts.size() - 1; k > 0; --k) {
+    used += unicode::display_width(text.substr(cuts[k - 1], cuts[k] - cuts[k - 1]));
+    if (used > cols) break;
+    begin = cuts[k - 1];
+  }
+  return std::string(ELLIPSIS) + std::string(text.substr(begin));
+}
+
+// A snippet's sources as a reader places them: "OSDI 2026" for a citation
+// key "2026__OSDI__SDCs in the Wild - …", the key itself otherwise; once each.
+std::string short_sources(const std::vector<std::string>& keys) {
+  std::vector<std::string> out;
+  for (const auto& key : keys) {
+    const auto c = parse_citation(key);
+    std::string s = c && !c->venue.empty() ? fmt::format("{} {}", c->venue, c->year) : key;
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(std::move(s));
+  }
+  return fmt::format("{}", fmt::join(out, " / "));
+}
 
 constexpr const char* HL_ON_COLOR = "\x1b[1;31m";
 constexpr const char* HL_OFF_COLOR = "\x1b[0m";
@@ -146,6 +211,7 @@ class TextPrinter : public Printer {
  public:
   explicit TextPrinter(const PrintOptions& o)
       : m_facet_limit(o.facet_limit),
+        m_width(o.width),
         m_color(o.color),
         m_bold(o.color ? "\x1b[1m" : ""),
         m_dim(o.color ? "\x1b[2m" : ""),
@@ -153,21 +219,24 @@ class TextPrinter : public Printer {
         m_reset(o.color ? "\x1b[0m" : "") {}
 
   void result(std::string& out, const SearchRequest& req, const SearchResult& res) override {
-    if (req.explain) text_explain(out, res);
-    for (const Hit& h : res.hits) hit(out, h);
-    if (!res.hits.empty()) out += '\n';
+    std::string text;
+    if (req.explain) text_explain(text, res);
+    for (const Hit& h : res.hits) hit(text, h);
+    if (!res.hits.empty()) text += '\n';
     const std::size_t first = res.hits.empty() ? 0 : req.offset + 1;
-    out += fmt::format("{} {} (showing {}–{}){}\n", res.total, res.total == 1 ? "hit" : "hits", first,
-                       req.offset + res.hits.size(),
-                       res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
-                                      : "");
-    for (const auto& f : res.facets) facet(out, f);
+    text += fmt::format("{} {} (showing {}–{}){}\n", res.total, res.total == 1 ? "hit" : "hits", first,
+                        req.offset + res.hits.size(),
+                        res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
+                                       : "");
+    for (const auto& f : res.facets) facet(text, f);
     for (const auto& f : res.facets)
       if (f.sideways) {
-        out += fmt::format("{}(* = filter; counts of a filtered facet are without its own filter){}\n", m_dim,
-                           m_reset);
+        text += fmt::format("{}(* = filter; counts of a filtered facet are without its own filter){}\n", m_dim,
+                            m_reset);
         break;
       }
+    // What the parts above did not fit (the explain lines, the totals) is cut here.
+    out += m_width ? fit_lines(text, m_width) : text;
   }
 
  private:
@@ -182,8 +251,17 @@ class TextPrinter : public Printer {
       meta += join(venues, ",");
     }
     if (h.tier != Tier::Word) meta += fmt::format(" · {} match", to_string(h.tier));
-    out += fmt::format("{:>2}. {}{}{}  [{}]\n", h.rank, m_bold, h.title, m_reset, meta);
-    out += fmt::format("    {}{}{}\n", m_green, h.path, m_reset);
+    std::string title = h.title, path = h.path;
+    const std::string rank = fmt::format("{:>2}. ", h.rank);
+    if (m_width) {
+      // The title gives way first; the kind, years and venues keep at least half the line.
+      meta = fit(meta, std::max<std::size_t>(m_width / 2, 8));
+      const std::size_t fixed = unicode::display_width(rank) + unicode::display_width(meta) + 4;  // "  [" "]"
+      title = fit(title, m_width > fixed ? m_width - fixed : 1);
+      path = fit_end(path, m_width > 4 ? m_width - 4 : 1);
+    }
+    out += fmt::format("{}{}{}{}  [{}]\n", rank, m_bold, title, m_reset, meta);
+    out += fmt::format("    {}{}{}\n", m_green, path, m_reset);
     if (!h.score_parts.empty()) {
       std::string parts;
       for (const auto& [name, w] : h.score_parts)
@@ -192,6 +270,14 @@ class TextPrinter : public Printer {
                          m_reset);
     }
     for (const Fragment& f : h.fragments) {
+      if (m_width) {
+        const std::string sources = f.sources.empty() ? "" : "  ← " + short_sources(f.sources);
+        const std::size_t used = 4 + unicode::display_width(sources);
+        out += "    " + fitted_fragment(f, m_width > used + 10 ? m_width - used : 10);
+        if (!sources.empty()) out += fmt::format("{}{}{}", m_dim, sources, m_reset);
+        out += '\n';
+        continue;
+      }
       out +=
           fmt::format("    {}{}{}", f.cut_before ? "…" : "", highlight(f, m_color), f.cut_after ? "…" : "");
       if (!f.sources.empty()) out += fmt::format("  {}← {}{}", m_dim, join(f.sources, " / "), m_reset);
@@ -199,23 +285,103 @@ class TextPrinter : public Printer {
     }
   }
 
+  // A fragment in at most cols columns, with its highlights: cut at character
+  // boundaries, its start dropped when the first highlight would not be seen
+  // in the first two thirds of the line, "…" where text was left out.
+  std::string fitted_fragment(const Fragment& f, std::size_t cols) const {
+    const std::string_view text = f.text;
+    const auto cuts = unicode::char_boundaries(text);
+    const std::size_t marker = m_color ? 0 : 2 * std::string_view(HL_ON_PLAIN).size();  // "**" on and off
+    auto width_of = [&](std::size_t k) {
+      return unicode::display_width(text.substr(cuts[k - 1], cuts[k] - cuts[k - 1]));
+    };
+    // Where the window starts (a character index into cuts).
+    std::size_t first = 0;
+    if (!f.highlights.empty()) {
+      const std::size_t hl = f.highlights.front().first;
+      if (unicode::display_width(text.substr(0, hl)) + 1 > cols * 2 / 3) {
+        std::size_t k = 0;
+        while (k + 1 < cuts.size() && cuts[k + 1] <= hl) ++k;  // the character the highlight starts with
+        std::size_t before = 0;
+        while (k > 0 && before + width_of(k) <= cols / 4) before += width_of(k--);
+        first = k;
+      }
+    }
+    const bool lead = f.cut_before || first > 0;
+    std::size_t used = lead ? 1 : 0, last = first;
+    auto highlight_starts = [&](std::size_t byte) {
+      return std::any_of(f.highlights.begin(), f.highlights.end(), [&](const auto& h) { return h.first == byte; });
+    };
+    for (std::size_t k = first + 1; k < cuts.size(); ++k) {
+      const std::size_t w = width_of(k) + (highlight_starts(cuts[k - 1]) ? marker : 0);
+      const bool at_end = k + 1 == cuts.size();
+      if (used + w + (at_end && !f.cut_after ? 0 : 1) > cols) break;
+      used += w;
+      last = k;
+    }
+    Fragment shown;
+    shown.text = std::string(text.substr(cuts[first], cuts[last] - cuts[first]));
+    for (const auto& [b, e] : f.highlights) {
+      const std::size_t nb = std::max(b, cuts[first]), ne = std::min(e, cuts[last]);
+      if (nb < ne) shown.highlights.emplace_back(nb - cuts[first], ne - cuts[first]);
+    }
+    const bool trail = f.cut_after || last + 1 < cuts.size();
+    return fmt::format("{}{}{}", lead ? ELLIPSIS : "", highlight(shown, m_color), trail ? ELLIPSIS : "");
+  }
+
   void facet(std::string& out, const FacetCounts& f) const {
     if (f.values.empty()) return;
+    if (m_width && f.name == schema::YEAR.name && year_histogram(out, f)) return;
     std::string line;
-    std::size_t shown = 0;
+    std::size_t shown = 0, cols = 8;  // "venue:  "
     for (const auto& v : f.values) {
-      if (m_facet_limit > 0 && shown++ == m_facet_limit) {
-        line += fmt::format("  … {} more", f.values.size() - m_facet_limit);
+      // A selected value is marked; a filtered facet shows the other values' counts too.
+      const std::string item = fmt::format("{}{}{} ({}){}", v.selected ? m_bold : "", v.value,
+                                           v.selected ? "*" : "", v.count, v.selected ? m_reset : "");
+      const std::size_t more = f.values.size() - shown;
+      const std::string rest = fmt::format("  … {} more", more);
+      // On a terminal, as many values as fit, with room left to say how many more.
+      const bool fits = !m_width || cols + 2 + line_width(item) +
+                                           (more > 1 ? line_width(fmt::format("  … {} more", more - 1)) : 0) <=
+                                       m_width;
+      if ((m_facet_limit > 0 && shown == m_facet_limit) || (!fits && shown > 0)) {
+        line += rest;
         break;
       }
-      // A selected value is marked; a filtered facet shows the other values' counts too.
-      line += fmt::format("{}{}{}{} ({}){}", line.empty() ? "" : "  ", v.selected ? m_bold : "", v.value,
-                          v.selected ? "*" : "", v.count, v.selected ? m_reset : "");
+      line += (line.empty() ? "" : "  ") + item;
+      cols += 2 + line_width(item);
+      ++shown;
     }
     out += fmt::format("{}{:<7}{} {}\n", m_dim, f.name + ":", m_reset, line);
   }
 
+  // The year facet on a terminal, when it holds several years: one line,
+  // "year:   2018 ▁▂▅ █▇ 2026", a bar per year (a blank for a year without
+  // notes; years grouped when the span is wider than the line). False when
+  // the values are not several years.
+  bool year_histogram(std::string& out, const FacetCounts& f) const {
+    std::map<int, std::size_t> counts;
+    for (const auto& v : f.values) {
+      if (v.value.size() != 4 || !std::all_of(v.value.begin(), v.value.end(), ::isdigit)) return false;
+      counts[std::stoi(v.value)] += v.count;
+    }
+    if (counts.size() < 2) return false;
+    const int lo = counts.begin()->first, hi = counts.rbegin()->first;
+    const std::size_t room = m_width > 8 + 12 ? m_width - 8 - 12 : 1;  // "year:   2018 " … " 2026"
+    const std::size_t span = static_cast<std::size_t>(hi - lo + 1);
+    const std::size_t per_bar = (span + room - 1) / room;
+    std::vector<std::size_t> bars((span + per_bar - 1) / per_bar, 0);
+    for (const auto& [year, n] : counts) bars[static_cast<std::size_t>(year - lo) / per_bar] += n;
+    const std::size_t top = *std::max_element(bars.begin(), bars.end());
+    static const char* const levels[] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
+    std::string line;
+    for (std::size_t n : bars) line += n == 0 ? " " : levels[(n * 8 - 1) / top];
+    out += fmt::format("{}{:<7}{} {} {}{}{} {}\n", m_dim, "year:", m_reset, lo, m_bold, line, m_reset, hi);
+    return true;
+  }
+
   std::size_t m_facet_limit;
+  std::size_t m_width;  // 0: no limit
   bool m_color;
   const char *m_bold, *m_dim, *m_green, *m_reset;
 };
@@ -303,30 +469,86 @@ class PathsPrinter : public Printer {
   bool m_null;
 };
 
-// path:line:column:text for each match in each hit's file (editors, fzf).
+// path:line:column:text for each match in each hit's file (editors, fzf);
+// with colour, the matched words of the text highlighted.
 class VimgrepPrinter : public Printer {
  public:
-  explicit VimgrepPrinter(Analyzer& analyzer) : m_analyzer(analyzer) {}
+  VimgrepPrinter(Analyzer& analyzer, bool color) : m_analyzer(analyzer), m_color(color) {}
 
   void result(std::string& out, const SearchRequest&, const SearchResult& res) override {
     const auto cwd = current_folder();
     for (const Hit& h : res.hits) {
-      std::ifstream in(h.file, std::ios::binary);
-      if (!in) continue;  // the note moved since indexing: nothing to point at
+      const std::vector<LineMatch> lines = line_matches(h, m_analyzer);
+      if (lines.empty()) continue;
       const std::string p = shown_path(h, cwd);
-      const SnippetGenerator matcher(m_analyzer, h.terms);
-      std::string line;
-      for (std::size_t n = 1; std::getline(in, line); ++n)
-        for (const auto& [b, e] : matcher.match_spans(line))
-          out += fmt::format("{}:{}:{}:{}\n", p, n, b + 1, line);
+      for (const LineMatch& m : lines) {
+        std::string text = m.text;
+        if (m_color) {
+          Fragment f;
+          f.text = m.text;
+          f.highlights = m.spans;
+          text = highlight(f, true);
+        }
+        for (const auto& [b, e] : m.spans) out += fmt::format("{}:{}:{}:{}\n", p, m.line, b + 1, text);
+      }
     }
   }
 
  private:
   Analyzer& m_analyzer;
+  bool m_color;
 };
 
 }  // namespace
+
+std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer) {
+  std::vector<LineMatch> out;
+  std::ifstream in(h.file, std::ios::binary);
+  if (!in) return out;  // the note moved since indexing: nothing to point at
+  const SnippetGenerator matcher(analyzer, h.terms);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n)
+    if (auto spans = matcher.match_spans(line); !spans.empty()) out.push_back({n, line, std::move(spans)});
+  return out;
+}
+
+std::string fit_lines(std::string_view text, std::size_t width) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    if (line_width(line) <= width) {
+      out += line;
+    } else {
+      // Colour codes are kept (they take no columns); text stops where "…" still fits.
+      std::size_t used = 0;
+      bool colored = false, full = false;
+      for (std::size_t i = 0; i < line.size() && !full;) {
+        if (line[i] == '\x1b') {
+          const std::size_t m = line.find('m', i);
+          const std::size_t end = m == std::string_view::npos ? line.size() : m + 1;
+          out += line.substr(i, end - i);
+          colored = true;
+          i = end;
+          continue;
+        }
+        std::size_t run_end = line.find('\x1b', i);
+        if (run_end == std::string_view::npos) run_end = line.size();
+        const std::string_view run = line.substr(i, run_end - i);
+        const std::size_t keep = prefix_fitting(run, width - 1 - std::min(used, width - 1));
+        out += run.substr(0, keep);
+        used += unicode::display_width(run.substr(0, keep));
+        full = keep < run.size();
+        i = full ? line.size() : run_end;
+      }
+      out += ELLIPSIS;
+      if (colored) out += HL_OFF_COLOR;
+    }
+    if (nl != std::string_view::npos) out += '\n';
+  }
+  return out;
+}
 
 void Printer::facet_list(std::string& out, const FacetCounts& facet) {
   for (const auto& v : facet.values) out += fmt::format("{}\t{}\n", v.value, v.count);
@@ -341,7 +563,7 @@ std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& o
     case OutputFormat::Paths:
       return std::make_unique<PathsPrinter>(options.null_separated);
     case OutputFormat::Vimgrep:
-      return std::make_unique<VimgrepPrinter>(analyzer);
+      return std::make_unique<VimgrepPrinter>(analyzer, options.color);
     case OutputFormat::Text:
       break;
   }

@@ -23,6 +23,11 @@ struct PrintOptions {
   bool color = false;            ///< text: ANSI colours (a TTY); else plain ** markers
   std::size_t facet_limit = 10;  ///< text: values shown per facet (0: all)
   bool null_separated = false;   ///< paths: NUL-terminated and raw instead of escaped lines
+  /// Text: the terminal's width in columns; no line is wider (titles, paths
+  /// and snippets cut at a character boundary with …, a snippet's sources
+  /// shortened to venue and year, the years as a histogram). 0: lines as they
+  /// are (a pipe), nothing cut.
+  std::size_t width = 0;
 };
 
 class Printer {
@@ -34,9 +39,25 @@ class Printer {
   virtual void facet_list(std::string& out, const FacetCounts& facet);
 };
 
+/// A line of a hit's file where the query matches.
+struct LineMatch {
+  std::size_t line = 0;    ///< 1-based
+  std::string text;        ///< the line, without its newline
+  std::vector<std::pair<std::size_t, std::size_t>> spans;  ///< matched byte spans in text, ascending
+};
+
+/// Every line of the hit's file (h.file, as it is now) where the query
+/// matches, found with the analyzer as the snippets are; empty when the file
+/// is gone or nothing in it matches (a hit by title or link target only).
+std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer);
+
 /// The printer of a format. Vimgrep re-reads the hits' files and finds the
 /// matches with the analyzer.
 std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& options, Analyzer& analyzer);
+
+/// Cuts each line of text to at most width terminal columns (ANSI colour
+/// codes take none), at a character boundary, ending a cut line with "…".
+std::string fit_lines(std::string_view text, std::size_t width);
 
 /// The token dump (--analyze): "position bytes kind token" per line.
 void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens);

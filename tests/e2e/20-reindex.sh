@@ -20,4 +20,11 @@ check reindex-new-found "$SEARCHER" --index "$idx" --snippets 0 '監視 title:�
 printf -- '---\ntype: entity\nentity_type: organization\n---\n# テンソル並列\n仮のページ。\n' >"$v/wiki/entities/テンソル並列.md"
 check reindex-kind-change "$INDEXER" --vault "$v" --index "$idx"
 check reindex-kind-facet "$SEARCHER" --index "$idx" --snippets 0 --limit 0 'org:テンソル並列'
+
+# The unresolved count is news only when it changed (above: "0 (was 1)");
+# a run that changes nothing does not repeat it, --verbose always shows it.
+expect "unchanged run: no unresolved count" \
+  bash -c '! "$1" --vault "$2" --index "$3" 2>&1 | grep -q "unresolved entities"' _ "$INDEXER" "$v" "$idx"
+expect "--verbose: the unresolved count" \
+  bash -c '"$1" --vault "$2" --index "$3" --verbose 2>&1 | grep -q "unresolved entities 0"' _ "$INDEXER" "$v" "$idx"
 finish

@@ -68,6 +68,42 @@ expect "malformed query exits 2" test $? = 2
 n=$(cd "$SAGASU_SRC/data" && "$SEARCHER" --index "$idx" --paths 'org:ByteDance' | xargs wc -l | grep -c ' vault/')
 expect "--paths | xargs wc -l reads every hit ($n)" test "$n" -ge 20
 
+# --open: the Nth hit in $VISUAL or $EDITOR at its first matching line. A
+# fake editor records the arguments it was given, one per line.
+editor="$WORK/fake-editor"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$WORK/editor.args" >"$editor"
+chmod +x "$editor"
+second=$(S --paths --limit 2 ストラグラー | sed -n 2p)
+first_line=$(S --vimgrep ストラグラー | grep -F "$(printf '%s' "$second" | sed 's/\\//g'):" | head -1 | cut -d: -f2)
+env -u VISUAL EDITOR="$editor" "$SEARCHER" --index "$idx" --open 2 ストラグラー
+expect "--open 2 runs \$EDITOR (exit $?)" test -f "$WORK/editor.args"
+expect "--open 2: +LINE then the second hit's file, at its first matching line ($first_line)" \
+  test "$(cat "$WORK/editor.args")" = "+$first_line
+$SAGASU_SRC/$(printf '%s' "$second" | sed 's/\\//g')"
+rm -f "$WORK/editor.args"
+VISUAL="$editor" EDITOR=false "$SEARCHER" --index "$idx" --open 1 'title:AEGIS'
+expect "\$VISUAL comes before \$EDITOR" test "$(sed -n 2p "$WORK/editor.args")" = "$VAULT/wiki/entities/AEGIS.md"
+mkdir -p "$WORK/bin" && cp "$editor" "$WORK/bin/code"
+env -u VISUAL EDITOR="$WORK/bin/code --wait" "$SEARCHER" --index "$idx" --open 1 'title:AEGIS'
+expect "VS Code gets --goto FILE:LINE:COL after its own options" \
+  grep -qx -- "--goto" "$WORK/editor.args"
+expect "VS Code: the file with line and column" grep -q "^$VAULT/wiki/entities/AEGIS.md:[0-9]*:[0-9]*\$" "$WORK/editor.args"
+(cd "$SAGASU_SRC/data" && env -u VISUAL EDITOR="$editor" "$SEARCHER" --open 'vault/Xin Liu.md:7')
+expect "--open FILE:LINE opens that file at that line, no index needed" \
+  test "$(cat "$WORK/editor.args")" = "+7
+vault/Xin Liu.md"
+check open-no-editor env -u VISUAL -u EDITOR "$SEARCHER" --index "$idx" --open 1 GPU
+check open-past-the-hits env -u VISUAL EDITOR="$editor" "$SEARCHER" --index "$idx" --open 99 'title:AEGIS'
+check open-no-hits env -u VISUAL EDITOR="$editor" "$SEARCHER" --index "$idx" --open 1 存在しない語彙zzqx
+check open-with-json env -u VISUAL EDITOR="$editor" "$SEARCHER" --index "$idx" --json --open 1 GPU
+check open-bad-arg "$SEARCHER" --index "$idx" --open 'x.md' GPU
+check open-editor-fails env -u VISUAL EDITOR=false "$SEARCHER" --index "$idx" --open 1 GPU
+
+# --vimgrep with colour (sagasu-fzf's list and preview): the matched words highlighted, the path plain.
+expect "--vimgrep --color=always highlights the matched words" \
+  test "$(S --vimgrep --color=always 'title:AEGIS' | head -1 | cut -d: -f1 | od -c | grep -c 033)" = 0 -a \
+  "$(S --vimgrep --color=always 'title:AEGIS' | grep -c $'\e\\[1;31mAEGIS\e\\[0m')" -gt 0
+
 # Defaults: SAGASU_INDEX, then the XDG data folder; no index says how to make one.
 SAGASU_INDEX="$idx" "$SEARCHER" --limit 0 --facets none GPU >/dev/null
 expect "SAGASU_INDEX is the default index" test $? = 0

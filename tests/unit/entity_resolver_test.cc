@@ -131,3 +131,29 @@ TEST_CASE("EntityResolver, a vault's own kind for papers is still a work", "[ent
   CHECK_FALSE(is_work("person"));
   CHECK_FALSE(is_work("dataset-card"));
 }
+
+TEST_CASE("EntityResolver, a page that exists is never unresolved, whatever form the link takes", "[entities]") {
+  NoteParser p;
+  const Note beta = p.parse("sub/Beta.md", "# Beta\n");
+  const Note gamma = p.parse("Gamma.md", "# Gamma\n");
+  const Note alpha = p.parse(
+      "Alpha.md",
+      "[[sub/Beta]] [[Gamma#Intro]] [[Gamma.md]] [[./Gamma]] [[Gamma^abc123]] [[sub/Beta|shown]] [[gamma]] "
+      "[[Eta.pdf]] [[attachments/fig.png]] [[Missing Person]]");
+  EntityResolver r;
+  for (const Note* n : {&alpha, &beta, &gamma}) r.add(test::digest(*n));
+  r.finish();
+  for (const char* target : {"sub/Beta", "Gamma", "Gamma.md", "./Gamma", "Gamma^abc123", "gamma"}) {
+    INFO(target);
+    const std::string canon = r.canonical(target);
+    CHECK((canon == "Beta" || canon == "Gamma"));
+    CHECK(r.kind(canon) == "other");  // a page nothing tells about
+  }
+  CHECK_FALSE(r.kind(r.canonical("Missing Person")));  // no page: unresolved
+  const auto names = test::digest(alpha).names;  // attachments are files, not entities
+  CHECK(std::find(names.begin(), names.end(), "Eta.pdf") == names.end());
+  CHECK(std::find(names.begin(), names.end(), "attachments/fig.png") == names.end());
+  CHECK(link_page_name("sub/deeper/Eps") == "Eps");
+  CHECK(link_page_name("Delta.MD") == "Delta");
+  CHECK(link_page_name("/Zeta^x") == "Zeta");
+}

@@ -3,6 +3,11 @@
 #include "index_store.h"
 
 #include <catch2/catch.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
 
 #include "sagasu/error.h"
 #include "test_index.h"
@@ -14,9 +19,24 @@ using sagasu::test::TempDir;
 TEST_CASE("IndexStore, one writer: a second one is refused with the holder's name", "[index_store]") {
   TempDir t;
   IndexStore first(t.path.string(), false);
-  CHECK_THROWS_WITH(IndexStore(t.path.string(), false),
-                    Catch::Contains("index is locked by another indexer (pid ") &&
-                        Catch::Contains("use --wait to wait for it"));
+  // Another process: 3 when refused with the holder named, 4 when refused otherwise, 0 when let in.
+  const pid_t child = ::fork();
+  if (child == 0) {
+    try {
+      IndexStore second(t.path.string(), false);
+      ::_exit(0);
+    } catch (const sagasu::Error& e) {
+      const std::string why = e.what();
+      ::_exit(why.find("index is locked by another indexer (pid " + std::to_string(::getppid())) !=
+                          std::string::npos &&
+                      why.find("use --wait to wait for it") != std::string::npos
+                  ? 3
+                  : 4);
+    }
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(WEXITSTATUS(status) == 3);
   CHECK(fs::exists(t.path / "lock"));
 }
 
@@ -61,4 +81,23 @@ TEST_CASE("IndexStore, a folder that is an index of an older layout is refused",
   sagasu::test::write_file(t.path / "iamglass", "");
   CHECK_THROWS_WITH(IndexStore(t.path.string(), false),
                     Catch::Contains("an index of an older Sagasu layout"));
+}
+
+TEST_CASE("WriterLock, the holder may take its lock again; the last release frees it", "[index_store]") {
+  TempDir t;
+  auto read_lock = [&] {
+    std::ifstream in(t.path / "lock");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  {
+    sagasu::WriterLock session(t.path.string(), false, "watching /v");
+    CHECK_THAT(read_lock(), Catch::EndsWith(", watching /v"));
+    {
+      IndexStore run(t.path.string(), false);  // a watch's run: the same process, the same lock
+      CHECK_THAT(read_lock(), Catch::EndsWith(", watching /v"));
+    }
+    CHECK_THAT(read_lock(), Catch::EndsWith(", watching /v"));  // still held after the run
+  }
+  CHECK(read_lock().empty());
+  IndexStore after(t.path.string(), false);  // free again
 }

@@ -26,6 +26,10 @@ std::optional<Citation> parse_citation(std::string_view page_name);
 /// Drops a trailing year from a venue: MLSys2026 → MLSys, SC21 → SC, NSDI'24 → NSDI.
 std::string normalize_venue(std::string_view venue);
 
+/// Does a link target name a file that is not a note (an image, a PDF,
+/// audio, video, an Excalidraw drawing), by its ending?
+bool is_attachment(std::string_view target);
+
 /// A wikilink: [[target]], [[target|display]], [[target#heading]], ![[embed]].
 struct Link {
   std::string target;   ///< page name, heading removed; for citations the '@' is kept

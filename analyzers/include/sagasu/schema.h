@@ -234,8 +234,10 @@ inline constexpr std::string_view META_CONFIG =
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
 /// 9: metadata from front matter, tables, inline fields and paths (digests d4), META_CONFIG, COVERAGE.
 /// 10: the targets of links shown under another text are indexed (META "names").
-/// 11: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
-inline constexpr std::string_view SCHEMA_VERSION = "11";
+/// 11: links in Obsidian's path form ([[folder/Page]], [[Page.md]], [[Page^block]])
+///     mean the page; links to attachments name no entity (resolution r4).
+/// 12: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
+inline constexpr std::string_view SCHEMA_VERSION = "12";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';

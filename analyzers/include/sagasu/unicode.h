@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sagasu::unicode {
 
@@ -36,6 +37,17 @@ bool is_latin_alpha(char32_t c);  ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
+
+/// The terminal columns of one code point, from ICU's East Asian width: 2
+/// for wide and fullwidth characters (漢字, かな, ＡＢ), 0 for combining marks,
+/// format and control characters, 1 for the rest (ambiguous ones such as … too).
+int char_width(char32_t c);
+/// Where valid UTF-8 text s may be cut: the byte offsets between its
+/// user-perceived characters (ICU's character break iterator), 0 and s.size() included.
+std::vector<std::size_t> char_boundaries(std::string_view s);
+/// The terminal columns of s: the columns of its code points (a mark takes
+/// none; the half-width ﾞ of ﾊﾞ, part of one character, takes its own).
+std::size_t display_width(std::string_view s);
 
 /// True when every code point of s satisfies pred.
 template <class Pred>

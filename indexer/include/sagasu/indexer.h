@@ -1,12 +1,15 @@
 // The indexer library: walks a vault and brings a Xapian index up to date.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sagasu {
@@ -29,7 +32,13 @@ struct IndexOptions {
   /// index has, 1 for a new one). Another count than the index's rebuilds it.
   unsigned shards = 0;
   bool entity_notes = false;  ///< list for every entity the notes mentioning it (unresolved ones always)
-  /// Called now and then with (notes done, notes to do) while notes are analysed.
+  /// Called as each phase of the run starts, with its name: "scan" (the vault
+  /// walked, new and changed files read and parsed), "entities" (the
+  /// vault's links resolved), "index" (documents built and written), "merge"
+  /// (a fresh build's parts compacted into the new index), "commit".
+  std::function<void(std::string_view phase)> phase;
+  /// Called now and then with (done, to do) of the phase in hand: files read
+  /// in "scan", notes in "index".
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -68,6 +77,9 @@ struct IndexReport {
   std::vector<Skipped> skipped;
   std::vector<Skipped> warnings;  ///< indexed, but with a recoverable problem (e.g. broken front matter)
   std::vector<Unresolved> unresolved;
+  /// How many entities were unresolved after the run before this one (what
+  /// the index kept); nullopt when it kept nothing (a new index).
+  std::optional<std::size_t> unresolved_before;
   std::vector<EntityInfo> entities;  ///< every linked name, by name
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
   /// The whole index after the run (not with dry_run): notes, each facet's
@@ -85,5 +97,48 @@ struct IndexReport {
 /// Indexes opts.vault into opts.index. Per-file problems go into the report;
 /// problems with the vault or the index itself throw sagasu::Error.
 IndexReport run_index(const IndexOptions& opts);
+
+/// How a watch waits for changes to settle.
+struct WatchSettings {
+  /// A batch starts when the vault has been quiet this long (an editor's save
+  /// by rename, a swap file, a sync tool's burst are one batch)…
+  std::chrono::milliseconds settle{250};
+  /// …or this long after the first change of a burst that does not settle.
+  std::chrono::milliseconds longest{1500};
+};
+
+/// A vault kept indexed while it changes (Linux inotify). The writer lock of
+/// the index is taken when the watch starts and held until it ends, naming
+/// the watch as its holder ("…, watching VAULT"); every folder of the vault is
+/// watched but hidden ones and symbolic links (as run_index walks it), the
+/// index folder if it lies inside, and folders made later are watched as they
+/// appear. Each run is run_index: one incremental transaction, so the index is
+/// what a full rebuild would make of the vault as it was. Waiting costs no CPU.
+class VaultWatch {
+ public:
+  /// Takes the lock (opts.wait: waits for it) and watches the vault's folders.
+  /// Throws Error when the vault is not a folder, the index is locked, or the
+  /// system's inotify watch limit is reached (with the setting to raise).
+  explicit VaultWatch(const IndexOptions& opts, WatchSettings settings = {});
+  ~VaultWatch();
+  VaultWatch(const VaultWatch&) = delete;
+  VaultWatch& operator=(const VaultWatch&) = delete;
+
+  /// One index run under the held lock: the first as opts says (progress,
+  /// --rebuild), the later ones incremental and silent.
+  IndexReport index();
+  /// Blocks until notes, folders or the vault's .sagasu files changed and the
+  /// changes settled (true), or until stop() (false).
+  bool wait();
+  /// Makes wait() return false, now or when next called. Async-signal-safe:
+  /// a SIGINT or SIGTERM handler may call it.
+  void stop() noexcept;
+  /// The number of folders watched.
+  std::size_t folders() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
 
 }  // namespace sagasu

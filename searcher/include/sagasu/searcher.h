@@ -124,6 +124,9 @@ struct IndexSet {
   /// Search the shards that answer when some do not (the result names the
   /// missing ones) instead of failing.
   bool allow_partial = false;
+  /// The command that builds an index, as the messages that say how to build
+  /// or rebuild one name it.
+  std::string indexer_command = "indexer";
 };
 
 struct OpenIndex;
