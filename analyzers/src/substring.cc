@@ -90,6 +90,90 @@ void fold_kana_in_place(std::string& s) {
   }
 }
 
+// What fold_text makes of one character, as kana: its katakana pushed onto
+// out, a 0 for anything else (one for a run of them), nothing for a
+// character NFKC_Casefold removes (soft hyphen, zero-width space); a voicing
+// mark composes with the kana before it.
+struct KanaStream {
+  std::u32string out;
+  char32_t last = 0;  ///< the last kana as NFKC left it (ッ, not ツ): what a voicing mark composes with
+};
+
+void fold_to_kana(char32_t c, KanaStream& stream) {
+  constexpr char32_t OTHER = 0;
+  std::u32string& out = stream.out;
+  auto push = [&](char32_t k) {
+    stream.last = k;
+    if (k != OTHER || out.empty() || out.back() != OTHER) out.push_back(k == OTHER ? OTHER : unicode::full_size_kana(k));
+  };
+  // A character NFKC_Casefold leaves as it is: kana folded as fold_kana does.
+  auto folded_kana = [&](char32_t k) {
+    if ((k >= 0x3041 && k <= 0x3096) || k == 0x309D || k == 0x309E) return push(k + 0x60);
+    if (k == 0x3099 || k == 0x309A) {  // a voicing mark composes with the kana before it (か + ゛ = が)
+      const UChar32 composed = stream.last == OTHER ? -1 : nfkc_cf().composePair(stream.last, k);
+      if (composed >= 0) {
+        stream.last = static_cast<char32_t>(composed);
+        out.back() = unicode::full_size_kana(stream.last);
+        return;
+      }
+      return push(OTHER);
+    }
+    if (unicode::is_katakana(k)) return push(k);
+    push(OTHER);
+  };
+  if ((c >= 0x3041 && c <= 0x3096) || (c >= 0x3099 && c <= 0x309A) || (c >= 0x309D && c <= 0x309E) ||
+      (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FE))
+    return folded_kana(c);
+  // Characters that fold to no kana, without asking ICU: ideographs, CJK
+  // punctuation, full-width ASCII.
+  if ((c >= 0x3400 && c <= 0x9FFF) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF01 && c <= 0xFF5E))
+    return push(OTHER);
+  // Anything else as NFKC_Casefold maps it: half-width katakana (ｶﾞ = ガ),
+  // squared and circled katakana (㌔ = キロ), the digraph ヿ = コト.
+  icu::UnicodeString folded;
+  UErrorCode status = U_ZERO_ERROR;
+  nfkc_cf().normalize(icu::UnicodeString(static_cast<UChar32>(c)), folded, status);
+  if (U_FAILURE(status)) throw std::runtime_error("ICU: NFKC_Casefold failed");
+  for (int32_t i = 0; i < folded.length(); i = folded.moveIndex32(i, 1))
+    folded_kana(static_cast<char32_t>(folded.char32At(i)));
+}
+
+// Does fold_text(text) hold the katakana string? The same answer as
+// searching the folded text, without normalising all of it: only the kana
+// (and the rare characters that fold to kana) are decoded and folded.
+bool folded_kana_contains(std::string_view text, std::u32string_view needle) {
+  KanaStream kana;
+  kana.out.reserve(text.size() / 3);
+  auto other = [&] {
+    kana.last = 0;
+    if (kana.out.empty() || kana.out.back() != 0) kana.out.push_back(0);
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {  // ASCII folds to ASCII
+      other();
+      ++i;
+    } else if (b >= 0xE4 && b <= 0xE9) {  // U+4000–U+9FFF: ideographs
+      other();
+      i += 3;
+    } else {
+      fold_to_kana(unicode::next_code_point(text, i), kana);
+    }
+  }
+  return std::u32string_view(kana.out).find(needle) != std::u32string_view::npos;
+}
+
+// The code points of a folded needle that is katakana (and ー) only; empty otherwise.
+std::u32string katakana_needle(std::string_view folded) {
+  std::u32string out;
+  for (std::size_t i = 0; i < folded.size();) {
+    const char32_t c = unicode::next_code_point(folded, i);
+    if (!((c >= 0x30A1 && c <= 0x30FA) || c == 0x30FC)) return {};
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::pair<std::size_t, std::size_t> FoldedText::to_original(std::size_t begin, std::size_t end) const {
@@ -384,8 +468,11 @@ bool contains_substring(Analyzer& analyzer, std::string_view text, const Substri
   if (strings::contains(text, needle.folded)) return true;
   if (!needle.width.empty() && strings::contains(text, needle.width)) return true;
   const std::size_t repeats = leading_repeats(needle.folded);
-  if (!strings::contains(fold_text(text).text, needle.folded.substr(repeats * ITERATION_MARK.size())))
+  if (const std::u32string kana = katakana_needle(needle.folded); !kana.empty()) {
+    if (!folded_kana_contains(text, kana)) return false;
+  } else if (!strings::contains(fold_text(text).text, needle.folded.substr(repeats * ITERATION_MARK.size()))) {
     return false;
+  }
   if (repeats == 0 && !needle.width.empty() &&
       strings::contains(fold_text(text, false, Fold::Width).text, needle.width))
     return true;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+
 #include "sagasu/analyzer.h"
 #include "sagasu/substring.h"
 
@@ -114,4 +116,36 @@ TEST_CASE("Substring, a leading 々 repeats an ideograph before the string", "[s
   const auto g = query_grams(fold_query("々木曜"));
   CHECK(g.grams == std::vector<std::string>{"木曜"});
   CHECK_FALSE(g.exact);
+}
+
+TEST_CASE("Substring, a katakana string is looked for in the kana alone: the same answers as the folded text",
+          "[substring]") {
+  // contains_substring folds only the kana of a text (and the rare characters
+  // that fold to kana) for a katakana needle; find_substring folds it all.
+  // Random texts of kana in every form, voicing marks, characters NFKC
+  // removes, squared katakana and others: both must agree on every one.
+  sagasu::Analyzer a;
+  const std::vector<std::string> pieces{"サ", "さ", "ｻ", "ー", "ｰ", "バ", "ば", "ﾊﾞ", "は\u3099", "ハ", "ﾊ",
+                                        "ﾞ", "\u00AD", "\u200B", "㌔", "キ", "ロ", "き", "ろ", "ッ", "っ",
+                                        "ツ", "つ", "ｯ", "ア", "ァ", "あ", "a", " ", "。", "木", "ヿ", "コ", "ト",
+                                        "ゝ", "ヽ", "ｶ", "ガ", "\uFEFF", "ｧ", "ㇰ", "ク"};
+  const std::vector<std::string> queries{"サーバ", "キロ", "バー", "ツア", "アツ", "コト", "サ", "ロキ",
+                                         "ガ", "カガ", "クク", "ササ", "アア"};
+  std::mt19937 rng(42);
+  std::size_t found = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    for (std::size_t k = 1 + rng() % 10; k > 0; --k) text += pieces[rng() % pieces.size()];
+    const std::string& query = queries[rng() % queries.size()];
+    const sagasu::SubstringNeedle needle{sagasu::fold_query(query), sagasu::fold_query(query, sagasu::Fold::Width)};
+    // Found as typed in the raw text, the string counts whatever follows it
+    // (even a voicing mark that NFKC would compose with it): not the case here.
+    if (text.find(needle.folded) != std::string::npos) continue;
+    const bool fast = sagasu::contains_substring(a, text, needle);
+    const bool slow = !sagasu::find_substring(a, text, needle).empty();
+    INFO("text: " << text << "  query: " << query);
+    REQUIRE(fast == slow);
+    found += fast;
+  }
+  CHECK(found > 500);  // the texts hold the queries often enough to mean something
 }
