@@ -222,8 +222,10 @@ std::pair<Xapian::Query, int> QueryBuilder::build_bool(const QueryNode& n, bool 
   std::vector<int> kids;
   for (const auto& child : n.children) {
     auto [query, node] = build_node(child, false, q);
-    if (!is_or && child.op == QueryNode::Op::Not) {
-      // AND NOT: the exclusion applies to the other pieces.
+    if (n.op == QueryNode::Op::And && child.op == QueryNode::Op::Not) {
+      // AND NOT: the exclusion applies to the other pieces, also when the
+      // zero-hit rescue widens the AND to OR (any notes with a piece, none
+      // with an excluded one).
       if (!query.empty()) neg.push_back(query.get_subquery(1));
       continue;
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "collector.h"
 #include "hit_builder.h"
@@ -127,8 +128,10 @@ SearchResult Searcher::run(const SearchRequest& req) {
   const FacetPlan facets = plan_facets(req, query);
   const Verifier verifier(*m_index, query, req.exact, m_analyzer);
   const auto collector = make_collector(*m_index, verifier, req.sort);
-  const auto first = static_cast<Xapian::doccount>(req.offset),
-             max = static_cast<Xapian::doccount>(req.limit);
+  // Beyond what a Xapian index can hold, an offset or a limit means "all" (not a wrap to a small number).
+  constexpr std::size_t MOST = std::numeric_limits<Xapian::doccount>::max();
+  const auto first = static_cast<Xapian::doccount>(std::min(req.offset, MOST)),
+             max = static_cast<Xapian::doccount>(std::min(req.limit, MOST));
   Collected main = collector->collect(query.assemble(), first, max, facets.in_main);
 
   SearchResult result;

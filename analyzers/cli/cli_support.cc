@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 
 #include "sagasu/error.h"
@@ -31,19 +32,64 @@ void write_out(std::string_view s) {
   }
 }
 
+std::string visible(std::string_view s, bool keep_newlines) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (b >= 0x20 && b < 0x7f) {  // printable ASCII, the common case
+      out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    if (b == '\t' || (b == '\n' && keep_newlines)) {
+      out += static_cast<char>(b);
+      ++i;
+      continue;
+    }
+    if (b < 0x80) {  // C0 and DEL
+      out += fmt::format("\\x{:02x}", b);
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence: its length from the lead byte, every continuation byte checked.
+    const std::size_t len = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+    bool valid = len > 0 && i + len <= s.size();
+    char32_t c = valid ? b & (0xFF >> (len + 1)) : 0;
+    for (std::size_t k = 1; valid && k < len; ++k) {
+      const auto cb = static_cast<unsigned char>(s[i + k]);
+      valid = (cb & 0xC0) == 0x80;
+      c = (c << 6) | (cb & 0x3F);
+    }
+    valid = valid && !(len == 3 && (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))) && !(len == 4 && (c < 0x10000 || c > 0x10FFFF));
+    if (!valid) {
+      out += fmt::format("\\x{:02x}", b);
+      ++i;
+      continue;
+    }
+    const bool hidden = (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+    if (hidden)
+      out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
+    else
+      out.append(s.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
 int run_command(std::string_view prog, bool usage_hint, const std::function<int()>& body) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
     return body();
   } catch (const UsageError& e) {
-    fmt::print(stderr, "{}: {}\n", prog, e.what());
+    fmt::print(stderr, "{}: {}\n", prog, visible(e.what()));
     if (usage_hint) fmt::print(stderr, "Try '{} --help'.\n", prog);
   } catch (const Error& e) {
-    fmt::print(stderr, "{}: {}\n", prog, e.what());
+    fmt::print(stderr, "{}: {}\n", prog, visible(e.what()));
   } catch (const Xapian::Error& e) {
-    fmt::print(stderr, "{}: index error: {}\n", prog, e.get_description());
+    fmt::print(stderr, "{}: index error: {}\n", prog, visible(e.get_description()));
   } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: {}\n", prog, e.what());
+    fmt::print(stderr, "{}: {}\n", prog, visible(e.what()));
   }
   return EXIT_ERROR;
 }

@@ -32,6 +32,13 @@ inline constexpr int EXIT_ERROR = 2;
 /// an error: the rest is dropped.
 void write_out(std::string_view s);
 
+/// Text from notes, file names or queries made safe for a terminal: control
+/// characters (C0 but tab, and newline where keep_newlines; DEL; C1), the
+/// bidirectional overrides and isolates, and bytes that are not UTF-8 become
+/// visible escapes (\x1b, \u202e), so no note can move the cursor, set the
+/// window title, write the clipboard or hide text. Everything else is kept.
+std::string visible(std::string_view s, bool keep_newlines = false);
+
 /// Runs a command's body and returns its exit status. SIGPIPE is ignored (a
 /// closed pipe ends writes, not the process). An exception becomes one line on
 /// standard error, "PROG: reason", and EXIT_ERROR; a UsageError is followed by

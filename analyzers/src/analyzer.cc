@@ -40,10 +40,12 @@ struct Analyzer::Segmenter {
       t.text.assign(text.substr(begin, end - begin));
       out.push_back(std::move(t));
     }
-    // Detach the text before the UText goes away.
+    // Detach the text before the UText goes away. The iterator keeps its own
+    // clone of the empty text: ours is closed too (it owns a buffer on the heap).
     UText empty = UTEXT_INITIALIZER;
     utext_openUTF8(&empty, "", 0, &status);
     iter->setText(&empty, status);
+    utext_close(&empty);
     utext_close(ut);
   }
 };

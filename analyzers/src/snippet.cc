@@ -17,6 +17,9 @@ struct Sentence {
   std::size_t begin, end;
 };
 
+// The longest "(Source: …)" parenthetical looked for after a sentence end.
+constexpr std::size_t MAX_CITATION_BYTES = 1024;
+
 // Sentence ends: 。！？ and Latin . ! ? before white space, and line breaks.
 // A "(Source: …)" right after the end belongs to the sentence it supports.
 std::vector<Sentence> split_sentences(std::string_view text) {
@@ -28,9 +31,12 @@ std::vector<Sentence> split_sentences(std::string_view text) {
     while (j < text.size() && text[j] == ' ') ++j;
     std::string_view rest = text.substr(j);
     if (starts_with(rest, "(Source:") || starts_with(rest, "\xEF\xBC\x88Source")) {
-      // The parenthetical ends where its brackets balance (titles carry "(OSDI 2026)").
+      // The parenthetical ends where its brackets balance (titles carry "(OSDI 2026)"),
+      // within MAX_CITATION_BYTES: an unbalanced one is no citation, and no
+      // sentence end rescans the rest of a long line (「。(Source: (」 × 10,000).
       int depth = 0;
-      for (std::size_t p = j; p < text.size() && text[p] != '\n';) {
+      const std::size_t limit = std::min(text.size(), j + MAX_CITATION_BYTES);
+      for (std::size_t p = j; p < limit && text[p] != '\n';) {
         std::string_view at = text.substr(p);
         const bool open = at[0] == '(' || starts_with(at, "\xEF\xBC\x88");
         const bool shut = at[0] == ')' || starts_with(at, "\xEF\xBC\x89");

@@ -98,28 +98,10 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-// A path as one printable line: control characters are shown escaped.
-std::string printable(const std::string& path) {
-  std::string out;
-  for (std::size_t i = 0; i < path.size();) {
-    const unsigned char c = static_cast<unsigned char>(path[i]);
-    const std::size_t bad = unicode::find_invalid_utf8(std::string_view(path).substr(i));
-    if (c < 0x20 || c == 0x7f || bad == 0) {  // a control character or a byte that is not UTF-8
-      out += fmt::format("\\x{:02x}", c);
-      ++i;
-      continue;
-    }
-    std::size_t next = i;
-    unicode::next_code_point(path, next);
-    out.append(path, i, next - i);
-    i = next;
-  }
-  return out;
-}
 
 std::string join_notes(const std::set<std::string>& notes) {
   std::string out;
-  for (const auto& n : notes) out += (out.empty() ? "" : ", ") + n;
+  for (const auto& n : notes) out += (out.empty() ? "" : ", ") + cli::visible(n);
   return out;
 }
 
@@ -136,7 +118,7 @@ void print_entity_report(const IndexReport& r) {
   out += fmt::format("entities ({}): name, kind, evidence, notes linking to it\n", r.entities.size());
   for (const auto& e : r.entities)
     out += fmt::format("  {}\t{}\t{}\t{}\n", e.name, e.kind.value_or("?"), e.evidence, e.notes.size());
-  cli::write_out(out);
+  cli::write_out(cli::visible(out, true));  // names from notes: never raw to the terminal
 }
 
 // The facets report: how many notes have a value of each facet and where the
@@ -165,7 +147,7 @@ void print_facet_report(const IndexReport& r) {
       r.unmapped_keys.size());
   for (std::size_t i = 0; i < r.unmapped_keys.size() && i < 20; ++i)
     out += fmt::format("  {}\t{}\n", r.unmapped_keys[i].first, r.unmapped_keys[i].second);
-  cli::write_out(out);
+  cli::write_out(cli::visible(out, true));
 }
 
 // "years: 0 of 530 notes" for every facet that almost no note has (fewer than
@@ -280,7 +262,7 @@ void print_dry_run(const IndexReport& r) {
   for (const auto& p : r.updated_paths) out += "update\t" + p + "\n";
   for (const auto& [from, to] : r.renamed_paths) out += "rename\t" + from + "\t" + to + "\n";
   for (const auto& p : r.deleted_paths) out += "delete\t" + p + "\n";
-  cli::write_out(out);
+  cli::write_out(cli::visible(out, true));
 }
 
 // "unresolved entities 70, " when the count says something: it changed
@@ -299,15 +281,15 @@ std::string unresolved_count(const Args& a, const IndexReport& r, std::string_vi
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
 void print_summary(const Args& a, const IndexReport& r) {
   for (const auto& s : r.skipped)
-    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, printable(s.path), s.reason);
+    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, cli::visible(s.path), s.reason);
   for (const auto& w : r.warnings)
     if (a.verbose || w.reason.rfind("front matter", 0) == 0)
-      fmt::print(stderr, "{}: {}: warning: {}\n", g_names.indexer, printable(w.path), w.reason);
+      fmt::print(stderr, "{}: {}: warning: {}\n", g_names.indexer, cli::visible(w.path), w.reason);
   if (a.verbose) {
     for (const auto& u : r.unresolved)
-      fmt::print(stderr, "{}: unresolved entity '{}' in {}\n", g_names.indexer, u.name, join_notes(u.notes));
+      fmt::print(stderr, "{}: unresolved entity '{}' in {}\n", g_names.indexer, cli::visible(u.name), join_notes(u.notes));
     for (const auto& [alias, pages] : r.ambiguous)
-      fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, alias, join_notes(pages));
+      fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, cli::visible(alias), join_notes(pages));
   }
   fmt::print(stderr,
              "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
@@ -330,7 +312,7 @@ void print_run(const Args& a, const IndexReport& r) {
 // --verbose, each path.
 void print_batch(const Args& a, const IndexReport& r) {
   for (const auto& s : r.skipped)
-    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, printable(s.path), s.reason);
+    fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, cli::visible(s.path), s.reason);
   if (a.quiet) return;
   std::vector<std::string> parts;
   for (const auto& [n, what] : {std::pair{r.added, "added"}, {r.updated, "updated"}, {r.renamed, "renamed"},
@@ -341,11 +323,11 @@ void print_batch(const Args& a, const IndexReport& r) {
   fmt::print(stderr, "{}: {} in {} ms\n", g_names.indexer, parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")),
              ms);
   if (a.verbose) {
-    for (const auto& p : r.added_paths) fmt::print(stderr, "  added {}\n", printable(p));
-    for (const auto& p : r.updated_paths) fmt::print(stderr, "  updated {}\n", printable(p));
+    for (const auto& p : r.added_paths) fmt::print(stderr, "  added {}\n", cli::visible(p));
+    for (const auto& p : r.updated_paths) fmt::print(stderr, "  updated {}\n", cli::visible(p));
     for (const auto& [from, to] : r.renamed_paths)
-      fmt::print(stderr, "  renamed {} -> {}\n", printable(from), printable(to));
-    for (const auto& p : r.deleted_paths) fmt::print(stderr, "  deleted {}\n", printable(p));
+      fmt::print(stderr, "  renamed {} -> {}\n", cli::visible(from), cli::visible(to));
+    for (const auto& p : r.deleted_paths) fmt::print(stderr, "  deleted {}\n", cli::visible(p));
   }
 }
 
@@ -379,7 +361,7 @@ int watch(Args& a) {
     try {
       print_batch(a, w.index());
     } catch (const Error& e) {
-      fmt::print(stderr, "{}: {}\n", g_names.indexer, e.what());
+      fmt::print(stderr, "{}: {}\n", g_names.indexer, cli::visible(e.what()));
     } catch (const Xapian::Error& e) {
       fmt::print(stderr, "{}: index error: {}\n", g_names.indexer, e.get_description());
     }

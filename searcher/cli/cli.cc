@@ -191,8 +191,8 @@ OutputFormat format_of(const Args& a) {
 // the query as typed lacked, then what to know of the hits shown.
 void report_notices(const SearchRequest& req, const PeopleSearch& shown) {
   for (const auto& m : zero_hit_messages(req, shown.heading.empty() ? shown.result : shown.typed))
-    fmt::print(stderr, "{}: {}\n", g_names.searcher, m);
-  for (const auto& n : shown.result.notices) fmt::print(stderr, "{}: {}\n", g_names.searcher, n);
+    fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(m));
+  for (const auto& n : shown.result.notices) fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(n));
 }
 
 // The columns text output must fit: --width, else on a terminal $COLUMNS or
@@ -229,7 +229,7 @@ int open_hit(Searcher& searcher, Args& a, std::size_t rank) {
   req.snippets = 0;
   req.facets.clear();
   const SearchResult res = searcher.search(req);
-  for (const auto& m : zero_hit_messages(a.req, res)) fmt::print(stderr, "{}: {}\n", g_names.searcher, m);
+  for (const auto& m : zero_hit_messages(a.req, res)) fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(m));
   if (res.total == 0) {
     fmt::print(stderr, "{}: --open {}: no hits, nothing to open\n", g_names.searcher, rank);
     return EXIT_NO_HITS;
@@ -277,7 +277,7 @@ int search(Args& a) {
     shown.typed_total = shown.result.total;
   }
   report_notices(a.req, shown);
-  if (!shown.heading.empty()) out += (width ? fit_lines(shown.heading, width) : shown.heading) + "\n\n";
+  if (!shown.heading.empty()) out += cli::visible(width ? fit_lines(shown.heading, width) : shown.heading, true) + "\n\n";
   printer->result(out, a.req, shown.result);
   cli::write_out(out);
   return shown.typed_total > 0 ? EXIT_HITS : EXIT_NO_HITS;

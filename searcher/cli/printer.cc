@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli_support.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
@@ -19,6 +20,37 @@ namespace sagasu {
 namespace {
 
 constexpr std::string_view ELLIPSIS = "…";
+
+// A fragment with its text made safe for a terminal (cli::visible), the
+// highlights moved with it: each piece between highlight edges escaped alone.
+Fragment visible(const Fragment& f) {
+  Fragment out = f;
+  out.text.clear();
+  out.highlights.clear();
+  std::size_t at = 0;
+  for (const auto& [b, e] : f.highlights) {
+    out.text += cli::visible(std::string_view(f.text).substr(at, b - at));
+    const std::size_t begin = out.text.size();
+    out.text += cli::visible(std::string_view(f.text).substr(b, e - b));
+    out.highlights.emplace_back(begin, out.text.size());
+    at = e;
+  }
+  out.text += cli::visible(std::string_view(f.text).substr(at));
+  for (auto& source : out.sources) source = cli::visible(source);
+  return out;
+}
+
+// A hit as the terminal may show it: what came from notes and file names escaped.
+Hit visible(const Hit& h) {
+  Hit out = h;
+  out.title = cli::visible(h.title);
+  out.path = cli::visible(h.path);
+  out.kind = cli::visible(h.kind);
+  for (auto& [field, values] : out.values)
+    for (auto& v : values) v = cli::visible(v);
+  for (auto& f : out.fragments) f = visible(f);
+  return out;
+}
 
 // Terminal columns of a line, ANSI colour codes (ESC [ … m) taking none.
 std::size_t line_width(std::string_view line) {
@@ -221,7 +253,7 @@ class TextPrinter : public Printer {
   void result(std::string& out, const SearchRequest& req, const SearchResult& res) override {
     std::string text;
     if (req.explain) text_explain(text, res);
-    for (const Hit& h : res.hits) hit(text, h);
+    for (const Hit& h : res.hits) hit(text, visible(h));
     if (!res.hits.empty()) text += '\n';
     const std::size_t first = res.hits.empty() ? 0 : req.offset + 1;
     text += fmt::format("{} {} (showing {}–{}){}\n", res.total, res.total == 1 ? "hit" : "hits", first,
@@ -336,7 +368,7 @@ class TextPrinter : public Printer {
     std::size_t shown = 0, cols = 8;  // "venue:  "
     for (const auto& v : f.values) {
       // A selected value is marked; a filtered facet shows the other values' counts too.
-      const std::string item = fmt::format("{}{}{} ({}){}", v.selected ? m_bold : "", v.value,
+      const std::string item = fmt::format("{}{}{} ({}){}", v.selected ? m_bold : "", cli::visible(v.value),
                                            v.selected ? "*" : "", v.count, v.selected ? m_reset : "");
       const std::size_t more = f.values.size() - shown;
       const std::string rest = fmt::format("  … {} more", more);
@@ -451,13 +483,13 @@ class PathsPrinter : public Printer {
     const auto cwd = current_folder();
     for (const Hit& h : res.hits) {
       const std::string p = shown_path(h, cwd);
-      if (m_null) {
+      if (m_null) {  // for xargs -0, not a terminal: the path as it is
         out += p;
         out += '\0';
         continue;
       }
       // xargs splits at blanks and reads quotes: escape them so `| xargs cmd` gets whole paths.
-      for (char c : p) {
+      for (char c : cli::visible(p)) {
         if (c == ' ' || c == '\t' || c == '\'' || c == '"' || c == '\\') out += '\\';
         out += c;
       }
@@ -480,15 +512,14 @@ class VimgrepPrinter : public Printer {
     for (const Hit& h : res.hits) {
       const std::vector<LineMatch> lines = line_matches(h, m_analyzer);
       if (lines.empty()) continue;
-      const std::string p = shown_path(h, cwd);
+      const std::string p = cli::visible(shown_path(h, cwd));
       for (const LineMatch& m : lines) {
-        std::string text = m.text;
-        if (m_color) {
-          Fragment f;
-          f.text = m.text;
-          f.highlights = m.spans;
-          text = highlight(f, true);
-        }
+        // The columns are the file's (where the editor jumps); the text is escaped for the terminal.
+        Fragment f;
+        f.text = m.text;
+        f.highlights = m.spans;
+        f = visible(f);
+        const std::string text = m_color ? highlight(f, true) : f.text;
         for (const auto& [b, e] : m.spans) out += fmt::format("{}:{}:{}:{}\n", p, m.line, b + 1, text);
       }
     }
@@ -551,7 +582,7 @@ std::string fit_lines(std::string_view text, std::size_t width) {
 }
 
 void Printer::facet_list(std::string& out, const FacetCounts& facet) {
-  for (const auto& v : facet.values) out += fmt::format("{}\t{}\n", v.value, v.count);
+  for (const auto& v : facet.values) out += fmt::format("{}\t{}\n", cli::visible(v.value), v.count);
 }
 
 std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& options, Analyzer& analyzer) {

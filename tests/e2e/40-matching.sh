@@ -27,6 +27,8 @@ check mixed-latin J veScale-FSDP
 check exact-mode J --exact サーバー
 check exact-mode-width J --exact ｻｰﾊﾞｰ
 check rescue-or S 京都 存在しない
+check limit-huge S --paths --limit 4294967296 京都   # 2^32: all hits, not a limit wrapped to 0
+check rescue-or-exclusion S 京都 存在しない -東京都   # the rescue widens AND to OR; an exclusion stays one
 check suggestion S trainng
 check explain S --explain --limit 2 本番クラスタ
 check explain-loose S --explain --limit 2 --loose 本番クラスタ

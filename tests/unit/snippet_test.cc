@@ -68,3 +68,21 @@ TEST_CASE("Snippet, a trailing (Source: …) belongs to its sentence", "[snippet
   CHECK(frags[0].text == "AEGIS は検知する。(Source: Safeguarding (OSDI 2026))");
   CHECK(frags[0].sources == std::vector<std::string>{"2026__OSDI__Safeguarding"});
 }
+
+TEST_CASE("Snippet, an unbalanced (Source: is looked at for a bounded length only", "[snippet]") {
+  // Found by fuzzing: a 260 KB line of 「。(Source: (」 took 18 s, every
+  // sentence end scanning to the end of the line for the bracket that closes
+  // it. A parenthetical that does not close within 1 KB is no citation.
+  Analyzer a;
+  SnippetGenerator gen(a, {{"aegis"}, {}, {}, {}});
+  const std::string long_title(2000, 'x');
+  const std::string text = "AEGIS は検知する。(Source: " + long_title + ") 次の文。";
+  const auto frags = gen.generate(text, {}, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text == "AEGIS は検知する。");
+  std::string hostile = "AEGIS";
+  for (int i = 0; i < 20000; ++i) hostile += "。(Source: (";  // 260 KB on one line
+  const auto many = gen.generate(hostile, {}, 1);
+  REQUIRE(many.size() == 1);
+  CHECK(marked(many[0]) == std::vector<std::string>{"AEGIS"});
+}
