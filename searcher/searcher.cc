@@ -136,6 +136,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
 
   SearchResult result;
   result.notices = builder.fields().notices();
+  result.widenable = query.widenable;
   if (main.total == 0 && query.widenable && req.widen) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);

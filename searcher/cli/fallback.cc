@@ -52,7 +52,7 @@ PeopleSearch search_for_people(Searcher& searcher, const SearchRequest& req) {
     return out;
   SearchRequest widened = req;
   widened.widen = true;
-  if (!req.widen &&
+  if (!req.widen && typed.widenable &&  // one piece: widening would search the same again
       show(widened, fmt::format("No note has every word of '{}'; notes with some of them:", req.query)))
     return out;
   SearchRequest corrected = req;

@@ -102,6 +102,8 @@ struct SearchResult {
   std::vector<std::string> notices;      ///< what a reader should know about the hits (their tier)
   /// SearchRequest::widen was needed: no note has every piece; the hits have some of them.
   bool widened = false;
+  /// The query is an AND of several pieces, which SearchRequest::widen can widen to OR.
+  bool widenable = false;
   std::vector<std::string> suggestions;  ///< "did you mean" vocabulary, when nothing matched
   /// When nothing matched: the query with its unknown words replaced by the
   /// closest index words ("stragler" → "straggler"), for the caller to run;
