@@ -97,16 +97,21 @@ void IndexWriter::build_fresh(IndexState& state, const std::vector<std::size_t>&
   report_build_failures(notes, report);
 }
 
-// Disjoint sub-indexes, one per thread over a contiguous slice of the shard's
-// notes in path order, merged by Xapian's compaction: every core feeds Xapian,
-// and the result is compact and the same for any -j.
+// Disjoint sub-indexes over contiguous slices of the shard's notes in path
+// order, at most DOCS_PER_PART notes each, written by every core in turn and
+// merged by one Xapian compaction: memory stays bounded (Xapian's inverter
+// holds one part), no part's tables grow large enough to make each flush
+// dearer than the last, and the result is compact and the same for any -j.
+// The parts are temporary: not synced (the merged generation is).
 void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& notes, std::size_t total) {
+  constexpr std::size_t DOCS_PER_PART = 4000;
   const std::size_t n = notes.size();
-  const std::size_t parts = std::max<std::size_t>(1, std::min<std::size_t>(m_jobs, n / 64 + 1));
+  const std::size_t parts = std::max<std::size_t>(
+      {1, std::min<std::size_t>(m_jobs, n / 64 + 1), (n + DOCS_PER_PART - 1) / DOCS_PER_PART});
   std::vector<std::string> part_errors(parts);
-  parallel_for(parts, static_cast<unsigned>(parts), [&](std::size_t p, unsigned) {
+  parallel_for(parts, m_jobs, [&](std::size_t p, unsigned) {
     try {
-      Xapian::WritableDatabase sub(m_shards.part_path(shard, p), Xapian::DB_CREATE_OR_OVERWRITE);
+      Xapian::WritableDatabase sub(m_shards.part_path(shard, p), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
       Analyzer analyzer;
       DocumentBuilder builder(analyzer);
       for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {
