@@ -104,7 +104,7 @@ void IndexWriter::build_fresh(IndexState& state, const std::vector<std::size_t>&
 // dearer than the last, and the result is compact and the same for any -j.
 // The parts are temporary: not synced (the merged generation is).
 void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& notes, std::size_t total) {
-  constexpr std::size_t DOCS_PER_PART = 4000;
+  constexpr std::size_t DOCS_PER_PART = 2000;
   const std::size_t n = notes.size();
   const std::size_t parts = std::max<std::size_t>(
       {1, std::min<std::size_t>(m_jobs, n / 64 + 1), (n + DOCS_PER_PART - 1) / DOCS_PER_PART});
