@@ -9,42 +9,67 @@
 namespace sagasu {
 namespace {
 
-// The synonyms of one page. Entity filters take an alias as the page's name
-// in every entity field, so a new entity field gets its synonyms unasked.
+// The synonyms of one page, as a star (schema.h): the title's key heads the
+// keys of the other names, each of which names the title. Entity filters take
+// an alias as the page's name in every entity field, so a new entity field
+// gets its synonyms unasked.
 void add_synonyms(const NoteDigest& d, Analyzer& analyzer, Synonyms& synonyms) {
-  std::vector<std::string> group{analyzer.key(d.display_title)};
-  if (!d.source && d.title != d.display_title) group.push_back(analyzer.key(d.title));
-  for (const auto& a : d.aliases) group.push_back(analyzer.key(a));
-  for (const auto& from : group)
-    for (const auto& to : group)
-      if (!from.empty() && !to.empty() && from != to && from.size() <= schema::MAX_TERM_BYTES &&
-          to.size() <= schema::MAX_TERM_BYTES)
-        synonyms[from].insert(to);
+  auto fits = [](const std::string& key) { return !key.empty() && key.size() <= schema::MAX_TERM_BYTES; };
+  const std::string head = analyzer.key(d.display_title);
+  std::vector<std::string> others;
+  if (!d.source && d.title != d.display_title) others.push_back(analyzer.key(d.title));
+  for (const auto& a : d.aliases) others.push_back(analyzer.key(a));
+  if (fits(head))
+    for (const auto& other : others)
+      if (fits(other) && other != head) {
+        synonyms.aliases[head].insert(other);
+        synonyms.titles[other].insert(head);
+      }
   for (const auto& a : d.aliases)
     for (const schema::Field& field : schema::FIELDS) {
       if (field.kind != schema::FieldKind::Entity) continue;
       const std::string from = schema::filter_term(field, a), to = schema::filter_term(field, d.title);
-      if (from != to && from.size() > field.prefix.size()) synonyms[from].insert(to);
+      if (from != to && from.size() > field.prefix.size()) synonyms.titles[from].insert(to);
     }
 }
 
-// Replaces the synonym keys of db with those of synonyms.
+// Replaces the synonym keys of db with those of synonyms: a key's titles,
+// then SYNONYM_HEAD and its aliases when it is a title.
 void write_synonyms(Xapian::WritableDatabase& db, const Synonyms& synonyms) {
   const std::string px(schema::META_SYNONYM);
+  std::set<std::string> keys;
+  for (const auto& [key, _] : synonyms.titles) keys.insert(key);
+  for (const auto& [key, _] : synonyms.aliases) keys.insert(key);
   std::vector<std::string> old_keys;
   for (auto m = db.metadata_keys_begin(px); m != db.metadata_keys_end(px); ++m) old_keys.push_back(*m);
   for (const auto& key : old_keys)
-    if (!synonyms.count(key.substr(px.size()))) db.set_metadata(key, "");
-  for (const auto& [from, to] : synonyms) {
-    if (px.size() + from.size() > schema::MAX_TERM_BYTES)
+    if (!keys.count(key.substr(px.size()))) db.set_metadata(key, "");
+  for (const auto& key : keys) {
+    if (px.size() + key.size() > schema::MAX_TERM_BYTES)
       continue;  // Xapian's key limit: no such name is typed
     std::string joined;
-    for (const auto& t : to) joined += (joined.empty() ? "" : "\n") + t;
-    db.set_metadata(px + from, joined);
+    auto add = [&](std::string_view line) {
+      if (!joined.empty()) joined += '\n';
+      joined += line;
+    };
+    if (auto t = synonyms.titles.find(key); t != synonyms.titles.end())
+      for (const auto& title : t->second) add(title);
+    if (auto a = synonyms.aliases.find(key); a != synonyms.aliases.end()) {
+      add(schema::SYNONYM_HEAD);
+      for (const auto& alias : a->second) add(alias);
+    }
+    db.set_metadata(px + key, joined);
   }
 }
 
 }  // namespace
+
+std::size_t Synonyms::size() const {
+  std::size_t n = 0;
+  for (const auto& [_, names] : titles) n += names.size();
+  for (const auto& [_, names] : aliases) n += names.size();
+  return n;
+}
 
 Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
   Synonyms synonyms;

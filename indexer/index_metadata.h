@@ -15,8 +15,13 @@
 
 namespace sagasu {
 
-/// Synonym key → the other names (schema.h: META_SYNONYM).
-using Synonyms = std::map<std::string, std::set<std::string>>;
+/// The synonym table as a star per page (schema.h: META_SYNONYM): each key's
+/// titles (the pages it is another name of) and, for a title, its aliases.
+struct Synonyms {
+  std::map<std::string, std::set<std::string>> titles, aliases;
+  /// The number of names stored (a page with n names: about 2n).
+  std::size_t size() const;
+};
 
 /// The synonyms of the vault itself: a page's title and its aliases name one
 /// thing (ByteDance = バイトダンス, チェックポイント = checkpoint), as

@@ -319,8 +319,12 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
   std::string key;
   for (const auto& w : c.info.words) key += (key.empty() ? "" : " ") + w;
   const std::string title_prefix(schema::TITLE.prefix);
+  // A bound for pages with thousands of aliases (a query of 20,000 other
+  // names took Xapian a minute): the titles first, then aliases in order.
+  constexpr std::size_t MAX_OTHER_NAMES = 100;
   std::vector<Xapian::Query> alts;
   for (const std::string& syn : m_synonyms.of(key)) {
+    if (c.info.synonyms.size() == MAX_OTHER_NAMES) break;
     const std::vector<std::string> sw = strings::split_nonempty(syn, ' ');
     if (sw.empty()) continue;
     c.info.synonyms.push_back(syn);

@@ -16,6 +16,7 @@
 #include <random>
 #include <set>
 
+#include "synonyms.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
@@ -174,7 +175,7 @@ class Explainer {
   std::vector<std::string> synonyms(const std::vector<std::string>& words) const {
     std::string key;
     for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
-    return strings::split_nonempty(m_db.get_metadata(std::string(schema::META_SYNONYM) + key), '\n');
+    return Synonyms(m_db).of(key);  // the index's alias table, read as the searcher reads it
   }
 
   const Xapian::Database& m_db;

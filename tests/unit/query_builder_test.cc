@@ -4,7 +4,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "sagasu/error.h"
+#include "sagasu/strings.h"
 #include "searcher_fixture.h"
 
 using namespace sagasu;
@@ -120,4 +125,42 @@ TEST_CASE("Searcher, a result says whether the rescue could widen it", "[query_b
   const SearchResult r2 = searcher.search(two);
   CHECK(r2.total == 0);
   CHECK(r2.widenable);
+}
+
+TEST_CASE("Synonyms, a page with thousands of aliases costs entries in proportion, and a bounded query",
+          "[query_builder]") {
+  // Found by fuzzing: the synonym table paired every name of a page with
+  // every other, so a page of 20,000 aliases (a 1.4 MB note) took the indexer
+  // past 23 GB. Now a star: the title heads its aliases, each alias names it;
+  // a query uses the title and the first aliases, at most 100 other names.
+  constexpr int N = 3000;
+  std::string aliases;
+  for (int i = 0; i < N; ++i) aliases += fmt::format("{}Name{:04d}", i ? ", " : "", i);
+  test::TestIndex index({{"Big.md", "---\naliases: [" + aliases + "]\n---\n# Big\nA page of many names.\n"},
+                         {"mention.md", "A note about Name0002 alone.\n"},
+                         {"other.md", "A note about nothing.\n"}});
+  const Xapian::Database db = index.db();
+  std::size_t stored = 0;
+  const std::string px(schema::META_SYNONYM);
+  for (auto k = db.metadata_keys_begin(px); k != db.metadata_keys_end(px); ++k)
+    stored += strings::split_nonempty(db.get_metadata(*k), '\n').size();
+  CHECK(stored < 20 * N);  // every pair: 9,000,000
+  // An alias's other names: the title first, then every other alias.
+  Analyzer analyzer;
+  const Synonyms synonyms(db);
+  const auto others = synonyms.of(analyzer.key("Name2999"));
+  REQUIRE(others.size() == N);  // N - 1 aliases and the title
+  CHECK(others.front() == analyzer.key("Big"));
+  CHECK(std::count(others.begin(), others.end(), analyzer.key("Name0001")) == 1);
+  CHECK(std::count(others.begin(), others.end(), analyzer.key("Name2999")) == 0);
+  CHECK(synonyms.of(analyzer.key("Big")).size() == N);
+  // A search for one alias finds the note that says another, within the bound.
+  QueryBuilder builder(db, analyzer, synonyms, false);
+  SearchRequest req;
+  req.query = "Name2999";
+  CHECK(builder.build(req).chunks.front().info.synonyms.size() == 100);
+  Searcher searcher(index.index);
+  const SearchResult r = searcher.search(req);
+  CHECK(std::any_of(r.hits.begin(), r.hits.end(), [](const Hit& h) { return h.path == "mention.md"; }));
+  CHECK(std::none_of(r.hits.begin(), r.hits.end(), [](const Hit& h) { return h.path == "other.md"; }));
 }

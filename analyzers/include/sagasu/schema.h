@@ -57,11 +57,14 @@
 //   document data        the note's plain text (snippets, substring checks)
 //
 // Synonyms, as metadata (Xapian's remote backend does not serve the synonym
-// table): META_SYNONYM + key → the other names, '\n'-separated. Keys are
-// Analyzer::key(name) → Analyzer::key(other name), for every pair of names
-// (title, aliases) of one page (text: the words a query would have); and for
-// entity filters, filter_term(XP/XO/XL, alias) → filter_term(same field, page
-// title). Every shard holds them all.
+// table): META_SYNONYM + key → names, '\n'-separated, as a star per page
+// (a page with n names costs n entries, not n²): its title's
+// Analyzer::key(title) → SYNONYM_HEAD, then the keys of its aliases; each
+// alias's key → the title's key (a name of several pages: each title). The
+// searcher reads a name's other names through its title (Synonyms::of).
+// Keys are the words a query would have. For entity filters,
+// filter_term(XP/XO/XL, alias) → filter_term(same field, page title). Every
+// shard holds them all.
 //
 // Index metadata keys are the META_* constants.
 #pragma once
@@ -232,6 +235,9 @@ inline constexpr std::string_view META_KINDS =
 inline constexpr std::string_view META_CONFIG =
     "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
+/// The first line of a title's synonym entry: the names after it are the page's
+/// aliases (a head; an alias's entry names its titles).
+inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 9: metadata from front matter, tables, inline fields and paths (digests d4), META_CONFIG, COVERAGE.
 /// 10: the targets of links shown under another text are indexed (META "names").
 /// 11: links in Obsidian's path form ([[folder/Page]], [[Page.md]], [[Page^block]])
