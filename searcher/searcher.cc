@@ -34,6 +34,26 @@ const char* to_string(Tier tier) {
 
 namespace {
 
+// Bounds on what one query may ask (README: "Limits"): a search that long is
+// a mistake or an attack, and its cost grows with its pieces (a 100,000-character
+// query took minutes).
+constexpr std::size_t MAX_QUERY_BYTES = 4096;
+constexpr std::size_t MAX_QUERY_PIECES = 256;
+
+void check_size(const SearchRequest& req) {
+  std::size_t bytes = req.query.size();
+  for (const auto& f : req.filters) bytes += f.size();
+  if (bytes > MAX_QUERY_BYTES)
+    throw UsageError(fmt::format("query: {} bytes; at most {} (with --filter values)", bytes, MAX_QUERY_BYTES));
+}
+
+void check_pieces(const CompiledQuery& q) {
+  std::size_t pieces = q.chunks.size() + q.must_not.size();
+  for (const auto& [field, alts] : q.filters) pieces += alts.size();
+  if (pieces > MAX_QUERY_PIECES)
+    throw UsageError(fmt::format("query: {} pieces (words, phrases, filters); at most {}", pieces, MAX_QUERY_PIECES));
+}
+
 void check_utf8(const SearchRequest& req) {
   if (const auto bad = unicode::find_invalid_utf8(req.query); bad != std::string::npos)
     throw UsageError(fmt::format("query: invalid UTF-8 at byte {}", bad));
@@ -122,9 +142,11 @@ SearchResult Searcher::search(const SearchRequest& req) {
 
 SearchResult Searcher::run(const SearchRequest& req) {
   check_utf8(req);
+  check_size(req);
   const Synonyms synonyms(m_index->all);
   QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact);
   CompiledQuery query = builder.build(req);
+  check_pieces(query);
   const FacetPlan facets = plan_facets(req, query);
   const Verifier verifier(*m_index, query, req.exact, m_analyzer);
   const auto collector = make_collector(*m_index, verifier, req.sort);

@@ -35,6 +35,9 @@ check no-vault "$INDEXER" --vault "$WORK/no-such-vault" --index "$WORK/idx2"
 check no-vault-option "$INDEXER" --index "$WORK/idx2"
 check unbalanced-quote "$SEARCHER" --index "$WORK/idx" '"本番 クラスタ'
 check bad-year "$SEARCHER" --index "$WORK/idx" 'GPU year:20x5'
+# Bounded queries: too many bytes or too many pieces is an error saying the bound (exit 2), not minutes of work.
+check query-too-long "$SEARCHER" --index "$WORK/idx" "$(python3 -c 'print("GPU " * 1100)')"
+check query-too-many-pieces "$SEARCHER" --index "$WORK/idx" "$(python3 -c 'print(" OR ".join("w%d" % i for i in range(300)))')"
 check bad-kind "$SEARCHER" --index "$WORK/idx" 'kind:planet'
 check empty-field "$SEARCHER" --index "$WORK/idx" 'venue: OSDI'
 check no-hits "$SEARCHER" --index "$WORK/idx" 存在しない語
