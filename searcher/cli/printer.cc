@@ -515,17 +515,39 @@ class VimgrepPrinter : public Printer {
       const std::string p = cli::visible(shown_path(h, cwd));
       for (const LineMatch& m : lines) {
         // The columns are the file's (where the editor jumps); the text is escaped for the terminal.
-        Fragment f;
-        f.text = m.text;
-        f.highlights = m.spans;
-        f = visible(f);
-        const std::string text = m_color ? highlight(f, true) : f.text;
-        for (const auto& [b, e] : m.spans) out += fmt::format("{}:{}:{}:{}\n", p, m.line, b + 1, text);
+        if (m.text.size() <= MAX_VIMGREP_LINE) {
+          const std::string text = shown(m, 0, m.text.size());
+          for (const auto& [b, e] : m.spans) out += fmt::format("{}:{}:{}:{}\n", p, m.line, b + 1, text);
+          continue;
+        }
+        // A long line (a one-line note of megabytes): each match with the text around it, not the
+        // whole line once per match.
+        for (const auto& [b, e] : m.spans) {
+          std::size_t from = b > MAX_VIMGREP_LINE / 4 ? b - MAX_VIMGREP_LINE / 4 : 0;
+          std::size_t to = std::min(m.text.size(), std::max(e, from + MAX_VIMGREP_LINE));
+          while (from > 0 && (static_cast<unsigned char>(m.text[from]) & 0xC0) == 0x80) --from;
+          while (to < m.text.size() && (static_cast<unsigned char>(m.text[to]) & 0xC0) == 0x80) ++to;
+          out += fmt::format("{}:{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "", shown(m, from, to),
+                             to < m.text.size() ? ELLIPSIS : "");
+        }
       }
     }
   }
 
  private:
+  // Lines longer than this show each match with the text around it.
+  static constexpr std::size_t MAX_VIMGREP_LINE = 400;
+
+  // Bytes [from, to) of the line, escaped for the terminal, the matches in it highlighted.
+  std::string shown(const LineMatch& m, std::size_t from, std::size_t to) const {
+    Fragment f;
+    f.text = m.text.substr(from, to - from);
+    for (const auto& [b, e] : m.spans)
+      if (b >= from && e <= to) f.highlights.emplace_back(b - from, e - from);
+    f = visible(f);
+    return m_color ? highlight(f, true) : f.text;
+  }
+
   Analyzer& m_analyzer;
   bool m_color;
 };

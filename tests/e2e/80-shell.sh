@@ -111,4 +111,17 @@ mkdir -p "$WORK/xdg/sagasu" && cp -r "$idx" "$WORK/xdg/sagasu/index"
 env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/xdg" "$SEARCHER" --limit 0 --facets none GPU >/dev/null
 expect "XDG_DATA_HOME/sagasu/index is the next default" test $? = 0
 check no-index env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/empty" "$SEARCHER" GPU
+
+# --vimgrep on a long one-line note: each match with the text around it (a
+# 1 MB line with 11,522 matches once needed gigabytes: the line per match).
+long="$WORK/long"
+mkdir -p "$long"
+python3 -c 'print("# Long\n" + "".join("filler text %05d needle here. " % i for i in range(3000)))' >"$long/long.md"
+"$INDEXER" --vault "$long" --index "$WORK/long-idx" --quiet
+"$SEARCHER" --index "$WORK/long-idx" --vimgrep needle >"$WORK/long.out"
+expect "--vimgrep: a line per match on a long line ($(wc -l <"$WORK/long.out"))" test "$(wc -l <"$WORK/long.out")" = 3000
+expect "--vimgrep: each at most about 400 bytes of the line" \
+  test "$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$WORK/long.out")" -lt 700
+expect "--vimgrep: the column is the match's in the file" \
+  bash -c 'line=$(sed -n 2p "$1"); col=$(sed -n 3000p "$2" | cut -d: -f3); test "${line:$((col - 1)):6}" = needle' _ "$long/long.md" "$WORK/long.out"
 finish
