@@ -21,6 +21,10 @@ namespace {
 
 constexpr std::string_view ELLIPSIS = "…";
 
+// JSON text, whatever bytes the values hold: a byte that is not UTF-8 (a vault
+// folder named in another encoding) becomes U+FFFD instead of failing the output.
+std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
 // A fragment with its text made safe for a terminal (cli::visible), the
 // highlights moved with it: each piece between highlight edges escaped alone.
 Fragment visible(const Fragment& f) {
@@ -439,14 +443,14 @@ class JsonPrinter : public Printer {
     j["loose_more"] = res.loose_more;
     add_partial_json(j, res);
     if (req.explain) j["explain"] = explain_json(res);
-    out += j.dump();
+    out += dump(j);
     out += '\n';
   }
 
   void facet_list(std::string& out, const FacetCounts& facet) override {
     auto values = nlohmann::json::array();
     for (const auto& v : facet.values) values.push_back({{"value", v.value}, {"count", v.count}});
-    out += nlohmann::json{{"version", JSON_VERSION}, {"facet", facet.name}, {"values", values}}.dump();
+    out += dump(nlohmann::json{{"version", JSON_VERSION}, {"facet", facet.name}, {"values", values}});
     out += '\n';
   }
 };
@@ -459,7 +463,7 @@ class JsonLinesPrinter : public Printer {
       nlohmann::json jh = hit_json(h);
       jh["type"] = "hit";
       jh["version"] = JSON_VERSION;
-      out += jh.dump();
+      out += dump(jh);
       out += '\n';
     }
     nlohmann::json summary{
@@ -468,7 +472,7 @@ class JsonLinesPrinter : public Printer {
         {"limit", req.limit},     {"notices", res.notices},  {"suggestions", res.suggestions}};
     add_facets_json(summary, res);
     add_partial_json(summary, res);
-    out += summary.dump();
+    out += dump(summary);
     out += '\n';
   }
 };

@@ -35,6 +35,15 @@ check no-vault "$INDEXER" --vault "$WORK/no-such-vault" --index "$WORK/idx2"
 check no-vault-option "$INDEXER" --index "$WORK/idx2"
 check unbalanced-quote "$SEARCHER" --index "$WORK/idx" '"本番 クラスタ'
 check bad-year "$SEARCHER" --index "$WORK/idx" 'GPU year:20x5'
+# A vault folder whose name is not UTF-8: its notes are indexed (their paths in the vault are UTF-8)
+# and JSON output replaces the bad byte of the absolute path with U+FFFD instead of failing.
+odd="$WORK/vault-$(printf '\377')"
+mkdir -p "$odd" && printf '# Odd\nA note in an oddly named folder.\n' >"$odd/odd.md"
+"$INDEXER" --vault "$odd" --index "$WORK/odd-idx" --quiet
+"$SEARCHER" --index "$WORK/odd-idx" --json oddly >"$WORK/odd.json"
+expect "--json with a non-UTF-8 vault folder: exit 0 (got $?)" test $? = 0
+expect "--json with a non-UTF-8 vault folder: valid JSON, the hit there" \
+  python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["hits"][0]["path"] == "odd.md"' "$WORK/odd.json"
 # Bounded queries: too many bytes or too many pieces is an error saying the bound (exit 2), not minutes of work.
 check query-too-long "$SEARCHER" --index "$WORK/idx" "$(python3 -c 'print("GPU " * 1100)')"
 check query-too-many-pieces "$SEARCHER" --index "$WORK/idx" "$(python3 -c 'print(" OR ".join("w%d" % i for i in range(300)))')"
