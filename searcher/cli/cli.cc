@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -128,8 +129,17 @@ po::options_description parse(int argc, char** argv, Args& a) {
     po::store(po::command_line_parser(args).options(all).positional(pos).run(), a.vm);
     po::notify(a.vm);
   } catch (const po::error& e) {
-    throw UsageError(e.what());
+    std::string what = e.what();  // the mark is no part of what the user typed
+    what.erase(std::remove(what.begin(), what.end(), DASH_WORD), what.end());
+    throw UsageError(what);
   }
+  // An option's value that starts with a dash (-f -kind:person, --analyze -x)
+  // was marked as a word too: its value is what was typed.
+  auto unmark = [](std::string& v) {
+    if (!v.empty() && v.front() == DASH_WORD) v.erase(0, 1);
+  };
+  for (auto* list : {&a.index, &a.req.filters, &a.facet}) std::for_each(list->begin(), list->end(), unmark);
+  for (auto* value : {&a.facets, &a.list, &a.sort, &a.color, &a.open, &a.analyze}) unmark(*value);
   return desc;
 }
 

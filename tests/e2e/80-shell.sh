@@ -112,6 +112,10 @@ env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/xdg" "$SEARCHER" --limit 0 --facets non
 expect "XDG_DATA_HOME/sagasu/index is the next default" test $? = 0
 check no-index env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/empty" "$SEARCHER" GPU
 
+# An option value that starts with a dash is the value typed (it once kept the mark
+# that tells "-word" exclusions from options: "--filter \x01-kind:person: expected field:value").
+check filter-dash-value "$SEARCHER" --index "$idx" --limit 0 --facets kind -f -kind:person GPU
+
 # --vimgrep on a long one-line note: each match with the text around it (a
 # 1 MB line with 11,522 matches once needed gigabytes: the line per match).
 long="$WORK/long"
