@@ -52,11 +52,13 @@ class Lexer {
     const char c = m_q[m_i];
     if (c == '(') {
       ++m_i;
+      m_groups.emplace_back();  // a plain group: no field of its own
       lx.kind = Lexeme::Kind::Open;
       return lx;
     }
     if (c == ')') {
       ++m_i;
+      if (!m_groups.empty()) m_groups.pop_back();
       lx.kind = Lexeme::Kind::Close;
       return lx;
     }
@@ -87,11 +89,23 @@ class Lexer {
                    [](char ch) { return static_cast<char>(std::tolower(ch)); });
     const schema::Field* f = schema::find_field(field);
     if (j < m_q.size() && m_q[j] == ':' && j > m_i && f && f->kind != schema::FieldKind::Internal) {
-      part.type = f->kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
-      part.field = field;
       m_i = j + 1;
       if (m_i >= m_q.size() || space_at(m_q, m_i) || m_q[m_i] == ')')
         throw UsageError(fmt::format("query: {}: needs a value at column {}", field, column_of(m_q, m_i)));
+      if (m_q[m_i] == '(') {  // field:(a OR b): the group's words are values of the field
+        ++m_i;
+        m_groups.push_back(field);
+        lx.kind = Lexeme::Kind::Open;
+        return lx;
+      }
+      set_field(part, field);
+    } else {
+      // Inside field:( … ), a value without a field of its own is the group's.
+      for (auto g = m_groups.rbegin(); g != m_groups.rend(); ++g)
+        if (!g->empty()) {
+          set_field(part, *g);
+          break;
+        }
     }
     if (m_q[m_i] == '"') {
       const std::size_t close = m_q.find('"', m_i + 1);
@@ -118,8 +132,15 @@ class Lexer {
   std::size_t column(std::size_t at) const { return column_of(m_q, at); }
 
  private:
+  static void set_field(QueryPart& part, const std::string& field) {
+    const schema::Field* f = schema::find_field(field);
+    part.type = f->kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
+    part.field = field;
+  }
+
   const std::string& m_q;
   std::size_t m_i = 0;
+  std::vector<std::string> m_groups;  ///< the open parentheses, each with its field ("" for none)
 };
 
 class Parser {

@@ -130,3 +130,16 @@ TEST_CASE("Query, --filter values are leaves only", "[query]") {
   CHECK_THROWS_WITH(parse_query("venue:OSDI OR venue:SOSP"),
                     Catch::Contains("OR and parentheses are not allowed"));
 }
+
+TEST_CASE("Query, field:( … ) gives its words the field", "[query]") {
+  // Found by fuzzing: venue:(OSDI) gave no hits (an empty venue, then OSDI as text), year:(2025)
+  // read year 0, title:(FSDP) was free text.
+  CHECK(shape(parse_query_tree("venue:(OSDI)")) == "venue:OSDI");
+  CHECK(shape(parse_query_tree("venue:(OSDI OR SOSP)")) == "OR(venue:OSDI,venue:SOSP)");
+  CHECK(shape(parse_query_tree("year:(2025)")) == "year:2025");
+  CHECK(shape(parse_query_tree("title:(FSDP)")) == "title~FSDP");
+  CHECK(shape(parse_query_tree("person:(\"Xin Liu\" OR org:ByteDance) GPU")) ==
+        "AND(OR(person:Xin Liu,org:ByteDance),GPU)");  // a field of its own wins; the group ends at )
+  CHECK(shape(parse_query_tree("(venue:(OSDI) GPU) SDC")) == "AND(AND(venue:OSDI,GPU),SDC)");
+  CHECK(shape(parse_query_tree("venue:(OSDI -SOSP)")) == "AND(venue:OSDI,NOT(venue:SOSP))");
+}
