@@ -44,6 +44,12 @@ mkdir -p "$odd" && printf '# Odd\nA note in an oddly named folder.\n' >"$odd/odd
 expect "--json with a non-UTF-8 vault folder: exit 0 (got $?)" test $? = 0
 expect "--json with a non-UTF-8 vault folder: valid JSON, the hit there" \
   python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); assert j["hits"][0]["path"] == "odd.md"' "$WORK/odd.json"
+# An emoji is searched for as the character it is (it once was "nothing to search for", or dropped).
+emo="$WORK/emoji"
+mkdir -p "$emo" && printf '# E\nA note with \360\237\230\200 inside.\n' >"$emo/e.md" && printf '# F\nFSDP only.\n' >"$emo/f.md"
+"$INDEXER" --vault "$emo" --index "$WORK/emoji-idx" --quiet
+check emoji-alone sh -c "cd '$emo' && '$SEARCHER' --index '$WORK/emoji-idx' --paths '😀'"
+check emoji-with-word sh -c "cd '$emo' && '$SEARCHER' --index '$WORK/emoji-idx' --paths 'FSDP 😀'"
 # Bounded queries: too many bytes or too many pieces is an error saying the bound (exit 2), not minutes of work.
 check query-too-long "$SEARCHER" --index "$WORK/idx" "$(python3 -c 'print("GPU " * 1100)')"
 check query-too-many-pieces "$SEARCHER" --index "$WORK/idx" "$(python3 -c 'print(" OR ".join("w%d" % i for i in range(300)))')"
