@@ -52,7 +52,7 @@ class Lexer {
     const char c = m_q[m_i];
     if (c == '(') {
       ++m_i;
-      m_groups.emplace_back();  // a plain group: no field of its own
+      m_groups.push_back(nullptr);  // a plain group: no field of its own
       lx.kind = Lexeme::Kind::Open;
       return lx;
     }
@@ -94,16 +94,16 @@ class Lexer {
         throw UsageError(fmt::format("query: {}: needs a value at column {}", field, column_of(m_q, m_i)));
       if (m_q[m_i] == '(') {  // field:(a OR b): the group's words are values of the field
         ++m_i;
-        m_groups.push_back(field);
+        m_groups.push_back(f);
         lx.kind = Lexeme::Kind::Open;
         return lx;
       }
-      set_field(part, field);
+      set_field(part, *f);
     } else {
       // Inside field:( … ), a value without a field of its own is the group's.
       for (auto g = m_groups.rbegin(); g != m_groups.rend(); ++g)
-        if (!g->empty()) {
-          set_field(part, *g);
+        if (*g) {
+          set_field(part, **g);
           break;
         }
     }
@@ -132,15 +132,14 @@ class Lexer {
   std::size_t column(std::size_t at) const { return column_of(m_q, at); }
 
  private:
-  static void set_field(QueryPart& part, const std::string& field) {
-    const schema::Field* f = schema::find_field(field);
-    part.type = f->kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
-    part.field = field;
+  static void set_field(QueryPart& part, const schema::Field& f) {
+    part.type = f.kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
+    part.field = std::string(f.name);
   }
 
   const std::string& m_q;
   std::size_t m_i = 0;
-  std::vector<std::string> m_groups;  ///< the open parentheses, each with its field ("" for none)
+  std::vector<const schema::Field*> m_groups;  ///< the open parentheses, each with its field (none: nullptr)
 };
 
 class Parser {

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "sagasu/error.h"
+#include "sagasu/unicode.h"
 
 namespace sagasu::cli {
 
@@ -52,17 +53,10 @@ std::string visible(std::string_view s, bool keep_newlines) {
       ++i;
       continue;
     }
-    // A UTF-8 sequence: its length from the lead byte, every continuation byte checked.
-    const std::size_t len = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
-    bool valid = len > 0 && i + len <= s.size();
-    char32_t c = valid ? b & (0xFF >> (len + 1)) : 0;
-    for (std::size_t k = 1; valid && k < len; ++k) {
-      const auto cb = static_cast<unsigned char>(s[i + k]);
-      valid = (cb & 0xC0) == 0x80;
-      c = (c << 6) | (cb & 0x3F);
-    }
-    valid = valid && !(len == 3 && (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))) && !(len == 4 && (c < 0x10000 || c > 0x10FFFF));
-    if (!valid) {
+    // A UTF-8 sequence (unicode.h decodes it; a byte that starts none is escaped alone).
+    std::size_t next = i;
+    const char32_t c = unicode::next_code_point(s, next);
+    if (c == U'\uFFFD' && s.substr(i, 3) != "\xEF\xBF\xBD") {
       out += fmt::format("\\x{:02x}", b);
       ++i;
       continue;
@@ -71,8 +65,8 @@ std::string visible(std::string_view s, bool keep_newlines) {
     if (hidden)
       out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
     else
-      out.append(s.substr(i, len));
-    i += len;
+      out.append(s.substr(i, next - i));
+    i = next;
   }
   return out;
 }

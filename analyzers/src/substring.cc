@@ -39,8 +39,8 @@ bool breaks_run(char32_t c) {
 void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
   for (std::size_t i = 0; i < s.size();) {
     char32_t c = unicode::next_code_point(s, i);
-    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E)
-      c += 0x60;  // hiragana → katakana
+    if (unicode::is_hiragana(c))
+      c = unicode::katakana_of(c);
     else if (c == 0x3005 && unicode::is_han(prev))
       c = prev;                      // 々 repeats
     c = unicode::full_size_kana(c);  // ァ → ア, ッ → ツ
@@ -60,8 +60,8 @@ void fold_kana_in_place(std::string& s) {
     const auto b1 = static_cast<unsigned char>(s[at + 1]), b2 = static_cast<unsigned char>(s[at + 2]);
     const char32_t c = 0x3000 | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
     char32_t f = c;
-    if ((c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E) {
-      f = c + 0x60;
+    if (unicode::is_hiragana(c)) {
+      f = unicode::katakana_of(c);
     } else if (c == 0x3005) {  // 々: the ideograph before it (as folded already)
       std::size_t before = at;
       while (before > 0 && (static_cast<unsigned char>(s[--before]) & 0xC0) == 0x80) {
@@ -108,7 +108,7 @@ void fold_to_kana(char32_t c, KanaStream& stream) {
   };
   // A character NFKC_Casefold leaves as it is: kana folded as fold_kana does.
   auto folded_kana = [&](char32_t k) {
-    if ((k >= 0x3041 && k <= 0x3096) || k == 0x309D || k == 0x309E) return push(k + 0x60);
+    if (unicode::is_hiragana(k)) return push(unicode::katakana_of(k));
     if (k == 0x3099 || k == 0x309A) {  // a voicing mark composes with the kana before it (か + ゛ = が)
       const UChar32 composed = stream.last == OTHER ? -1 : nfkc_cf().composePair(stream.last, k);
       if (composed >= 0) {

@@ -118,7 +118,7 @@ std::string to_katakana(std::string_view s) {
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const char32_t c = next_code_point(s, i);
-    append_utf8(out, is_hiragana(c) ? c + 0x60 : c);
+    append_utf8(out, katakana_of(c));
   }
   return out;
 }
