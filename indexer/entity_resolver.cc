@@ -321,14 +321,15 @@ void EntityResolver::decide_from_links() {
   for (const auto& [name, by_kind] : seen) {
     const Kind* best = nullptr;
     int best_notes = 0;
-    std::string marker;
+    std::string marker;  // the chosen kind's commonest marker
     for (const auto& [kind, markers] : by_kind) {
       int notes = 0, top = 0;
+      std::string kind_marker;
       for (const auto& [m, n] : markers) {
         notes += n;
-        if (n > top) top = n, marker = m;
+        if (n > top) top = n, kind_marker = m;
       }
-      if (notes > best_notes) best = &kind, best_notes = notes;
+      if (notes > best_notes) best = &kind, best_notes = notes, marker = kind_marker;
     }
     if (!best) continue;
     // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.

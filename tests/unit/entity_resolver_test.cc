@@ -157,3 +157,17 @@ TEST_CASE("EntityResolver, a page that exists is never unresolved, whatever form
   CHECK(link_page_name("Delta.MD") == "Delta");
   CHECK(link_page_name("/Zeta^x") == "Zeta");
 }
+
+TEST_CASE("EntityResolver, the evidence of a kind from link words is a word of that kind", "[entities]") {
+  // The marker shown was the last kind's in map order, not the chosen kind's.
+  NoteParser p;
+  EntityResolver r;
+  r.add(test::digest(p.parse("a.md", "[[Zeta Group]] との共同研究。\n")));
+  r.add(test::digest(p.parse("b.md", "[[Zeta Group]] との共同研究を始めた。\n")));
+  r.add(test::digest(p.parse("c.md", "[[Zeta Group]]（訳）\n")));
+  r.finish();
+  REQUIRE(r.kind("Zeta Group") == "organization");
+  CHECK(r.evidence("Zeta Group") == KindEvidence::LinkContext);
+  CHECK(r.evidence_detail("Zeta Group").find("in 2 note(s)") != std::string::npos);
+  CHECK(r.evidence_detail("Zeta Group").find("訳") == std::string::npos);
+}
