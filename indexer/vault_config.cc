@@ -37,7 +37,8 @@ const std::map<Facet, std::vector<std::string_view>>& default_keys() {
        {"affiliation", "affiliations", "organization", "organisation", "organizations", "institution",
         "institutions", "所属", "所属機関"}},
       {&schema::KIND, {"entity_type", "kind", "type", "category"}},
-      {&schema::TAG, {"tags", "tag"}},
+      // tags and tag are the parser's (Note::tags: split into words, '#' dropped); a config may add keys.
+      {&schema::TAG, {}},
   };
   return keys;
 }
@@ -237,7 +238,7 @@ int VaultConfig::key_rank(Facet facet, std::string_view key) const {
 bool VaultConfig::known_key(std::string_view key) const {
   const std::string folded = fold_name(key);
   // Keys every note may have, which no facet needs: the coverage report does not list them.
-  for (std::string_view k : {"title", "aliases", "alias", "cssclass", "cssclasses"})
+  for (std::string_view k : {"title", "aliases", "alias", "cssclass", "cssclasses", "tags", "tag"})
     if (folded == k) return true;
   if (m_ignored.count(folded)) return true;
   return std::any_of(FACETS.begin(), FACETS.end(), [&](Facet f) { return key_rank(f, key) >= 0; });

@@ -57,4 +57,13 @@ check meta-config-changed-kinds "$SEARCHER" --index "$WORK/cidx" --list kind
 printf 'keys:\n  venue: [Session]\npaths:\n  - papers/(\\d+)/\n' >"$c/.sagasu/config.yaml"
 check meta-config-broken "$INDEXER" --vault "$c" --index "$WORK/broken-idx"
 expect "a broken config writes no index" test ! -e "$WORK/broken-idx"
+
+# Front-matter tags are read once, as the parser reads them: split into words, '#' dropped
+# (they were also read as whole values: "#beta", "gamma delta").
+t="$WORK/tags"
+mkdir -p "$t"
+printf -- '---\ntags: [alpha, "#beta"]\n---\n# A\ntext\n' >"$t/a.md"
+printf -- '---\ntags: gamma delta\n---\n# B\ntext\n' >"$t/b.md"
+"$INDEXER" --vault "$t" --index "$WORK/tags-idx" --quiet
+check meta-tags-once "$SEARCHER" --index "$WORK/tags-idx" --list tag
 finish
