@@ -243,7 +243,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 11: links in Obsidian's path form ([[folder/Page]], [[Page.md]], [[Page^block]])
 ///     mean the page; links to attachments name no entity (resolution r4).
 /// 12: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
-inline constexpr std::string_view SCHEMA_VERSION = "12";
+/// 13: front-matter tags only as the parser reads them (no whole-value "#x" or "a b" tags).
+inline constexpr std::string_view SCHEMA_VERSION = "13";
 
 /// Separator of packed multi-values in a value slot.
 inline constexpr char PACK_SEPARATOR = '\x1f';
