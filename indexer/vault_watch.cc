@@ -209,7 +209,8 @@ IndexReport VaultWatch::index() {
   if (m->first_run) {
     m->first_run = false;
     m->opts.rebuild = false;
-    m->opts.progress = nullptr;
+    m->opts.progress = nullptr;  // the first run's progress display is gone
+    m->opts.phase = nullptr;
   }
   return report;
 }

@@ -341,13 +341,13 @@ extern "C" void stop_watching(int) {
 // settle, until SIGINT or SIGTERM. A batch that fails (a config being edited,
 // a Xapian error) is one line; the next change tries again.
 int watch(Args& a) {
+  // The first run's progress bar: the watch copies the options, so it is
+  // attached before, and the watch drops it after that run (vault_watch.cc).
+  std::optional<ProgressBar> bar;
+  if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);
   VaultWatch w(a.opts);
-  IndexReport first;
-  {
-    std::optional<ProgressBar> bar;
-    if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);
-    first = w.index();
-  }
+  const IndexReport first = w.index();
+  bar.reset();
   print_run(a, first);
   struct sigaction sa {};
   sa.sa_handler = stop_watching;

@@ -131,4 +131,40 @@ expect "SIGINT ends the watch with exit 0 (got $rc)" test "$rc" = 0
 "$INDEXER" --vault "$v" --index "$idx" >"$WORK/after.out" 2>&1
 expect "an indexer runs after the watch (exit $?)" grep -q 'added 0, updated 0, deleted 0' "$WORK/after.out"
 check watch-usage "$INDEXER" --vault "$v" --index "$idx" --watch --dry-run
+
+# On a terminal the watch's first run shows its progress (the bar was attached
+# after the watch had copied the options), and a change after it, with no bar
+# left, is indexed as a batch.
+python3 - "$INDEXER" "$VAULT" "$WORK/tty-vault" "$WORK/tty-idx" >"$WORK/tty.out" 2>&1 <<'PY'
+import os, pty, shutil, signal, subprocess, sys, time
+indexer, vault, copy, index = sys.argv[1:]
+shutil.copytree(vault, copy)
+master, slave = pty.openpty()
+p = subprocess.Popen([indexer, "--vault", copy, "--index", index, "--watch"], stdin=slave, stdout=slave, stderr=slave)
+os.close(slave)
+out = b""
+def read_for(seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            out += os.read(master, 65536)
+        except BlockingIOError:
+            time.sleep(0.05)
+        except OSError:
+            break
+os.set_blocking(master, False)
+read_for(3)
+with open(os.path.join(copy, "tty-note.md"), "w") as f:
+    f.write("# TTY\nA note written while watched on a terminal.\n")
+read_for(3)
+p.send_signal(signal.SIGTERM)
+p.wait(timeout=10)
+read_for(0.2)
+sys.stdout.write(out.decode("utf-8", "replace"))
+print("\nexit", p.returncode)
+PY
+expect "on a terminal: the first run's progress bar" grep -q 'index    \[' "$WORK/tty.out"
+expect "on a terminal: the batch after it" grep -q 'added 1 in' "$WORK/tty.out"
+expect "on a terminal: SIGTERM exit 0" grep -q '^exit 0' "$WORK/tty.out"
 finish
