@@ -198,6 +198,24 @@ void add_facets_json(nlohmann::json& j, const SearchResult& res) {
   j["facets_sideways"] = std::move(sideways);
 }
 
+// What --json's object and --jsonl's summary line both say of a result: all but the hits.
+nlohmann::json summary_json(const SearchRequest& req, const SearchResult& res) {
+  nlohmann::json j;
+  j["version"] = JSON_VERSION;
+  j["query"] = req.query;
+  j["filters"] = req.filters;
+  j["total"] = res.total;
+  j["offset"] = req.offset;
+  j["limit"] = req.limit;
+  add_facets_json(j, res);
+  j["notices"] = res.notices;
+  j["suggestions"] = res.suggestions;
+  j["correction"] = res.correction;
+  j["loose_more"] = res.loose_more;
+  add_partial_json(j, res);
+  return j;
+}
+
 nlohmann::json explain_json(const SearchResult& res) {
   nlohmann::json chunks = nlohmann::json::array();
   for (const auto& c : res.chunks)
@@ -426,22 +444,10 @@ class TextPrinter : public Printer {
 class JsonPrinter : public Printer {
  public:
   void result(std::string& out, const SearchRequest& req, const SearchResult& res) override {
-    nlohmann::json j;
-    j["version"] = JSON_VERSION;
-    j["query"] = req.query;
-    j["filters"] = req.filters;
-    j["total"] = res.total;
-    j["offset"] = req.offset;
-    j["limit"] = req.limit;
+    nlohmann::json j = summary_json(req, res);
     auto hits = nlohmann::json::array();
     for (const Hit& h : res.hits) hits.push_back(hit_json(h));
     j["hits"] = std::move(hits);
-    add_facets_json(j, res);
-    j["notices"] = res.notices;
-    j["suggestions"] = res.suggestions;
-    j["correction"] = res.correction;
-    j["loose_more"] = res.loose_more;
-    add_partial_json(j, res);
     if (req.explain) j["explain"] = explain_json(res);
     out += dump(j);
     out += '\n';
@@ -466,12 +472,8 @@ class JsonLinesPrinter : public Printer {
       out += dump(jh);
       out += '\n';
     }
-    nlohmann::json summary{
-        {"type", "summary"},      {"version", JSON_VERSION}, {"query", req.query},
-        {"filters", req.filters}, {"total", res.total},      {"offset", req.offset},
-        {"limit", req.limit},     {"notices", res.notices},  {"suggestions", res.suggestions}};
-    add_facets_json(summary, res);
-    add_partial_json(summary, res);
+    nlohmann::json summary = summary_json(req, res);
+    summary["type"] = "summary";
     out += dump(summary);
     out += '\n';
   }
