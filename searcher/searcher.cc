@@ -163,7 +163,6 @@ SearchResult Searcher::run(const SearchRequest& req) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);
     main = collector->collect(query.assemble(), first, max, facets.in_main);
-    result.widened = true;
   }
   for (const auto& c : query.chunks) result.chunks.push_back(c.info);
   result.query_description = query.assemble().get_description();

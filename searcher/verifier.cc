@@ -88,8 +88,7 @@ class Verifier::Note {
     }
     // Where a person would accept it: a kana variant only where it names the
     // same word, a leading 々 where an ideograph repeats (substring.h).
-    return contains_substring(analyzer, raw().body, substring) ||
-           contains_substring(analyzer, raw().names, substring);
+    return contains_substring(analyzer, raw(), substring);
   }
 
  private:

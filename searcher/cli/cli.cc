@@ -287,7 +287,7 @@ int search(Args& a) {
     shown.typed_total = shown.result.total;
   }
   report_notices(a.req, shown);
-  if (!shown.heading.empty()) out += cli::visible(width ? fit_lines(shown.heading, width) : shown.heading, true) + "\n\n";
+  if (!shown.heading.empty()) out += (width ? fit_lines(cli::visible(shown.heading, true), width) : cli::visible(shown.heading, true)) + "\n\n";
   printer->result(out, a.req, shown.result);
   cli::write_out(out);
   return shown.typed_total > 0 ? EXIT_HITS : EXIT_NO_HITS;

@@ -100,8 +100,6 @@ struct SearchResult {
   std::string query_description;  ///< the Xapian query, for --explain
   std::vector<ChunkInfo> chunks;  ///< the query's pieces in every tier
   std::vector<std::string> notices;      ///< what a reader should know about the hits (their tier)
-  /// SearchRequest::widen was needed: no note has every piece; the hits have some of them.
-  bool widened = false;
   /// The query is an AND of several pieces, which SearchRequest::widen can widen to OR.
   bool widenable = false;
   std::vector<std::string> suggestions;  ///< "did you mean" vocabulary, when nothing matched
