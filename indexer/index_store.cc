@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "sagasu/error.h"
+#include "sagasu/generation_file.h"
 #include "sagasu/index_layout.h"
 
 namespace fs = std::filesystem;
@@ -30,22 +31,6 @@ std::string read_all(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// Durable, atomic replacement of a small file: write a temporary, fsync, rename, fsync the folder.
-void replace_file(const fs::path& p, const std::string& content) {
-  const fs::path tmp = p.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(fmt::format("{}: cannot write: {}", tmp.string(), std::strerror(errno)));
-  const bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()) && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), p.c_str()) != 0)
-    throw Error(fmt::format("{}: cannot write: {}", p.string(), std::strerror(errno)));
-  const int dfd = ::open(p.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
 }
 
 }  // namespace
@@ -146,7 +131,7 @@ std::vector<std::string> IndexStore::shards() const {
 }
 
 void IndexStore::switch_to_shards(const std::vector<std::string>& generations) {
-  replace_file(fs::path(m_dir) / layout::STUB_FILE, layout::stub_text(generations));
+  generation_file::replace((fs::path(m_dir) / layout::STUB_FILE).string(), layout::stub_text(generations));
   remove_stale();
 }
 
@@ -189,7 +174,7 @@ Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
 }
 
 void IndexStore::switch_to(const std::string& name) {
-  replace_file(fs::path(m_dir) / layout::STUB_FILE, layout::stub_text({name}));
+  generation_file::replace((fs::path(m_dir) / layout::STUB_FILE).string(), layout::stub_text({name}));
   remove_stale();
 }
 

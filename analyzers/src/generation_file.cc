@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "sagasu/error.h"
 
@@ -60,6 +61,13 @@ void replace(const std::string& file, const std::string& bytes) {
   if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) {
     ::unlink(tmp.c_str());
     throw Error(fmt::format("{}: cannot write: {}", file, std::strerror(ok ? errno : err)));
+  }
+  // The rename itself is durable once the folder is synced.
+  const std::string folder = std::filesystem::path(file).parent_path().string();
+  const int dfd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
   }
 }
 

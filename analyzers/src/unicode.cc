@@ -177,15 +177,10 @@ std::vector<std::size_t> char_boundaries(std::string_view s) {
 }
 
 std::size_t display_width(std::string_view s) {
+  // The columns of its code points: marks take none, but a spacing one that
+  // extends a character (the half-width ﾞ of ﾊﾞ) takes its own.
   std::size_t cols = 0;
-  const auto cuts = char_boundaries(s);
-  for (std::size_t k = 1; k < cuts.size(); ++k) {
-    // A character's code points side by side: marks take no column, but a
-    // spacing one that extends it (the half-width ﾞ of ﾊﾞ) takes its own.
-    int w = 0;
-    for (std::size_t i = cuts[k - 1]; i < cuts[k];) w += char_width(next_code_point(s, i));
-    cols += static_cast<std::size_t>(w);
-  }
+  for (std::size_t i = 0; i < s.size();) cols += static_cast<std::size_t>(char_width(next_code_point(s, i)));
   return cols;
 }
 

@@ -28,7 +28,8 @@ std::string header(std::string_view magic, Xapian::rev revision);
 /// The revision an existing file describes (0 when there is none or it is not one).
 Xapian::rev revision_of(const std::string& file, std::string_view magic);
 
-/// Durable replacement: a temporary file, fsync, rename. Throws Error naming the file.
+/// Durable, atomic replacement of a file (a generation file, the index stub):
+/// a temporary file, fsync, rename, fsync of the folder. Throws Error naming the file.
 void replace(const std::string& file, const std::string& bytes);
 
 /// A file mapped read-only.
