@@ -15,7 +15,8 @@ using generation_file::get;
 using generation_file::put32;
 
 constexpr std::string_view MAGIC{"SGFC1\0\0\0", 8};
-constexpr std::size_t HEADER = generation_file::HEADER + 4 + 4;  // + docid limit, facet count
+// After the shared header: the docid limit, then the facet count.
+constexpr std::size_t LIMIT_AT = generation_file::HEADER, FACETS_AT = LIMIT_AT + 4, HEADER = FACETS_AT + 4;
 
 // One facet's column as bytes: slot, values, document offsets and ordinals.
 void append_column(const Xapian::Database& db, Xapian::valueno slot, std::uint32_t limit, std::string& out) {
@@ -74,7 +75,7 @@ std::shared_ptr<const FacetColumns> FacetColumns::open(const std::string& folder
   if (!map || map->size() < HEADER) return nullptr;
   std::shared_ptr<FacetColumns> columns(new FacetColumns());
   columns->m_map = std::move(map);
-  if (get(columns->m_map->data() + 16, 4) != db.get_lastdocid() + 1 || !columns->parse()) return nullptr;
+  if (get(columns->m_map->data() + LIMIT_AT, 4) != db.get_lastdocid() + 1 || !columns->parse()) return nullptr;
   return columns;
 }
 
@@ -88,8 +89,8 @@ bool FacetColumns::parse() {
     at += 4;
     return true;
   };
-  const auto limit = static_cast<std::uint32_t>(get(base + 16, 4));
-  const auto facets = static_cast<std::uint32_t>(get(base + 20, 4));
+  const auto limit = static_cast<std::uint32_t>(get(base + LIMIT_AT, 4));
+  const auto facets = static_cast<std::uint32_t>(get(base + FACETS_AT, 4));
   for (std::uint32_t f = 0; f < facets; ++f) {
     FacetColumn c;
     std::uint32_t slot, count, blob;
