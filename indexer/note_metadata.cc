@@ -24,8 +24,6 @@ std::string_view to_string(Origin o) {
       return "path";
     case Origin::FileName:
       return "file name";
-    case Origin::Tag:
-      return "tag";
     case Origin::Text:
       return "text";
   }

@@ -18,8 +18,8 @@
 namespace sagasu {
 
 /// Where a value of a note's own metadata was found.
-enum class Origin { FrontMatter, Table, InlineField, Path, FileName, Tag, Text };
-/// "front matter", "table", "inline field", "path", "file name", "tag", "text".
+enum class Origin { FrontMatter, Table, InlineField, Path, FileName, Text };
+/// "front matter", "table", "inline field", "path", "file name", "text".
 std::string_view to_string(Origin o);
 
 /// A value and where it was found.

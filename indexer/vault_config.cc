@@ -178,7 +178,7 @@ class ConfigReader {
       error = fmt::format("bad regular expression at character {}: {}", pe.offset + 1, u_errorName(status));
       return std::nullopt;
     }
-    PathPattern p{source, regex, {}, defaults};
+    PathPattern p{regex, {}, defaults};
     for (Facet f : FACETS) {
       UErrorCode s = U_ZERO_ERROR;
       const int group = regex->groupNumberFromName(icu::UnicodeString::fromUTF8(std::string(f->name)), s);

@@ -35,7 +35,6 @@ Facet facet_named(std::string_view name);
 
 /// A regular expression over vault-relative paths whose named groups are facets.
 struct PathPattern {
-  std::string source;                              ///< as written
   std::shared_ptr<const icu::RegexPattern> regex;  ///< compiled; matchers are made per use (thread-safe)
   std::vector<std::pair<Facet, int>> groups;       ///< facet → group number
   bool known_venues_only = false;                  ///< a default pattern: its venue must be a known venue

@@ -60,12 +60,6 @@ bool KindVocabulary::is_kind(std::string_view word) const {
   return m_kinds.count(unicode::fold_name(word)) > 0;
 }
 
-std::vector<Kind> KindVocabulary::kinds() const {
-  std::vector<Kind> out;
-  for (const auto& [key, kind] : m_kinds) out.push_back(kind);
-  return out;
-}
-
 std::string KindVocabulary::encode() const {
   std::map<Kind, std::vector<std::string>> by_kind;
   for (const auto& [key, kind] : m_kinds) by_kind[kind];

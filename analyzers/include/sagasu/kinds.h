@@ -54,10 +54,6 @@ class KindVocabulary {
   std::optional<Kind> canonical(std::string_view word) const;
   /// Is word one of the canonical kinds (not a synonym)?
   bool is_kind(std::string_view word) const;
-  /// The canonical kinds, sorted.
-  std::vector<Kind> kinds() const;
-  /// Synonym (folded) → canonical kind.
-  const std::map<std::string, Kind>& synonyms() const { return m_synonyms; }
 
   /// One line per kind ("kind<TAB>synonym,…"), for the index metadata; and back (nullopt if malformed).
   std::string encode() const;
