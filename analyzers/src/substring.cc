@@ -426,13 +426,15 @@ bool repeated_before(std::string_view folded, std::size_t p, std::size_t k) {
          std::all_of(chars.begin(), chars.end(), [&](char32_t c) { return c == chars.front(); });
 }
 
+// (checked: the caller knows the folded text holds the needle; else a fold
+// without the map says so first.)
 template <class F>
-bool for_each_occurrence(std::string_view text, const SubstringNeedle& needle, F accept) {
+bool for_each_occurrence(std::string_view text, const SubstringNeedle& needle, F accept, bool checked = false) {
   if (needle.folded.empty()) return false;
   // Leading 々: the rest of the needle, after as many repeats of an ideograph.
   const std::size_t repeats = leading_repeats(needle.folded);
   const std::string folded = needle.folded.substr(repeats * ITERATION_MARK.size());
-  if (folded.empty() || fold_text(text).text.find(folded) == std::string::npos)
+  if (folded.empty() || (!checked && fold_text(text).text.find(folded) == std::string::npos))
     return false;  // cheap: no map
   const FoldedText mapped = fold_text(text, true);
   for (std::size_t p = mapped.text.find(folded); p != std::string::npos;
@@ -467,17 +469,23 @@ bool contains_substring(Analyzer& analyzer, std::string_view text, const Substri
   // Each of these is accepted whatever the words around it.
   if (strings::contains(text, needle.folded)) return true;
   if (!needle.width.empty() && strings::contains(text, needle.width)) return true;
+  // One normalisation of the whole text (fold_text is NFKC_Casefold, then kana
+  // folding), its width-folded form kept for the second test.
   const std::size_t repeats = leading_repeats(needle.folded);
+  std::string width_folded;
   if (const std::u32string kana = katakana_needle(needle.folded); !kana.empty()) {
     if (!folded_kana_contains(text, kana)) return false;
-  } else if (!strings::contains(fold_text(text).text, needle.folded.substr(repeats * ITERATION_MARK.size()))) {
-    return false;
+    if (repeats == 0 && !needle.width.empty()) width_folded = unicode::nfkc_casefold(text);
+  } else {
+    width_folded = unicode::nfkc_casefold(text);
+    std::string folded = width_folded;
+    fold_kana_in_place(folded);
+    if (!strings::contains(folded, needle.folded.substr(repeats * ITERATION_MARK.size()))) return false;
   }
-  if (repeats == 0 && !needle.width.empty() &&
-      strings::contains(fold_text(text, false, Fold::Width).text, needle.width))
-    return true;
+  if (repeats == 0 && !needle.width.empty() && strings::contains(width_folded, needle.width)) return true;
   return for_each_occurrence(
-      text, needle, [&](std::size_t b, std::size_t e) { return acceptable(analyzer, text, b, e, needle); });
+      text, needle, [&](std::size_t b, std::size_t e) { return acceptable(analyzer, text, b, e, needle); },
+      true);
 }
 
 }  // namespace sagasu
