@@ -20,6 +20,7 @@
 #include "sagasu/error.h"
 #include "sagasu/generation_file.h"
 #include "sagasu/index_layout.h"
+#include "sagasu/strings.h"
 
 namespace fs = std::filesystem;
 
@@ -33,6 +34,9 @@ std::string read_all(const fs::path& p) {
   return s.str();
 }
 
+// The lock file's note on its holder ("pid 4242 on host, since …"), "" when none.
+std::string holder_note(const fs::path& lock) { return std::string(strings::trim(read_all(lock), " \n")); }
+
 }  // namespace
 
 // The lock file of a folder, locked by this process: one per folder, shared
@@ -41,6 +45,7 @@ struct HeldLock {
   int fd = -1;
   pid_t pid = ::getpid();  // a forked child holds nothing
   std::pair<dev_t, ino_t> id;
+  std::string taken_over;  // the note a holder that never released the lock left
   ~HeldLock();
 };
 
@@ -64,8 +69,7 @@ std::shared_ptr<HeldLock> take_lock(const std::string& dir, bool wait, const std
     throw Error(fmt::format("{}: cannot open the lock file: {}", lock.string(), std::strerror(errno)));
   if (::flock(held->fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0) {
     const int why = errno;
-    std::string holder = read_all(lock);
-    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
+    const std::string holder = holder_note(lock);
     ::close(held->fd);
     held->fd = -1;
     if (why == EWOULDBLOCK || why == EAGAIN)
@@ -73,6 +77,9 @@ std::shared_ptr<HeldLock> take_lock(const std::string& dir, bool wait, const std
                               holder.empty() ? "holder unknown" : holder));
     throw Error(fmt::format("{}: cannot lock the index: {}", dir, std::strerror(why)));
   }
+  // A holder releases the lock with an empty note: a note still there names
+  // one that ended without releasing it (killed, or its machine gone).
+  held->taken_over = holder_note(lock);
   // Say who holds the lock: the next indexer names us in its message.
   char host[256] = "?";
   ::gethostname(host, sizeof host - 1);
@@ -103,6 +110,8 @@ HeldLock::~HeldLock() {
 
 WriterLock::WriterLock(const std::string& dir, bool wait, const std::string& purpose)
     : m_held(take_lock(dir, wait, purpose)) {}
+
+const std::string& WriterLock::taken_over() const { return m_held->taken_over; }
 
 IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
   std::error_code ec;

@@ -32,6 +32,10 @@ class WriterLock {
   /// Takes the lock of folder dir (which must exist). With wait, blocks until
   /// it is free; otherwise throws sagasu::Error naming the holder.
   WriterLock(const std::string& dir, bool wait, const std::string& purpose = "");
+  /// The holder the lock file still named when this process took the lock
+  /// though no process held it: a writer that ended without releasing it (killed,
+  /// its machine gone); "" when the lock was released properly.
+  const std::string& taken_over() const;
 
  private:
   std::shared_ptr<HeldLock> m_held;
@@ -43,6 +47,9 @@ class IndexStore {
   /// wait, blocks until the lock is free; otherwise throws sagasu::Error naming the holder.
   IndexStore(const std::string& dir, bool wait);
   ~IndexStore();
+  const std::string& dir() const { return m_dir; }
+  /// WriterLock::taken_over of the folder's lock.
+  const std::string& lock_taken_over() const { return m_lock->taken_over(); }
   IndexStore(const IndexStore&) = delete;
   IndexStore& operator=(const IndexStore&) = delete;
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -113,7 +114,7 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
   const std::size_t n = notes.size();
   const std::size_t parts = std::max<std::size_t>(
       {1, std::min<std::size_t>(m_jobs, n / 64 + 1), (n + DOCS_PER_PART - 1) / DOCS_PER_PART});
-  std::vector<std::string> part_errors(parts);
+  std::vector<std::exception_ptr> part_errors(parts);
   parallel_for(parts, m_jobs, [&](std::size_t p, unsigned) {
     try {
       Xapian::WritableDatabase sub(m_shards.part_path(shard, p), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
@@ -124,12 +125,12 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
         progress(total);
       }
       sub.commit();
-    } catch (const Xapian::Error& e) {
-      part_errors[p] = e.get_description();
+    } catch (const Xapian::Error&) {
+      part_errors[p] = std::current_exception();  // run_index says what it means (a full disk, …)
     }
   });
   for (const auto& e : part_errors)
-    if (!e.empty()) throw Error(fmt::format("{}: cannot write the index: {}", m_opts.index, e));
+    if (e) std::rethrow_exception(e);
   if (m_opts.phase) m_opts.phase("merge");  // the one hook of the progress display
   Xapian::Database merged;
   for (std::size_t p = 0; p < parts; ++p) merged.add_database(Xapian::Database(m_shards.part_path(shard, p)));

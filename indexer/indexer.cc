@@ -12,6 +12,7 @@
 #include "index_metadata.h"
 #include "index_state.h"
 #include "index_writer.h"
+#include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "shard_set.h"
 #include "vault_config.h"
@@ -33,7 +34,21 @@ VaultConfig load_config(const IndexOptions& opts) {
 
 }  // namespace
 
+namespace {
+IndexReport run_phases(const IndexOptions& opts);
+}  // namespace
+
 IndexReport run_index(const IndexOptions& opts) {
+  try {
+    return run_phases(opts);
+  } catch (const Xapian::Error& e) {
+    throw index_failure(opts.index, e, "rebuild it with --rebuild");
+  }
+}
+
+namespace {
+
+IndexReport run_phases(const IndexOptions& opts) {
   const auto started = std::chrono::steady_clock::now();
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
   IndexReport report;
@@ -49,6 +64,7 @@ IndexReport run_index(const IndexOptions& opts) {
   //    each file classified against that (changed files parsed).
   ShardSet shards(opts, config.text());
   report.shards = shards.size();
+  report.lock_taken_over = shards.lock_taken_over();
   IndexState state(scan, shards, opts, config, jobs, report);
   // 3. Entities: the resolution of the whole vault, the notes it refreshes.
   phase("entities");
@@ -74,5 +90,7 @@ IndexReport run_index(const IndexOptions& opts) {
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }
+
+}  // namespace
 
 }  // namespace sagasu

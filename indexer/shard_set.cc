@@ -1,9 +1,11 @@
 #include "shard_set.h"
 
+#include <fmt/format.h>
 #include <xxhash.h>
 
 #include <algorithm>
 
+#include "sagasu/error.h"
 #include "sagasu/facet_columns.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
@@ -20,7 +22,8 @@ void write_generation_files(const Xapian::Database& db, const std::string& folde
 
 }  // namespace
 
-ShardSet::ShardSet(const IndexOptions& opts, const std::string& config) : m_store(opts.index, opts.wait) {
+ShardSet::ShardSet(const IndexOptions& opts, const std::string& config)
+    : m_store(opts.index, opts.wait), m_dry_run(opts.dry_run) {
   const std::vector<std::string> old_shards = m_store.shards();
   const bool exists = !m_store.current().empty() || !old_shards.empty();
   const std::size_t old_count = old_shards.empty() ? 1 : old_shards.size();
@@ -40,6 +43,22 @@ ShardSet::ShardSet(const IndexOptions& opts, const std::string& config) : m_stor
       sh.new_generation = sh.store->next_name();
     else
       sh.db = sh.store->open_current();
+  }
+}
+
+ShardSet::~ShardSet() {
+  if (!m_fresh || m_committed || m_dry_run) return;
+  for (Shard& sh : m_shards) {
+    try {
+      sh.db.close();
+      sh.store->remove_stale();
+    } catch (...) {
+      // The next run removes what is left (remove_stale in the constructor).
+    }
+  }
+  try {
+    m_store.remove_stale();
+  } catch (...) {
   }
 }
 
@@ -67,14 +86,20 @@ void ShardSet::reconcile(const std::vector<std::string>& stub_shards) {
 }
 
 bool ShardSet::stale_schema(const std::string& config) const {
+  std::string version;
   try {
     const IndexStore& first = *m_shards[0].store;
     Xapian::Database current(first.path_of(first.current()));
-    return current.get_metadata(std::string(schema::META_SCHEMA_VERSION)) != schema::SCHEMA_VERSION ||
-           current.get_metadata(std::string(schema::META_CONFIG)) != config;
+    version = current.get_metadata(std::string(schema::META_SCHEMA_VERSION));
+    if (version == schema::SCHEMA_VERSION) return current.get_metadata(std::string(schema::META_CONFIG)) != config;
   } catch (const Xapian::Error&) {
-    return true;
+    return true;  // unreadable: built anew
   }
+  if (schema::newer_schema(version))
+    throw Error(fmt::format("{}: the index was written by a newer Sagasu (schema {}; this one writes {}): "
+                            "index it with that version, or replace it with --rebuild",
+                            m_store.dir(), version, schema::SCHEMA_VERSION));
+  return true;
 }
 
 std::size_t ShardSet::shard_of(std::string_view path) const {
@@ -128,6 +153,7 @@ void ShardSet::commit() {
     m_store.switch_to_shards(generations);
     for (Shard& sh : m_shards) sh.store->switch_to(sh.new_generation);
   }
+  m_committed = true;
 }
 
 }  // namespace sagasu

@@ -28,6 +28,9 @@ class ShardSet {
   /// build names the new ones.
   /// config is the vault config's text: an index built with another is built fresh.
   ShardSet(const IndexOptions& opts, const std::string& config);
+  /// A fresh build that never reached commit() (an error, a full disk)
+  /// removes the generations and parts it wrote: the space is free again at once.
+  ~ShardSet();
   ShardSet(const ShardSet&) = delete;
   ShardSet& operator=(const ShardSet&) = delete;
 
@@ -37,6 +40,8 @@ class ShardSet {
   /// shard count; another schema version or vault config; a shard without a generation)
   /// rather than update the current generations?
   bool fresh() const { return m_fresh; }
+  /// The holder a lock left behind named (IndexStore::lock_taken_over), "" if none.
+  const std::string& lock_taken_over() const { return m_store.lock_taken_over(); }
   /// The shard of a vault-relative path: a hash of it, so the same note always
   /// goes to the same shard and no note lives in two.
   std::size_t shard_of(std::string_view path) const;
@@ -72,6 +77,8 @@ class ShardSet {
   IndexStore m_store;  // the index folder, its lock and top stub
   std::vector<Shard> m_shards;
   bool m_fresh = false;
+  bool m_dry_run = false;
+  bool m_committed = false;
 
   void open_stores(std::size_t count, bool wait);
   void reconcile(const std::vector<std::string>& stub_shards);

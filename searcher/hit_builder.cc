@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "sagasu/error.h"
+#include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "verifier.h"
@@ -25,7 +26,8 @@ Hit HitBuilder::build(const Xapian::Document& doc, double weight, std::size_t ra
   hit.score = weight;
   const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
   if (!meta)
-    throw Error(fmt::format("{}: document {} has unreadable metadata", m_index.name, doc.get_docid()));
+    throw damaged_index(m_index.name, fmt::format("document {} has unreadable metadata", doc.get_docid()),
+                        m_index.rebuild);
   hit.path = meta->path;
   hit.title = meta->title;
   hit.kind = meta->kind;

@@ -10,6 +10,7 @@
 
 #include "sagasu/error.h"
 #include "sagasu/index_layout.h"
+#include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "sagasu/strings.h"
 
@@ -122,7 +123,7 @@ Xapian::Database open_shard(const ShardLocation& shard, const std::string& index
     throw Error(fmt::format("{}: not a Sagasu index ({}); build one with: {} --vault DIR --index {}",
                             shard.name, e.get_msg(), indexer, shard.name));
   } catch (const Xapian::Error& e) {
-    throw Error(fmt::format("{}: cannot open index: {}", shard.name, e.get_msg()));
+    throw index_failure(shard.name, e, fmt::format("rebuild it with: {} --rebuild", indexer));
   }
 }
 
@@ -134,6 +135,10 @@ class ShardCheck {
 
   void add(const ShardLocation& shard, const Xapian::Database& db) {
     const std::string version = db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
+    if (schema::newer_schema(version))
+      throw Error(fmt::format("{}: the index was written by a newer Sagasu (schema {}; this one reads {}): "
+                              "search it with that version, or rebuild it with: {} --rebuild",
+                              shard.name, version, schema::SCHEMA_VERSION, m_indexer));
     if (!version.empty() && version != schema::SCHEMA_VERSION)
       throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: {} --rebuild", shard.name,
                               version, schema::SCHEMA_VERSION, m_indexer));
@@ -199,6 +204,7 @@ std::string generation_folder(const ShardLocation& shard) {
 OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial, const std::string& indexer) {
   OpenIndex index;
   index.name = fmt::format("{}", fmt::join(locations, ", "));
+  index.rebuild = fmt::format("rebuild it with: {} --rebuild", indexer);
   const std::vector<ShardLocation> shards = expand_locations(locations);
   ShardCheck check(indexer);
   for (const auto& shard : shards) {

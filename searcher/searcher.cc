@@ -10,6 +10,7 @@
 #include "index_set.h"
 #include "query_builder.h"
 #include "sagasu/error.h"
+#include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
 #include "suggest.h"
@@ -137,6 +138,8 @@ SearchResult Searcher::search(const SearchRequest& req) {
     // Xapian does not say which shard: name them all.
     throw Error(
         fmt::format("{}: a shard stopped answering during the search: {}", m_index->name, e.get_msg()));
+  } catch (const Xapian::DatabaseError& e) {
+    throw index_failure(m_index->name, e, m_index->rebuild);
   }
 }
 

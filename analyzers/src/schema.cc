@@ -31,6 +31,13 @@ std::optional<std::string> path_value(std::string_view typed) {
   return std::string(typed);
 }
 
+bool newer_schema(std::string_view version) {
+  // Versions are decimal numbers; a longer one is larger.
+  if (version.empty() || version.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  if (version.size() != SCHEMA_VERSION.size()) return version.size() > SCHEMA_VERSION.size();
+  return version > SCHEMA_VERSION;
+}
+
 std::string pack_values(std::vector<std::string> values) {
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());

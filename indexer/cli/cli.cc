@@ -280,6 +280,9 @@ std::string unresolved_count(const Args& a, const IndexReport& r, std::string_vi
 
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
 void print_summary(const Args& a, const IndexReport& r) {
+  if (!r.lock_taken_over.empty())
+    fmt::print(stderr, "{}: {}: took over the lock left by {}: that indexer ended without releasing it\n",
+               g_names.indexer, cli::visible(a.opts.index), cli::visible(r.lock_taken_over));
   for (const auto& s : r.skipped)
     fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, cli::visible(s.path), s.reason);
   for (const auto& w : r.warnings)

@@ -88,6 +88,9 @@ struct IndexReport {
   std::vector<FacetCoverage> coverage;
   std::vector<std::pair<std::string, std::size_t>> kinds;
   std::vector<std::pair<std::string, std::size_t>> unmapped_keys;
+  /// The holder named by a lock no process held any more (an indexer killed,
+  /// or gone with its machine), taken over by this run; "" when none.
+  std::string lock_taken_over;
   bool rebuilt = false;  ///< a new generation was built and switched to
   std::size_t shards = 1;  ///< the number of shard indexes written
   double seconds = 0;

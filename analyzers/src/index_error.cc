@@ -1,0 +1,35 @@
+#include "sagasu/index_error.h"
+
+#include <fmt/format.h>
+#include <xapian.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace sagasu {
+
+Error damaged_index(std::string_view index, std::string_view what, std::string_view rebuild) {
+  return Error(fmt::format("{}: the index is damaged ({}); {}", index, what, rebuild));
+}
+
+Error index_failure(std::string_view index, const Xapian::Error& e, std::string_view rebuild) {
+  // Xapian keeps the errno of a failed read or write as its text.
+  const char* cause = e.get_error_string();
+  const std::string why = cause ? cause : "";
+  if (why == std::strerror(ENOSPC) || why == std::strerror(EDQUOT))
+    return Error(fmt::format("{}: the disk is full ({}): nothing of this run was kept, the index is as it was; "
+                             "free some space and run again",
+                             index, why));
+  // Xapian's errors have no virtual functions to cast by: their type is a name.
+  const std::string_view type = e.get_type();
+  if (type == "DatabaseModifiedError")
+    return Error(fmt::format("{}: the index changed while it was read; run again", index));
+  // A table that cannot be read (cut short, a block that does not check); the
+  // subclasses of DatabaseError (a lock, a folder that is not an index, …) say
+  // something else.
+  if (type == "DatabaseCorruptError" || type == "DatabaseError") return damaged_index(index, e.get_description(), rebuild);
+  return Error(fmt::format("{}: index error: {}", index, e.get_description()));
+}
+
+}  // namespace sagasu

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Faults of the machine and of the index: a full disk during a rebuild and an
+# update, a damaged index, a lock left by a writer that is gone, an index
+# written by a newer Sagasu. Each gets one message naming the index and the
+# problem; the index that was there still answers, and the next run recovers.
+. "$(dirname "$0")/lib.sh"
+
+# Prints the paths a search finds (sorted), for before/after comparisons.
+paths() { "$SEARCHER" --index "$1" --paths --limit 100 "${@:2}" | sort; }
+
+full_disk() {
+  # Runs inside a private mount namespace (unshare -rm): a 3 MB tmpfs holds
+  # the index; a filler file leaves it too little room for another generation.
+  local disk=$WORK/disk v=$WORK/disk-vault
+  mkdir -p "$disk" && mount -t tmpfs -o size=3m tmpfs "$disk" || { echo "FAIL cannot mount a tmpfs"; exit 1; }
+  cp -r "$VAULT" "$v"
+  "$INDEXER" --vault "$v" --index "$disk/idx" --quiet
+  local before; before=$(paths "$disk/idx" MegaScale)
+  fill() { rm -f "$disk/filler"; dd if=/dev/zero of="$disk/filler" bs=1k count=$(($(df -k --output=avail "$disk" | tail -1) - $1)) 2>/dev/null; }
+  fill 150
+  local used; used=$(df -k --output=used "$disk" | tail -1)
+  check full-disk-rebuild "$INDEXER" --vault "$v" --index "$disk/idx" --rebuild --quiet
+  expect "full disk: the old index still answers after a failed rebuild" [ "$(paths "$disk/idx" MegaScale)" = "$before" ]
+  expect "full disk: a failed rebuild leaves nothing behind (the space is free again)" \
+    [ "$(df -k --output=used "$disk" | tail -1)" -le "$used" ]
+  # An update: a new note and an edit, on a disk with no room at all.
+  printf '# 満杯テスト\n\nディスクが満杯のときに追加されたノート。\n' >"$v/full-disk-note.md"
+  fill 0
+  check full-disk-update "$INDEXER" --vault "$v" --index "$disk/idx" --quiet
+  expect "full disk: the old index still answers after a failed update" [ "$(paths "$disk/idx" MegaScale)" = "$before" ]
+  rm -f "$disk/filler"
+  check full-disk-freed "$INDEXER" --vault "$v" --index "$disk/idx" --quiet
+  expect "full disk: with space again, the update completes" \
+    sh -c "'$SEARCHER' --index '$disk/idx' --paths 満杯テスト | grep -q 'full-disk-note.md\$'"
+  umount "$disk"
+  finish
+}
+if [ "${1:-}" = full-disk ]; then full_disk; exit; fi
+
+if unshare -rm true 2>/dev/null; then
+  unshare -rm bash "$0" full-disk || failures=$((failures + 1))
+  checks=$((checks + 1))
+else
+  echo "skip full-disk tests: no private mount namespace here (unshare -rm failed)"
+fi
+
+# A damaged index: a table cut short, or a block changed. The searcher says so
+# and how to rebuild (exit 2); --rebuild recovers; so does a plain run.
+"$INDEXER" --vault "$VAULT" --index "$WORK/idx" --quiet
+good=$(paths "$WORK/idx" MegaScale)
+gen=$(ls -d "$WORK"/idx/gen-*)
+cp -r "$WORK/idx" "$WORK/pristine"
+truncate -s 32768 "$gen/postlist.glass"
+check damaged-truncated "$SEARCHER" --index "$WORK/idx" MegaScale
+check damaged-rebuild "$INDEXER" --vault "$VAULT" --index "$WORK/idx" --rebuild --quiet
+expect "damaged: --rebuild recovers the index" [ "$(paths "$WORK/idx" MegaScale)" = "$good" ]
+rm -rf "$WORK/idx" && cp -r "$WORK/pristine" "$WORK/idx"
+truncate -s 8192 "$gen/docdata.glass"
+check damaged-docdata "$SEARCHER" --index "$WORK/idx" MegaScale
+rm -rf "$WORK/idx" && cp -r "$WORK/pristine" "$WORK/idx"
+# Every byte of the first postlist blocks flipped in turn would take long: flip
+# a byte in each 1 KB and require an answer or the damaged message, never a crash.
+python3 - "$gen/postlist.glass" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+for i in range(700, len(b), 1024):
+    b[i] ^= 0x5a
+open(p, 'wb').write(b)
+PY
+check damaged-flipped "$SEARCHER" --index "$WORK/idx" MegaScale
+# The files beside a generation (facet columns, word list) when damaged are
+# ignored: the search is the same, counted from the index.
+rm -rf "$WORK/idx" && cp -r "$WORK/pristine" "$WORK/idx"
+printf 'garbage' | dd of="$gen/sagasu-facets" bs=1 seek=40 conv=notrunc 2>/dev/null
+truncate -s 100 "$gen/sagasu-words"
+expect "damaged: broken facet columns and word list are not used" [ "$(paths "$WORK/idx" MegaScale)" = "$good" ]
+check damaged-side-files "$SEARCHER" --index "$WORK/idx" --limit 2 --facets venue MegaScale
+
+# A lock left by a writer that is gone (killed, its machine down): the lock
+# file still names it, but nobody holds the lock. The next run takes it over and says so.
+rm -rf "$WORK/idx" && cp -r "$WORK/pristine" "$WORK/idx"
+printf 'pid 4242 on otherhost, since 2026-11-30 00:00:00' >"$WORK/idx/lock"
+check stale-lock-taken-over "$INDEXER" --vault "$VAULT" --index "$WORK/idx"
+check stale-lock-released "$INDEXER" --vault "$VAULT" --index "$WORK/idx"
+
+# An index of a newer schema is refused, not misread or silently replaced;
+# --rebuild replaces it when asked.
+xapian-metadata set "$gen" sagasu.schema 99
+check newer-schema-search "$SEARCHER" --index "$WORK/idx" MegaScale
+check newer-schema-update "$INDEXER" --vault "$VAULT" --index "$WORK/idx"
+check newer-schema-rebuild "$INDEXER" --vault "$VAULT" --index "$WORK/idx" --rebuild --quiet
+expect "newer schema: --rebuild replaces it" [ "$(paths "$WORK/idx" MegaScale)" = "$good" ]
+finish
