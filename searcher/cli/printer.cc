@@ -527,10 +527,10 @@ class VimgrepPrinter : public Printer {
           continue;
         }
         // A long line (a one-line note of megabytes): each match with the text around it, not the
-        // whole line once per match.
+        // whole line once per match; a match longer than the window is cut.
         for (const auto& [b, e] : m.spans) {
           std::size_t from = b > MAX_VIMGREP_LINE / 4 ? b - MAX_VIMGREP_LINE / 4 : 0;
-          std::size_t to = std::min(m.text.size(), std::max(e, from + MAX_VIMGREP_LINE));
+          std::size_t to = std::min(m.text.size(), from + MAX_VIMGREP_LINE);
           while (from > 0 && (static_cast<unsigned char>(m.text[from]) & 0xC0) == 0x80) --from;
           while (to < m.text.size() && (static_cast<unsigned char>(m.text[to]) & 0xC0) == 0x80) ++to;
           out += fmt::format("{}:{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "", shown(m, from, to),
@@ -544,12 +544,14 @@ class VimgrepPrinter : public Printer {
   // Lines longer than this show each match with the text around it.
   static constexpr std::size_t MAX_VIMGREP_LINE = 400;
 
-  // Bytes [from, to) of the line, escaped for the terminal, the matches in it highlighted.
+  // Bytes [from, to) of the line, escaped for the terminal, the matches in it
+  // highlighted (found by bisection: a line of megabytes may hold a million).
   std::string shown(const LineMatch& m, std::size_t from, std::size_t to) const {
     Fragment f;
     f.text = m.text.substr(from, to - from);
-    for (const auto& [b, e] : m.spans)
-      if (b >= from && e <= to) f.highlights.emplace_back(b - from, e - from);
+    auto it = std::lower_bound(m.spans.begin(), m.spans.end(), std::pair<std::size_t, std::size_t>(from, 0));
+    for (; it != m.spans.end() && it->first < to; ++it)
+      f.highlights.emplace_back(it->first - from, std::min(it->second, to) - from);
     f = visible(f);
     return m_color ? highlight(f, true) : f.text;
   }
