@@ -200,15 +200,20 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
     for (const auto& sp : spans)
       if (sp.first >= s.begin && sp.second <= s.end) inside.push_back(sp);
     if (end - begin > max_bytes) {
-      // Centre the window on the first match, never cutting a character or a match.
+      // Centre the window on the first match, never cutting a character, and
+      // a match only when the first one alone is longer than the window
+      // (the fragment keeps its budget: a 1 MB "word" is not printed whole).
       const std::size_t anchor = inside.empty() ? begin : inside.front().first;
       begin = anchor > begin + max_bytes / 3 ? anchor - max_bytes / 3 : begin;
       while (begin > s.begin && is_continuation(static_cast<unsigned char>(text[begin]))) --begin;
       end = std::min(s.end, begin + max_bytes);
-      while (end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) --end;
+      while (end > begin && end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) --end;
       for (const auto& sp : inside)
-        if (sp.first < end && sp.second > end) end = sp.first;
-      if (end <= begin) end = std::min(s.end, inside.empty() ? s.end : inside.front().second);
+        if (sp.first < end && sp.second > end && sp.first != anchor) end = sp.first;
+      if (end <= begin) {  // a budget under one character: the character
+        end = begin + 1;
+        while (end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) ++end;
+      }
     }
     Fragment f;
     f.text = std::string(text.substr(begin, end - begin));
@@ -216,7 +221,8 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
     f.cut_before = begin > s.begin;
     f.cut_after = end < s.end;
     for (const auto& sp : inside)
-      if (sp.first >= begin && sp.second <= end) f.highlights.emplace_back(sp.first - begin, sp.second - begin);
+      if (sp.first >= begin && sp.first < end)
+        f.highlights.emplace_back(sp.first - begin, std::min(sp.second, end) - begin);
     for (const auto& c : citations)
       if (c.begin >= s.begin && c.end <= s.end &&
           std::find(f.sources.begin(), f.sources.end(), c.key) == f.sources.end())

@@ -86,3 +86,18 @@ TEST_CASE("Snippet, an unbalanced (Source: is looked at for a bounded length onl
   REQUIRE(many.size() == 1);
   CHECK(marked(many[0]) == std::vector<std::string>{"AEGIS"});
 }
+
+// Found by fuzzing (tests/fuzz/corpus/snippet/long-match): a match longer than
+// the fragment budget made the fragment as long as the match.
+TEST_CASE("Snippet, a match longer than the budget is cut, the fragment keeps its budget", "[snippet]") {
+  Analyzer a;
+  const std::string word(600, 'x');
+  SnippetGenerator gen(a, {{word}, {}, {}, {}});
+  const auto frags = gen.generate("before. " + word + " after", {}, 1, 100);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text.size() <= 100);
+  CHECK(frags[0].cut_after);
+  REQUIRE(frags[0].highlights.size() == 1);
+  CHECK(frags[0].highlights[0].first == 0);
+  CHECK(frags[0].highlights[0].second == frags[0].text.size());
+}

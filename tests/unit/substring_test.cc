@@ -3,6 +3,7 @@
 #include <random>
 
 #include "sagasu/analyzer.h"
+#include "sagasu/strings.h"
 #include "sagasu/substring.h"
 
 using namespace sagasu;
@@ -148,4 +149,17 @@ TEST_CASE("Substring, a katakana string is looked for in the kana alone: the sam
     found += fast;
   }
   CHECK(found > 500);  // the texts hold the queries often enough to mean something
+}
+
+// Found by fuzzing (tests/fuzz/corpus/analyzer/empty-text-memmem): an empty
+// text's data() may be null, and memmem's arguments are declared nonnull (UBSan).
+TEST_CASE("Substring, an empty text holds nothing and is not searched", "[substring]") {
+  CHECK(strings::find(std::string_view{}, "ァ") == std::string_view::npos);
+  CHECK(strings::find("ab", "abc") == std::string_view::npos);
+  CHECK(strings::find("abc", "c", 2) == 2);
+  CHECK(strings::find("abc", "c", 3) == std::string_view::npos);
+  Analyzer a;
+  const SubstringNeedle needle{fold_query("ァ"), fold_query("ァ", Fold::Width)};
+  CHECK(find_substring(a, std::string_view{}, needle).empty());
+  CHECK_FALSE(contains_substring(a, std::string_view{}, needle));
 }

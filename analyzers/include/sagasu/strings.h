@@ -30,6 +30,8 @@ inline std::string_view trim(std::string_view s, std::string_view blanks = " \t\
 inline std::size_t find(std::string_view s, std::string_view needle, std::size_t from = 0) {
   if (from > s.size()) return std::string_view::npos;
   if (needle.empty()) return from;
+  // Also keeps an empty s, whose data() may be null, from memmem (its arguments are nonnull).
+  if (needle.size() > s.size() - from) return std::string_view::npos;
   const void* at = ::memmem(s.data() + from, s.size() - from, needle.data(), needle.size());
   return at ? static_cast<std::size_t>(static_cast<const char*>(at) - s.data()) : std::string_view::npos;
 }
