@@ -278,8 +278,11 @@ class TextPrinter : public Printer {
     for (const Hit& h : res.hits) hit(text, visible(h));
     if (!res.hits.empty()) text += '\n';
     const std::size_t first = res.hits.empty() ? 0 : req.offset + 1;
-    text += fmt::format("{} {} (showing {}–{}){}\n", res.total, res.total == 1 ? "hit" : "hits", first,
-                        req.offset + res.hits.size(),
+    // An offset past the last hit shows none (not "showing 0–offset").
+    const std::string shown = res.hits.empty() && res.total > 0 && req.offset > 0
+                                  ? fmt::format("none shown after --offset {}", req.offset)
+                                  : fmt::format("showing {}–{}", first, req.offset + res.hits.size());
+    text += fmt::format("{} {} ({}){}\n", res.total, res.total == 1 ? "hit" : "hits", shown,
                         res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
                                        : "");
     for (const auto& f : res.facets) facet(text, f);

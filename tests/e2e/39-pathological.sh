@@ -49,4 +49,7 @@ long=$(python3 -c "print('a' * 100000)")
 check patho-query-long timeout 20 "$SEARCHER" --index "$WORK/idx" "$long"
 ors=$(python3 -c "print(' OR '.join(f'w{i}' for i in range(10000)))")
 check patho-query-ors timeout 20 "$SEARCHER" --index "$WORK/idx" "$ors"
+# An offset or a limit beyond 32 bits means "past the end" and "all", never a wrap to a small number.
+check patho-offset-huge sh -c "cd '$WORK' && '$SEARCHER' --index idx --snippets 0 --offset 4294967296 本文"
+check patho-limit-huge sh -c "cd '$WORK' && '$SEARCHER' --index idx --paths --limit 4294967297 本文"
 finish
