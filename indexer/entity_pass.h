@@ -36,6 +36,8 @@ class EntityPass {
   /// Did the notes or the override file change (or is the index built fresh)?
   /// Only then is what derives from the whole vault computed again.
   bool any_change() const { return m_any_change; }
+  /// Was the resolution the index keeps reused (its metadata needs no rewrite)?
+  bool reused() const { return m_reused; }
   /// Indexed paths whose files did not change but whose documents are rebuilt:
   /// they link to, or are the page of, an entity whose canonical name, kind or
   /// evidence changed.

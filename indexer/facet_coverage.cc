@@ -1,7 +1,9 @@
 #include "facet_coverage.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
-#include <map>
+#include <vector>
 
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
@@ -9,42 +11,104 @@
 namespace sagasu {
 namespace {
 
-// Counts by count, then name.
-std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::string, std::size_t>& counts) {
-  std::vector<std::pair<std::string, std::size_t>> out(counts.begin(), counts.end());
+// Counts by count, then name; what fell to zero is gone.
+std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::string, long long>& counts) {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const auto& [name, n] : counts)
+    if (n > 0) out.emplace_back(name, static_cast<std::size_t>(n));
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   return out;
 }
 
+// The facets a summary shows: every facet of the table but kind (which has its own line).
+bool summarised(const schema::Field& f) { return f.is_facet() && &f != &schema::KIND; }
+
 }  // namespace
 
-void read_coverage(ShardSet& shards, IndexReport& report) {
-  std::map<std::string, FacetCoverage> facets;
-  for (const schema::Field& f : schema::FIELDS)
-    if (f.is_facet() && &f != &schema::KIND) facets[std::string(f.name)].facet = std::string(f.name);
-  std::map<std::string, std::size_t> kinds, unmapped;
+CoverageTally CoverageTally::read(ShardSet& shards) {
+  CoverageTally t;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
-    report.indexed += db.get_doccount();
+    t.m_indexed += db.get_doccount();
     for (auto v = db.valuestream_begin(schema::SLOT_KIND); v != db.valuestream_end(schema::SLOT_KIND); ++v)
-      ++kinds[*v];
+      t.count({}, *v, 1);
     for (auto v = db.valuestream_begin(schema::SLOT_COVERAGE); v != db.valuestream_end(schema::SLOT_COVERAGE);
-         ++v) {
-      const auto c = NoteCoverage::decode(*v);
-      if (!c) continue;
-      for (const auto& [facet, from] : c->sources) {
-        auto it = facets.find(facet);
-        if (it == facets.end()) continue;
-        ++it->second.notes;
-        for (const auto& f : from) ++it->second.sources[f];
-      }
-      for (const auto& u : c->unmapped) ++unmapped[u];
-    }
+         ++v)
+      t.count(*v, {}, 1);
   }
-  for (const schema::Field& f : schema::FIELDS)
-    if (auto it = facets.find(std::string(f.name)); it != facets.end()) report.coverage.push_back(it->second);
-  report.kinds = by_count(kinds);
-  report.unmapped_keys = by_count(unmapped);
+  return t;
+}
+
+void CoverageTally::count(const Xapian::Document& doc, int sign) {
+  m_indexed += sign;
+  count(doc.get_value(schema::SLOT_COVERAGE), doc.get_value(schema::SLOT_KIND), sign);
+}
+
+void CoverageTally::count(std::string_view coverage, std::string_view kind, int sign) {
+  if (!kind.empty()) m_kinds[std::string(kind)] += sign;
+  if (coverage.empty()) return;
+  const auto c = NoteCoverage::decode(coverage);
+  if (!c) return;
+  for (const auto& [facet, from] : c->sources) {
+    const schema::Field* f = schema::find_field(facet);
+    if (!f || !summarised(*f)) continue;
+    m_notes[facet] += sign;
+    for (const auto& source : from) m_sources[facet][source] += sign;
+  }
+  for (const auto& u : c->unmapped) m_unmapped[u] += sign;
+}
+
+void CoverageTally::fill(IndexReport& report) const {
+  report.indexed = static_cast<std::size_t>(std::max(0LL, m_indexed));
+  report.coverage.clear();
+  for (const schema::Field& f : schema::FIELDS) {
+    if (!summarised(f)) continue;
+    FacetCoverage c;
+    c.facet = std::string(f.name);
+    if (auto it = m_notes.find(c.facet); it != m_notes.end()) c.notes = static_cast<std::size_t>(std::max(0LL, it->second));
+    if (auto it = m_sources.find(c.facet); it != m_sources.end())
+      for (const auto& [source, n] : it->second)
+        if (n > 0) c.sources[source] = static_cast<std::size_t>(n);
+    report.coverage.push_back(std::move(c));
+  }
+  report.kinds = by_count(m_kinds);
+  report.unmapped_keys = by_count(m_unmapped);
+}
+
+std::string CoverageTally::encode() const {
+  return nlohmann::json{{"indexed", m_indexed}, {"notes", m_notes}, {"sources", m_sources},
+                        {"kinds", m_kinds}, {"unmapped", m_unmapped}}
+      .dump();
+}
+
+namespace {
+
+// Counts only as the integers encode() writes (a float such as 1e55 would
+// convert with undefined behaviour): false for anything else.
+bool read_counts(const nlohmann::json& j, std::map<std::string, long long>& out) {
+  if (!j.is_object()) return false;
+  for (const auto& [name, n] : j.items()) {
+    if (!n.is_number_integer()) return false;
+    out[name] = n.get<long long>();
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<CoverageTally> CoverageTally::decode(const std::string& stored) {
+  const auto j = nlohmann::json::parse(stored, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  CoverageTally t;
+  const auto field = [&](const char* key) { return j.contains(key) ? j[key] : nlohmann::json(); };
+  const nlohmann::json indexed = field("indexed"), sources = field("sources");
+  if (!indexed.is_number_integer() || !sources.is_object() || !read_counts(field("notes"), t.m_notes) ||
+      !read_counts(field("kinds"), t.m_kinds) || !read_counts(field("unmapped"), t.m_unmapped))
+    return std::nullopt;
+  t.m_indexed = indexed.get<long long>();
+  for (const auto& [facet, counts] : sources.items())
+    if (!read_counts(counts, t.m_sources[facet])) return std::nullopt;
+  return t;
 }
 
 }  // namespace sagasu

@@ -39,7 +39,9 @@ IndexWriter::IndexWriter(ShardSet& shards, const EntityResolver& resolver, const
                          const VaultConfig& config, unsigned jobs)
     : m_shards(shards), m_resolver(resolver), m_opts(opts), m_config(config), m_jobs(jobs) {}
 
-void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report) {
+void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report,
+                        CoverageTally& tally) {
+  m_tally = &tally;
   std::vector<std::size_t> to_build;
   const std::vector<RunNote>& notes = state.notes();
   for (std::size_t i = 0; i < notes.size(); ++i) {
@@ -48,8 +50,10 @@ void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh,
     if (m_shards.fresh() || n.status == RunNote::Status::Changed || !n.old || refresh.count(n.file->path))
       to_build.push_back(i);
   }
-  if (m_shards.fresh() && !m_opts.dry_run)
+  if (m_shards.fresh() && !m_opts.dry_run) {
     build_fresh(state, to_build, report);
+    m_wrote = true;
+  }
   else
     update(state, to_build, report);
 }
@@ -178,16 +182,22 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
       renamed_from = v->second;
       vanished_by_hash.erase(v);
     }
-    if (!m_opts.dry_run)
+    if (!m_opts.dry_run) {
+      if (n.old) count_out(n.old->shard, n.old->docid);
+      m_tally->count(*built[i], 1);
       m_shards.db(m_shards.shard_of(n.file->path))
           .replace_document(schema::unique_id_term(n.file->path), *built[i]);
+      m_wrote = true;
+    }
     if (!renamed_from.empty()) {
       ++report.renamed;
       report.renamed_paths.emplace_back(renamed_from, n.file->path);
       renamed.insert(renamed_from);  // not a deletion: it moved
-      if (!m_opts.dry_run)
-        m_shards.db(state.indexed().at(renamed_from).shard)
-            .delete_document(schema::unique_id_term(renamed_from));
+      if (!m_opts.dry_run) {
+        const IndexedNote& from = state.indexed().at(renamed_from);
+        count_out(from.shard, from.docid);
+        m_shards.db(from.shard).delete_document(schema::unique_id_term(renamed_from));
+      }
     } else if (n.old) {
       ++report.updated;
       report.updated_paths.push_back(n.file->path);
@@ -211,6 +221,7 @@ void IndexWriter::keep(const RunNote& note, IndexReport& report) {
   Xapian::Document doc = db.get_document(old->docid);
   stamp(doc, note);
   db.replace_document(old->docid, doc);
+  m_wrote = true;
 }
 
 // Notes gone from the vault, unless they moved or keep their documents (a
@@ -223,9 +234,17 @@ void IndexWriter::delete_vanished(const IndexState& state, const std::set<std::s
       ++report.deleted;
       report.deleted_paths.push_back(path);
       const IndexedNote& ix = state.indexed().at(path);
-      if (!m_opts.dry_run) m_shards.db(ix.shard).delete_document(ix.docid);
+      if (!m_opts.dry_run) {
+        count_out(ix.shard, ix.docid);
+        m_shards.db(ix.shard).delete_document(ix.docid);
+        m_wrote = true;
+      }
     }
   report.unchanged += kept.size();
+}
+
+void IndexWriter::count_out(std::size_t k, Xapian::docid docid) {
+  m_tally->count(m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID), -1);
 }
 
 void IndexWriter::progress(std::size_t total) {

@@ -20,6 +20,7 @@
 #include "sagasu/indexer.h"
 #include "sagasu/note.h"
 #include "shard_set.h"
+#include "facet_coverage.h"
 #include "vault_config.h"
 
 namespace sagasu {
@@ -37,7 +38,11 @@ class IndexWriter {
   /// the index. Counts what was added, updated, renamed, deleted and left
   /// unchanged, and reports the notes that failed to build. With
   /// opts.dry_run, the documents are built (a note may fail) but nothing is written.
-  void write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report);
+  /// An update counts the documents it takes out of the index out of tally and
+  /// those it puts in into it (a fresh generation is counted whole afterwards).
+  void write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report, CoverageTally& tally);
+  /// Did write() change any document (an update that changes nothing needs no commit)?
+  bool wrote() const { return m_wrote; }
 
  private:
   ShardSet& m_shards;
@@ -47,6 +52,8 @@ class IndexWriter {
   unsigned m_jobs;
   NoteParser m_parser;
   std::atomic<std::size_t> m_done{0};
+  bool m_wrote = false;
+  CoverageTally* m_tally = nullptr;
 
   std::optional<Xapian::Document> document(RunNote& note, DocumentBuilder& builder);
   void build_fresh(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);
@@ -56,6 +63,8 @@ class IndexWriter {
   void keep(const RunNote& note, IndexReport& report);
   void delete_vanished(const IndexState& state, const std::set<std::string>& renamed, IndexReport& report);
   void progress(std::size_t total);
+  /// Takes document docid of shard k out of the tally (before it is replaced or deleted).
+  void count_out(std::size_t k, Xapian::docid docid);
 };
 
 }  // namespace sagasu

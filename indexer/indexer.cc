@@ -72,18 +72,36 @@ IndexReport run_phases(const IndexOptions& opts) {
   const EntityPass entities(state, shards, opts, config, scan.root, report);
   // 4. The documents.
   phase("index");
-  IndexWriter(shards, entities.resolver(), opts, config, jobs).write(state, entities.refresh(), report);
+  // The coverage tally an update brings up to date: the one the last commit
+  // stored, or counted now, before anything is written (an index of an older Sagasu).
+  CoverageTally tally;
+  bool tally_stored = false;
+  if (!shards.fresh()) {
+    auto kept = CoverageTally::decode(shards.metadata(schema::META_COVERAGE));
+    tally_stored = kept.has_value();
+    tally = kept ? std::move(*kept) : CoverageTally::read(shards);
+  }
+  IndexWriter writer(shards, entities.resolver(), opts, config, jobs);
+  writer.write(state, entities.refresh(), report, tally);
   // 5. The metadata (the synonym table again only when the notes may have
   //    changed), then the commit that makes the whole run visible at once.
+  //    A run that changed nothing (no document, no entity) commits nothing:
+  //    its summary is the one the last commit stored.
   if (!opts.dry_run) {
     phase("commit");
+    // A fresh generation is counted whole (merged and reopened: nothing pending).
+    if (shards.fresh()) tally = CoverageTally::read(shards);
+    tally.fill(report);
+    const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() && entities.reused();
+    if (nothing_written && tally_stored) {
+      report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return report;
+    }
     auto metadata = entities.metadata();
     metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+    metadata.emplace_back(std::string(schema::META_COVERAGE), tally.encode());
     write_metadata(shards, scan.root.string(), metadata,
                    entities.any_change() ? std::optional(vault_synonyms(state.notes())) : std::nullopt);
-    // What the index now holds of each facet, for the summary and --report facets
-    // (read before the commit: the shards see their own changes).
-    read_coverage(shards, report);
     shards.commit();
     report.rebuilt = shards.fresh();
   }

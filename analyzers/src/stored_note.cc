@@ -47,8 +47,11 @@ std::optional<NoteMeta> NoteMeta::decode(std::string_view value) {
     m.kind = j.value(META_KIND, "");
     for (const auto& a : j.value(META_NAMES, nlohmann::json::array()))
       if (a.is_string()) m.names.push_back(a.get<std::string>());
+    // Offsets only as the unsigned integers encode() writes: a float such as
+    // 1e55 would convert to size_t with undefined behaviour (found by fuzzing).
     for (const auto& c : j.value(META_CITATIONS, nlohmann::json::array()))
-      if (c.is_array() && c.size() == 3)
+      if (c.is_array() && c.size() == 3 && c[0].is_number_unsigned() && c[1].is_number_unsigned() &&
+          c[2].is_string())
         m.citations.push_back({c[0].get<std::size_t>(), c[1].get<std::size_t>(), c[2].get<std::string>()});
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;

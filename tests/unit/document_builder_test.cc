@@ -122,3 +122,17 @@ TEST_CASE("FieldValues, where each facet's values came from, kept in the documen
   CHECK(*stored == v.coverage());
   CHECK_FALSE(NoteCoverage::decode("c1garbage"));
 }
+
+// Found by fuzzing (tests/fuzz/corpus/stored_value/float-offset): a META value
+// whose citation offset is a float (1e55) converted to size_t with undefined
+// behaviour; a damaged value is refused in part, never misread.
+TEST_CASE("Stored META, citation offsets must be the unsigned integers encode writes", "[document]") {
+  const auto m = NoteMeta::decode(
+      R"({"path":"a.md","citations":[[1.3e55,2,"k"],[-1,2,"k"],[1,2,3],[3,9,"2025__SOSP__X"]]})");
+  REQUIRE(m);
+  CHECK(m->path == "a.md");
+  REQUIRE(m->citations.size() == 1);
+  CHECK(m->citations[0].begin == 3);
+  CHECK(m->citations[0].end == 9);
+  CHECK(m->citations[0].key == "2025__SOSP__X");
+}

@@ -101,3 +101,53 @@ TEST_CASE("WriterLock, the holder may take its lock again; the last release free
   CHECK(read_lock().empty());
   IndexStore after(t.path.string(), false);  // free again
 }
+
+namespace {
+void same_summary(const sagasu::IndexReport& a, const sagasu::IndexReport& b) {
+  CHECK(a.indexed == b.indexed);
+  REQUIRE(a.coverage.size() == b.coverage.size());
+  for (std::size_t i = 0; i < a.coverage.size(); ++i) {
+    CHECK(a.coverage[i].facet == b.coverage[i].facet);
+    CHECK(a.coverage[i].notes == b.coverage[i].notes);
+    CHECK(a.coverage[i].sources == b.coverage[i].sources);
+  }
+  CHECK(a.kinds == b.kinds);
+  CHECK(a.unmapped_keys == b.unmapped_keys);
+}
+}  // namespace
+
+// A run that changes nothing (issue 15: a no-op reads no value of every
+// document and writes nothing): no new revision, and the summary is the one
+// the last commit stored. An update's summary is the stored one with what it
+// took out and put in: equal to what a rebuild counts from every document.
+TEST_CASE("run_index, a run that changes nothing commits nothing and reports the stored coverage", "[index_store]") {
+  sagasu::test::TestIndex ti({{"a.md", "---\nvenue: OSDI\nyear: 2024\nstatus: read\n---\n# A\n[[Xin Liu]] の論文。\n"},
+                              {"b.md", "# B\n本文。\n"}});
+  sagasu::IndexOptions o;
+  o.vault = ti.vault;
+  o.index = ti.index;
+  o.jobs = 1;
+  const Xapian::rev before = ti.db().get_revision();
+  const sagasu::IndexReport noop = sagasu::run_index(o);
+  CHECK(ti.db().get_revision() == before);
+  CHECK(noop.indexed == 2);
+  // The same summary as a run that reads every document (a touched file is written again).
+  sagasu::test::write_file(fs::path(ti.vault) / "c.md", "# C\n別の本文。\n");
+  const sagasu::IndexReport read = sagasu::run_index(o);
+  CHECK(ti.db().get_revision() > before);
+  fs::remove(fs::path(ti.vault) / "c.md");
+  const sagasu::IndexReport back = sagasu::run_index(o);
+  const sagasu::IndexReport again = sagasu::run_index(o);
+  CHECK(read.indexed == 3);
+  same_summary(again, noop);
+  same_summary(back, noop);
+  CHECK_FALSE(noop.unmapped_keys.empty());  // "front matter: status"
+  // Edits that move facets, kinds and keys: the kept tally equals a rebuild's count.
+  sagasu::test::write_file(fs::path(ti.vault) / "a.md", "---\nvenue: SOSP\ntopic: x\n---\n# A\n本文。\n");
+  sagasu::test::write_file(fs::path(ti.vault) / "d/Xin Liu.md", "---\ntype: person\n---\n# Xin Liu\n研究者。\n");
+  fs::rename(fs::path(ti.vault) / "b.md", fs::path(ti.vault) / "e.md");
+  const sagasu::IndexReport edited = sagasu::run_index(o);
+  CHECK(edited.renamed == 1);
+  o.rebuild = true;
+  same_summary(edited, sagasu::run_index(o));
+}

@@ -237,6 +237,8 @@ inline constexpr std::string_view META_KINDS =
     "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
 inline constexpr std::string_view META_CONFIG =
     "sagasu.config";  ///< the vault config file's text, as last read
+inline constexpr std::string_view META_COVERAGE =
+    "sagasu.coverage";  ///< JSON: the index's facet coverage, kinds and unmapped keys at its last commit
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
 /// The first line of a title's synonym entry: the names after it are the page's
 /// aliases (a head; an alias's entry names its titles).
