@@ -163,3 +163,18 @@ TEST_CASE("Substring, an empty text holds nothing and is not searched", "[substr
   CHECK(find_substring(a, std::string_view{}, needle).empty());
   CHECK_FALSE(contains_substring(a, std::string_view{}, needle));
 }
+
+// Found by fuzzing (tests/fuzz/corpus/analyzer/combining-mark): text in NFD
+// (macOS file names, text copied from PDFs) writes ズ as ス + U+3099. The bytes
+// of スデス are in スデズ, but the word is not: contains_substring said yes
+// while find_substring found nothing to highlight.
+TEST_CASE("Substring, a combining mark joins the needle's last character: not an occurrence", "[substring]") {
+  Analyzer a;
+  const SubstringNeedle needle{fold_query("スデス"), fold_query("スデス", Fold::Width)};
+  const std::string nfd = "Ne\xE3\x82\xB9\xE3\x83\x87\xE3\x82\xB9\xE3\x82\x99HTTP";  // Neスデス + U+3099
+  CHECK(find_substring(a, nfd, needle).empty());
+  CHECK_FALSE(contains_substring(a, nfd, needle));
+  const std::string plain = "Neスデス HTTP";
+  CHECK(find_substring(a, plain, needle).size() == 1);
+  CHECK(contains_substring(a, plain, needle));
+}
