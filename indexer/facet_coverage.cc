@@ -25,18 +25,29 @@ bool summarised(const schema::Field& f) { return f.is_facet() && &f != &schema::
 
 }  // namespace
 
-CoverageTally CoverageTally::read(ShardSet& shards) {
+CoverageTally CoverageTally::read(const Xapian::Database& db) {
   CoverageTally t;
-  for (std::size_t k = 0; k < shards.size(); ++k) {
-    Xapian::WritableDatabase& db = shards.db(k);
-    t.m_indexed += db.get_doccount();
-    for (auto v = db.valuestream_begin(schema::SLOT_KIND); v != db.valuestream_end(schema::SLOT_KIND); ++v)
-      t.count({}, *v, 1);
-    for (auto v = db.valuestream_begin(schema::SLOT_COVERAGE); v != db.valuestream_end(schema::SLOT_COVERAGE);
-         ++v)
-      t.count(*v, {}, 1);
-  }
+  t.m_indexed = db.get_doccount();
+  for (auto v = db.valuestream_begin(schema::SLOT_KIND); v != db.valuestream_end(schema::SLOT_KIND); ++v)
+    t.count({}, *v, 1);
+  for (auto v = db.valuestream_begin(schema::SLOT_COVERAGE); v != db.valuestream_end(schema::SLOT_COVERAGE); ++v)
+    t.count(*v, {}, 1);
   return t;
+}
+
+CoverageTally CoverageTally::of(const Xapian::Database& db, bool& stored) {
+  auto kept = decode(db.get_metadata(std::string(schema::META_COVERAGE)));
+  stored = kept && kept->m_indexed == static_cast<long long>(db.get_doccount());
+  return stored ? std::move(*kept) : read(db);
+}
+
+void CoverageTally::add(const CoverageTally& other) {
+  m_indexed += other.m_indexed;
+  for (const auto& [k, n] : other.m_notes) m_notes[k] += n;
+  for (const auto& [facet, counts] : other.m_sources)
+    for (const auto& [k, n] : counts) m_sources[facet][k] += n;
+  for (const auto& [k, n] : other.m_kinds) m_kinds[k] += n;
+  for (const auto& [k, n] : other.m_unmapped) m_unmapped[k] += n;
 }
 
 void CoverageTally::count(const Xapian::Document& doc, int sign) {
@@ -76,8 +87,17 @@ void CoverageTally::fill(IndexReport& report) const {
 }
 
 std::string CoverageTally::encode() const {
-  return nlohmann::json{{"indexed", m_indexed}, {"notes", m_notes}, {"sources", m_sources},
-                        {"kinds", m_kinds}, {"unmapped", m_unmapped}}
+  const auto counted = [](const std::map<std::string, long long>& counts) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [name, n] : counts)
+      if (n > 0) j[name] = n;
+    return j;
+  };
+  nlohmann::json sources = nlohmann::json::object();
+  for (const auto& [facet, counts] : m_sources)
+    if (auto c = counted(counts); !c.empty()) sources[facet] = std::move(c);
+  return nlohmann::json{{"indexed", m_indexed}, {"notes", counted(m_notes)}, {"sources", std::move(sources)},
+                        {"kinds", counted(m_kinds)}, {"unmapped", counted(m_unmapped)}}
       .dump();
 }
 

@@ -2,10 +2,13 @@
 // sources, the kinds, and the property keys no facet reads. It tells a user at
 // once why a facet is empty and what to put in the config.
 //
-// Counted once from the documents' COVERAGE and KIND values (value streams: no
-// document is fetched) when a generation is built, then kept with each commit
-// (META_COVERAGE) and brought up to date by what a run changes: the
-// documents an update replaces or deletes are taken out, the new ones put in.
+// Counted once per shard from the documents' COVERAGE and KIND values (value
+// streams: no document is fetched) when a generation is built, then kept in
+// that shard's metadata with each of its commits (META_COVERAGE) and brought
+// up to date by what a run changes there: the documents an update replaces or
+// deletes are taken out, the new ones put in. A shard's tally commits with its
+// documents, so a run that fails between two shards' commits leaves each
+// tally true to its shard.
 // So a run's cost follows the change, not the vault, and no value stream is
 // opened over a transaction's pending changes (Xapian aborts when such a
 // flush meets a full disk).
@@ -26,12 +29,18 @@ namespace sagasu {
 
 class CoverageTally {
  public:
-  /// Every document of every shard (a fresh generation, or an index that
-  /// stored no tally yet: before anything is written to it).
-  static CoverageTally read(ShardSet& shards);
+  /// Every document of a shard (a fresh generation, or a shard that stored no
+  /// tally yet or a wrong one: before anything is written to it).
+  static CoverageTally read(const Xapian::Database& db);
+  /// The tally a shard's last commit stored when it still counts the shard's
+  /// documents; otherwise read(db).
+  static CoverageTally of(const Xapian::Database& db, bool& stored);
   /// The tally the last commit stored; nullopt when there is none (an index of an older Sagasu).
   static std::optional<CoverageTally> decode(const std::string& stored);
+  /// Only what is counted (a count that fell to zero is gone, as a recount has it).
   std::string encode() const;
+  /// Adds another shard's tally.
+  void add(const CoverageTally& other);
 
   /// A document put into the index (+1) or taken out (-1).
   void count(const Xapian::Document& doc, int sign);

@@ -40,8 +40,8 @@ IndexWriter::IndexWriter(ShardSet& shards, const EntityResolver& resolver, const
     : m_shards(shards), m_resolver(resolver), m_opts(opts), m_config(config), m_jobs(jobs) {}
 
 void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report,
-                        CoverageTally& tally) {
-  m_tally = &tally;
+                        std::vector<CoverageTally>& tallies) {
+  m_tallies = &tallies;
   std::vector<std::size_t> to_build;
   const std::vector<RunNote>& notes = state.notes();
   for (std::size_t i = 0; i < notes.size(); ++i) {
@@ -184,9 +184,9 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
     }
     if (!m_opts.dry_run) {
       if (n.old) count_out(n.old->shard, n.old->docid);
-      m_tally->count(*built[i], 1);
-      m_shards.db(m_shards.shard_of(n.file->path))
-          .replace_document(schema::unique_id_term(n.file->path), *built[i]);
+      const std::size_t shard = m_shards.shard_of(n.file->path);
+      (*m_tallies)[shard].count(*built[i], 1);
+      m_shards.db(shard).replace_document(schema::unique_id_term(n.file->path), *built[i]);
       m_wrote = true;
     }
     if (!renamed_from.empty()) {
@@ -244,7 +244,7 @@ void IndexWriter::delete_vanished(const IndexState& state, const std::set<std::s
 }
 
 void IndexWriter::count_out(std::size_t k, Xapian::docid docid) {
-  m_tally->count(m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID), -1);
+  (*m_tallies)[k].count(m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID), -1);
 }
 
 void IndexWriter::progress(std::size_t total) {

@@ -38,9 +38,10 @@ class IndexWriter {
   /// the index. Counts what was added, updated, renamed, deleted and left
   /// unchanged, and reports the notes that failed to build. With
   /// opts.dry_run, the documents are built (a note may fail) but nothing is written.
-  /// An update counts the documents it takes out of the index out of tally and
-  /// those it puts in into it (a fresh generation is counted whole afterwards).
-  void write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report, CoverageTally& tally);
+  /// An update counts the documents it takes out of shard k out of tallies[k]
+  /// and those it puts in into it (a fresh generation is counted whole afterwards).
+  void write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report,
+             std::vector<CoverageTally>& tallies);
   /// Did write() change any document (an update that changes nothing needs no commit)?
   bool wrote() const { return m_wrote; }
 
@@ -53,7 +54,7 @@ class IndexWriter {
   NoteParser m_parser;
   std::atomic<std::size_t> m_done{0};
   bool m_wrote = false;
-  CoverageTally* m_tally = nullptr;
+  std::vector<CoverageTally>* m_tallies = nullptr;
 
   std::optional<Xapian::Document> document(RunNote& note, DocumentBuilder& builder);
   void build_fresh(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);

@@ -72,17 +72,18 @@ IndexReport run_phases(const IndexOptions& opts) {
   const EntityPass entities(state, shards, opts, config, scan.root, report);
   // 4. The documents.
   phase("index");
-  // The coverage tally an update brings up to date: the one the last commit
-  // stored, or counted now, before anything is written (an index of an older Sagasu).
-  CoverageTally tally;
-  bool tally_stored = false;
-  if (!shards.fresh()) {
-    auto kept = CoverageTally::decode(shards.metadata(schema::META_COVERAGE));
-    tally_stored = kept.has_value();
-    tally = kept ? std::move(*kept) : CoverageTally::read(shards);
-  }
+  // Each shard's coverage tally, which an update brings up to date: the one
+  // its last commit stored, or counted now, before anything is written.
+  std::vector<CoverageTally> tallies(shards.size());
+  bool tallies_stored = true;
+  if (!shards.fresh())
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      bool stored = false;
+      tallies[k] = CoverageTally::of(shards.db(k), stored);
+      tallies_stored = tallies_stored && stored;
+    }
   IndexWriter writer(shards, entities.resolver(), opts, config, jobs);
-  writer.write(state, entities.refresh(), report, tally);
+  writer.write(state, entities.refresh(), report, tallies);
   // 5. The metadata (the synonym table again only when the notes may have
   //    changed), then the commit that makes the whole run visible at once.
   //    A run that changed nothing (no document, no entity) commits nothing:
@@ -90,18 +91,24 @@ IndexReport run_phases(const IndexOptions& opts) {
   if (!opts.dry_run) {
     phase("commit");
     // A fresh generation is counted whole (merged and reopened: nothing pending).
-    if (shards.fresh()) tally = CoverageTally::read(shards);
-    tally.fill(report);
+    CoverageTally whole;
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      if (shards.fresh()) tallies[k] = CoverageTally::read(shards.db(k));
+      whole.add(tallies[k]);
+    }
+    whole.fill(report);
     const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() && entities.reused();
-    if (nothing_written && tally_stored) {
+    if (nothing_written && tallies_stored) {
+      shards.keep_as_is();
       report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       return report;
     }
     auto metadata = entities.metadata();
     metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
-    metadata.emplace_back(std::string(schema::META_COVERAGE), tally.encode());
     write_metadata(shards, scan.root.string(), metadata,
                    entities.any_change() ? std::optional(vault_synonyms(state.notes())) : std::nullopt);
+    for (std::size_t k = 0; k < shards.size(); ++k)
+      shards.db(k).set_metadata(std::string(schema::META_COVERAGE), tallies[k].encode());
     shards.commit();
     report.rebuilt = shards.fresh();
   }

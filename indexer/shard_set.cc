@@ -32,8 +32,12 @@ ShardSet::ShardSet(const IndexOptions& opts, const std::string& config)
   open_stores(count, opts.wait);
   if (count > 1 && old_shards.size() == count && !opts.dry_run) reconcile(old_shards);
   // Another shard count than the index's is a new layout; an index of another
-  // schema version or config cannot be trusted to match its documents: all are built fresh.
-  m_fresh = opts.rebuild || !exists || count != old_count || stale_schema(config) ||
+  // schema version or config cannot be trusted to match its documents: all are
+  // built fresh. One of a newer Sagasu is refused first, whatever else is asked
+  // (only --rebuild replaces it).
+  const std::string first = old_shards.empty() ? m_store.current() : old_shards.front();
+  const bool stale = exists && !opts.rebuild && stale_schema(m_store.path_of(first), config);
+  m_fresh = opts.rebuild || !exists || stale || count != old_count ||
             std::any_of(m_shards.begin(), m_shards.end(),
                         [](const Shard& sh) { return sh.store->current().empty(); });
   // A fresh build writes sub-indexes and merges them into the new generation
@@ -50,7 +54,10 @@ ShardSet::~ShardSet() {
   if (!m_fresh || m_committed || m_dry_run) return;
   for (Shard& sh : m_shards) {
     try {
-      sh.db.close();
+      sh.db.close();  // (commits what is pending: on a full disk that fails too)
+    } catch (...) {
+    }
+    try {
       sh.store->remove_stale();
     } catch (...) {
       // The next run removes what is left (remove_stale in the constructor).
@@ -85,13 +92,16 @@ void ShardSet::reconcile(const std::vector<std::string>& stub_shards) {
   }
 }
 
-bool ShardSet::stale_schema(const std::string& config) const {
+bool ShardSet::stale_schema(const std::string& generation, const std::string& config) const {
   std::string version;
   try {
-    const IndexStore& first = *m_shards[0].store;
-    Xapian::Database current(first.path_of(first.current()));
+    Xapian::Database current(generation);
     version = current.get_metadata(std::string(schema::META_SCHEMA_VERSION));
     if (version == schema::SCHEMA_VERSION) return current.get_metadata(std::string(schema::META_CONFIG)) != config;
+  } catch (const Xapian::DatabaseVersionError& e) {
+    throw Error(fmt::format("{}: the index is in a database format this Xapian cannot read ({}): index it with "
+                            "the Sagasu that wrote it, or replace it with --rebuild",
+                            m_store.dir(), e.get_msg()));
   } catch (const Xapian::Error&) {
     return true;  // unreadable: built anew
   }
@@ -147,13 +157,22 @@ void ShardSet::commit() {
     generations.push_back(layout::shard_folder(k) + "/" + m_shards[k].new_generation);
   }
   // The atomic switch: readers now open the new generation (of every shard).
+  // Once the top stub names them, the new generations are the index: nothing
+  // may remove them (a shard's own stub left behind is brought in line by the
+  // next run, as reconcile does).
   if (m_shards.size() == 1) {
     m_store.switch_to(m_shards[0].new_generation);
+    m_committed = true;
   } else {
     m_store.switch_to_shards(generations);
+    m_committed = true;
     for (Shard& sh : m_shards) sh.store->switch_to(sh.new_generation);
   }
-  m_committed = true;
+}
+
+void ShardSet::keep_as_is() {
+  // The generation files of a run that committed and died before writing them.
+  for (Shard& sh : m_shards) write_generation_files(sh.db, sh.store->path_of(sh.store->current()));
 }
 
 }  // namespace sagasu

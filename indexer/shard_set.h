@@ -66,6 +66,9 @@ class ShardSet {
   /// fresh build commits the new generations and switches every shard to them
   /// with one atomic rename of the stub.
   void commit();
+  /// Ends an update that changed nothing without a commit; brings the
+  /// generation files up to date if a run died before writing them.
+  void keep_as_is();
 
  private:
   struct Shard {
@@ -82,7 +85,9 @@ class ShardSet {
 
   void open_stores(std::size_t count, bool wait);
   void reconcile(const std::vector<std::string>& stub_shards);
-  bool stale_schema(const std::string& config) const;
+  /// Is the index's generation of another schema or config (or unreadable)?
+  /// Throws Error for one of a newer Sagasu or Xapian format.
+  bool stale_schema(const std::string& generation, const std::string& config) const;
 };
 
 }  // namespace sagasu

@@ -25,6 +25,10 @@ Error index_failure(std::string_view index, const Xapian::Error& e, std::string_
   const std::string_view type = e.get_type();
   if (type == "DatabaseModifiedError")
     return Error(fmt::format("{}: the index changed while it was read; run again", index));
+  // A read or write the system refused (EIO, EFBIG, EACCES…): not the index's
+  // fault, and a rebuild would meet it too.
+  if (!why.empty() && (type == "DatabaseError" || type == "DatabaseCorruptError"))
+    return Error(fmt::format("{}: cannot read or write the index: {} ({})", index, why, e.get_msg()));
   // A table that cannot be read (cut short, a block that does not check); the
   // subclasses of DatabaseError (a lock, a folder that is not an index, …) say
   // something else.

@@ -94,6 +94,7 @@ check stale-lock-released "$INDEXER" --vault "$VAULT" --index "$WORK/idx"
 xapian-metadata set "$gen" sagasu.schema 99
 check newer-schema-search "$SEARCHER" --index "$WORK/idx" MegaScale
 check newer-schema-update "$INDEXER" --vault "$VAULT" --index "$WORK/idx"
+check newer-schema-shards "$INDEXER" --vault "$VAULT" --index "$WORK/idx" --shards 2
 check newer-schema-rebuild "$INDEXER" --vault "$VAULT" --index "$WORK/idx" --rebuild --quiet
 expect "newer schema: --rebuild replaces it" [ "$(paths "$WORK/idx" MegaScale)" = "$good" ]
 finish

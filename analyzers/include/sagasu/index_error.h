@@ -12,9 +12,9 @@ class Error;
 namespace sagasu {
 
 /// One Error naming the index: the disk is full (and the index is as it was
-/// before the run), the index is damaged (and `rebuild` says how to rebuild it:
-/// "rebuild it with: indexer --rebuild"), it changed under a long read (run
-/// again), or Xapian's own words.
+/// before the run), the system refused a read or write (its reason), the index
+/// is damaged (and `rebuild` says how to rebuild it: "rebuild it with: indexer
+/// --rebuild"), it changed under a long read (run again), or Xapian's own words.
 Error index_failure(std::string_view index, const Xapian::Error& e, std::string_view rebuild);
 /// The damaged-index Error for a damage found by Sagasu itself (what: "document 10 has unreadable metadata").
 Error damaged_index(std::string_view index, std::string_view what, std::string_view rebuild);
