@@ -47,7 +47,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
                                                if (n.status != RunNote::Status::Changed) return true;
                                                if (!n.old) return false;
                                                const auto before = NoteDigest::decode(n.old->digest);
-                                               return before && *before == n.digest;
+                                               return before && *before == n.digest();
                                              }) &&
                                  !shards.metadata(schema::META_FINDINGS).empty();
   if (!digests_unchanged) return std::nullopt;
@@ -77,7 +77,7 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
   before.finish();
   std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
   for (const RunNote& n : state.notes())
-    path_of_title.emplace(unicode::fold_name(n.digest.title), n.file->path);
+    path_of_title.emplace(unicode::fold_name(n.digest().title), n.file->path);
   std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
   for (const auto& [path, ix] : state.indexed()) path_of_doc[{ix.shard, ix.docid}] = path;
   std::set<std::string> refresh;
@@ -99,7 +99,7 @@ void report_entities(const IndexState& state, const EntityResolver& resolver, bo
   std::map<std::string, EntityInfo> entities;
   for (const RunNote& n : state.notes()) {
     if (!n.has_digest()) continue;
-    for (const auto& name : n.digest.names) {
+    for (const auto& name : n.digest().names) {
       const std::string canon = resolver.canonical(name);
       auto [it, inserted] = entities.try_emplace(canon);
       EntityInfo& e = it->second;
@@ -164,7 +164,7 @@ void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, cons
                          IndexReport& report) {
   add_name_lists(config, m_resolver);
   for (const RunNote& n : state.notes())
-    if (n.has_digest()) m_resolver.add(n.digest);
+    if (n.has_digest()) m_resolver.add(n.digest());
   for (const auto& problem : m_resolver.load_overrides(m_overrides))
     report.warnings.push_back({OVERRIDES_FILE, problem});
   m_resolver.finish();

@@ -75,7 +75,7 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
   Synonyms synonyms;
   Analyzer analyzer;
   for (const RunNote& n : notes)
-    if (n.has_digest() && !n.digest.aliases.empty()) add_synonyms(n.digest, analyzer, synonyms);
+    if (n.has_digest() && !n.digest().aliases.empty()) add_synonyms(n.digest(), analyzer, synonyms);
   return synonyms;
 }
 

@@ -14,6 +14,15 @@
 
 namespace sagasu {
 
+const NoteDigest& RunNote::digest() const {
+  if (!m_digest) m_digest = old ? NoteDigest::decode(old->digest).value_or(NoteDigest{}) : NoteDigest{};
+  return *m_digest;
+}
+
+std::string RunNote::encoded_digest() const {
+  return m_digest || !old ? digest().encode() : old->digest;
+}
+
 IndexState::IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts,
                        const VaultConfig& config, unsigned jobs, IndexReport& report)
     : m_scan(scan) {
@@ -64,11 +73,9 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
       n.error = "file name is not valid UTF-8";
       continue;
     }
-    std::optional<NoteDigest> digest;
     if (n.old && n.old->state.size == files[i].size && n.old->state.mtime_ns == files[i].mtime_ns &&
-        (digest = NoteDigest::decode(n.old->digest))) {
-      n.status = RunNote::Status::Unchanged;
-      n.digest = std::move(*digest);
+        NoteDigest::current(n.old->digest)) {
+      n.status = RunNote::Status::Unchanged;  // its digest is decoded if a later phase asks for it
       n.hash = n.old->state.hash;
     } else {
       to_read.push_back(i);
@@ -81,13 +88,11 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     try {
       const std::string content = read_vault_file(n.file->file, n.file->path, opts.max_file_bytes);
       n.hash = content_hash(content);
-      std::optional<NoteDigest> digest;
-      if (n.old && n.old->state.hash == n.hash && (digest = NoteDigest::decode(n.old->digest))) {
+      if (n.old && n.old->state.hash == n.hash && NoteDigest::current(n.old->digest)) {
         n.status = RunNote::Status::Touched;
-        n.digest = std::move(*digest);
       } else {
         n.note = std::make_unique<Note>(parser.parse(n.file->path, content));
-        n.digest = make_digest(*n.note, read_metadata(*n.note, config));
+        n.set_digest(make_digest(*n.note, read_metadata(*n.note, config)));
         n.status = RunNote::Status::Changed;
       }
     } catch (const Error& e) {
@@ -108,9 +113,7 @@ void IndexState::report_problems(const IndexOptions& opts, IndexReport& report) 
   // A file that fails keeps its indexed version (nothing is lost); it is reported.
   for (RunNote& n : m_notes) {
     if (n.status != RunNote::Status::Failed) continue;
-    report.skipped.push_back({n.file->path, n.error});
-    if (n.old)
-      if (auto d = NoteDigest::decode(n.old->digest)) n.digest = std::move(*d);
+    report.skipped.push_back({n.file->path, n.error});  // (its digest: the indexed one)
   }
   std::sort(report.skipped.begin(), report.skipped.end(),
             [](const Skipped& a, const Skipped& b) { return a.path < b.path; });

@@ -40,12 +40,21 @@ struct RunNote {
   Status status = Status::Unchanged;
   std::string hash;            ///< content hash
   std::unique_ptr<Note> note;  ///< parsed when it has to be (re)built
-  NoteDigest digest;           ///< read now, or the indexed version's
   std::string error;           ///< why it failed
 
+  /// The note's digest: read now, or the indexed version's, decoded when first
+  /// asked for (a run that changes nothing decodes none of the vault's
+  /// digests; an indexed one that does not decode is empty).
+  const NoteDigest& digest() const;
+  void set_digest(NoteDigest d) { m_digest = std::move(d); }
+  /// The digest as stored: the indexed value itself when it was never decoded.
+  std::string encoded_digest() const;
   /// Does digest stand for the note: read now, or kept from the index (a
   /// failed file keeps its indexed version)?
   bool has_digest() const { return status != Status::Failed || old; }
+
+ private:
+  mutable std::optional<NoteDigest> m_digest;  // one thread reads a note at a time
 };
 
 /// What the index holds, and what this run does with each file of the vault.

@@ -21,7 +21,7 @@ namespace {
 void stamp(Xapian::Document& doc, const RunNote& note) {
   const VaultFile& f = *note.file;
   doc.add_value(schema::SLOT_STATE, FileState{f.path, f.size, f.mtime_ns, note.hash}.encode());
-  doc.add_value(schema::SLOT_DIGEST, note.digest.encode());
+  doc.add_value(schema::SLOT_DIGEST, note.encoded_digest());
 }
 
 // Notes that failed while building (not when first read) are reported too.

@@ -83,6 +83,8 @@ struct NoteDigest {
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;
   static std::optional<NoteDigest> decode(std::string_view value);
+  /// Is value a digest of this version (without decoding it)?
+  static bool current(std::string_view value);
 };
 
 /// The COVERAGE value: where a note's facet values came from, and the property
