@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <optional>
+#include <string_view>
+#include <unordered_set>
 
 #include "entity_resolver.h"
 #include "parallel_for.h"
@@ -103,7 +105,8 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     }
     if (opts.progress) opts.progress(++done, to_read.size());
   });
-  std::set<std::string> present;
+  std::unordered_set<std::string_view> present;  // (views: no copy of every path)
+  present.reserve(m_notes.size());
   for (const RunNote& n : m_notes) present.insert(n.file->path);
   for (const auto& [path, ix] : m_indexed)
     if (!present.count(path)) m_vanished.push_back(path);
