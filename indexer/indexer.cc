@@ -84,8 +84,8 @@ IndexReport run_phases(const IndexOptions& opts) {
     }
   IndexWriter writer(shards, entities.resolver(), opts, config, jobs);
   writer.write(state, entities.refresh(), report, tallies);
-  // 5. The metadata (the synonym table again only when the notes may have
-  //    changed), then the commit that makes the whole run visible at once.
+  // 5. The metadata (the synonym table again only when a digest changed),
+  //    then the commit that makes the whole run visible at once.
   //    A run that changed nothing (no document, no entity) commits nothing:
   //    its summary is the one the last commit stored.
   if (!opts.dry_run) {
@@ -105,8 +105,11 @@ IndexReport run_phases(const IndexOptions& opts) {
     }
     auto metadata = entities.metadata();
     metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+    // The synonym table comes from the notes' digests: when the kept resolution
+    // holds (no digest changed), so does the table, and no digest is decoded.
     write_metadata(shards, scan.root.string(), metadata,
-                   entities.any_change() ? std::optional(vault_synonyms(state.notes())) : std::nullopt);
+                   entities.any_change() && !entities.reused() ? std::optional(vault_synonyms(state.notes()))
+                                                               : std::nullopt);
     for (std::size_t k = 0; k < shards.size(); ++k)
       shards.db(k).set_metadata(std::string(schema::META_COVERAGE), tallies[k].encode());
     shards.commit();
