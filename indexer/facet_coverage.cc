@@ -37,8 +37,14 @@ CoverageTally CoverageTally::read(const Xapian::Database& db) {
 
 CoverageTally CoverageTally::of(const Xapian::Database& db, bool& stored) {
   auto kept = decode(db.get_metadata(std::string(schema::META_COVERAGE)));
-  stored = kept && kept->m_indexed == static_cast<long long>(db.get_doccount());
+  stored = kept && kept->m_indexed == static_cast<long long>(db.get_doccount()) &&
+           db.get_metadata(std::string(schema::META_COVERAGE_REVISION)) == std::to_string(db.get_revision());
   return stored ? std::move(*kept) : read(db);
+}
+
+void CoverageTally::store(Xapian::WritableDatabase& db) const {
+  db.set_metadata(std::string(schema::META_COVERAGE), encode());
+  db.set_metadata(std::string(schema::META_COVERAGE_REVISION), std::to_string(db.get_revision() + 1));
 }
 
 void CoverageTally::add(const CoverageTally& other) {

@@ -32,8 +32,9 @@ class CoverageTally {
   /// Every document of a shard (a fresh generation, or a shard that stored no
   /// tally yet or a wrong one: before anything is written to it).
   static CoverageTally read(const Xapian::Database& db);
-  /// The tally a shard's last commit stored when it still counts the shard's
-  /// documents; otherwise read(db).
+  /// The tally a shard's last commit stored when it was stored by the commit
+  /// that made the shard's revision (a later commit by an older Sagasu, which
+  /// keeps no tally, makes it stale) and counts its documents; otherwise read(db).
   static CoverageTally of(const Xapian::Database& db, bool& stored);
   /// The tally the last commit stored; nullopt when there is none (an index of an older Sagasu).
   static std::optional<CoverageTally> decode(const std::string& stored);
@@ -41,6 +42,9 @@ class CoverageTally {
   std::string encode() const;
   /// Adds another shard's tally.
   void add(const CoverageTally& other);
+  /// Stores the tally in db's metadata, with the revision its commit will make
+  /// (META_COVERAGE_REVISION: the next commit must be the one that stores it).
+  void store(Xapian::WritableDatabase& db) const;
 
   /// A document put into the index (+1) or taken out (-1).
   void count(const Xapian::Document& doc, int sign);

@@ -110,8 +110,7 @@ IndexReport run_phases(const IndexOptions& opts) {
     write_metadata(shards, scan.root.string(), metadata,
                    entities.any_change() && !entities.reused() ? std::optional(vault_synonyms(state.notes()))
                                                                : std::nullopt);
-    for (std::size_t k = 0; k < shards.size(); ++k)
-      shards.db(k).set_metadata(std::string(schema::META_COVERAGE), tallies[k].encode());
+    for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
     shards.commit();
     report.rebuilt = shards.fresh();
   }

@@ -10,6 +10,8 @@
 #include <iterator>
 
 #include "sagasu/error.h"
+#include "sagasu/index_layout.h"
+#include "sagasu/schema.h"
 #include "test_index.h"
 
 namespace fs = std::filesystem;
@@ -176,4 +178,29 @@ TEST_CASE("run_index, a sharded index's kept tallies add up to a rebuild's count
   CHECK(rebuilt.shards == 2);
   same_summary(updated, rebuilt);
   same_summary(noop, rebuilt);
+}
+
+// A commit that did not store a tally (an older Sagasu writing the same index)
+// makes the stored one stale: the next run counts the documents again.
+TEST_CASE("run_index, a tally stored before another writer's commit is recounted", "[index_store]") {
+  sagasu::test::TestIndex ti({{"a.md", "---\ntype: person\n---\n# A\n研究者。\n"}, {"b.md", "# B\n本文。\n"}});
+  sagasu::IndexOptions o;
+  o.vault = ti.vault;
+  o.index = ti.index;
+  o.jobs = 1;
+  const sagasu::IndexReport before = sagasu::run_index(o);
+  {
+    const std::string gen = (fs::path(ti.index) / sagasu::layout::read_stub(ti.index).front()).string();
+    Xapian::WritableDatabase db(gen, Xapian::DB_OPEN);
+    for (auto p = db.postlist_begin(""); p != db.postlist_end(""); ++p) {
+      Xapian::Document doc = db.get_document(*p);
+      doc.add_value(sagasu::schema::SLOT_KIND, "organization");  // the other writer's kind
+      db.replace_document(*p, doc);
+    }
+    db.commit();
+  }
+  const sagasu::IndexReport after = sagasu::run_index(o);
+  REQUIRE(after.kinds.size() == 1);
+  CHECK(after.kinds[0] == std::pair<std::string, std::size_t>("organization", 2));
+  CHECK(before.kinds != after.kinds);
 }

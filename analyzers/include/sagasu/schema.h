@@ -238,7 +238,10 @@ inline constexpr std::string_view META_KINDS =
 inline constexpr std::string_view META_CONFIG =
     "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_COVERAGE =
-    "sagasu.coverage";  ///< JSON: the index's facet coverage, kinds and unmapped keys at its last commit
+    "sagasu.coverage";  ///< JSON: the shard's facet coverage, kinds and unmapped keys at its last commit
+/// The revision the commit that stored META_COVERAGE made: how the index came
+/// to be, not what it holds (the canonical dump leaves it out).
+inline constexpr std::string_view META_COVERAGE_REVISION = "sagasu.coverage.revision";
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
 /// The first line of a title's synonym entry: the names after it are the page's
 /// aliases (a head; an alias's entry names its titles).
