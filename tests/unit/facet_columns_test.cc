@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 #include "searcher_fixture.h"
 
@@ -13,10 +12,6 @@ using namespace sagasu;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string generation(const std::string& index) {
-  return (fs::path(index) / layout::read_stub(index).front()).string();
-}
 
 // The values of a document in a column.
 std::vector<std::string> values(const FacetColumn& c, Xapian::docid did) {
@@ -33,7 +28,7 @@ std::vector<std::string> values(const FacetColumn& c, Xapian::docid did) {
 
 TEST_CASE_METHOD(test::SearcherFixture, "FacetColumns, the indexer writes the values of every facet",
                  "[columns]") {
-  const auto columns = FacetColumns::open(generation(index.index), db);
+  const auto columns = FacetColumns::open(test::current_generation(index.index), db);
   REQUIRE(columns);
   const FacetColumn* venue = columns->column(schema::SLOT_VENUES);
   const FacetColumn* kind = columns->column(schema::SLOT_KIND);
@@ -50,13 +45,8 @@ TEST_CASE_METHOD(test::SearcherFixture, "FacetColumns, the indexer writes the va
 
 TEST_CASE_METHOD(test::SearcherFixture, "FacetColumns, another revision or a damaged file is not used",
                  "[columns]") {
-  const std::string folder = generation(index.index);
-  {
-    // A commit the columns do not describe (a run killed before writing them).
-    Xapian::WritableDatabase w(index.index, Xapian::DB_OPEN);
-    w.set_metadata("test", "x");
-    w.commit();
-  }
+  const std::string folder = test::current_generation(index.index);
+  test::commit_elsewhere(index.index);  // a revision the columns do not describe
   const Xapian::Database now(index.index);
   CHECK_FALSE(FacetColumns::open(folder, now));
   FacetColumns::write(now, folder);  // written again for this revision

@@ -10,7 +10,6 @@
 #include <iterator>
 
 #include "sagasu/error.h"
-#include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 #include "test_index.h"
 
@@ -190,8 +189,7 @@ TEST_CASE("run_index, a tally stored before another writer's commit is recounted
   o.jobs = 1;
   const sagasu::IndexReport before = sagasu::run_index(o);
   {
-    const std::string gen = (fs::path(ti.index) / sagasu::layout::read_stub(ti.index).front()).string();
-    Xapian::WritableDatabase db(gen, Xapian::DB_OPEN);
+    Xapian::WritableDatabase db(sagasu::test::current_generation(ti.index), Xapian::DB_OPEN);
     for (auto p = db.postlist_begin(""); p != db.postlist_end(""); ++p) {
       Xapian::Document doc = db.get_document(*p);
       doc.add_value(sagasu::schema::SLOT_KIND, "organization");  // the other writer's kind

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "sagasu/index_layout.h"
 #include "sagasu/indexer.h"
 
 namespace sagasu::test {
@@ -30,6 +31,20 @@ struct TempDir {
 inline void write_file(const std::filesystem::path& p, const std::string& text) {
   std::filesystem::create_directories(p.parent_path());
   std::ofstream(p) << text;
+}
+
+/// The folder of an index's current generation (one shard).
+inline std::string current_generation(const std::string& index) {
+  return (std::filesystem::path(index) / layout::read_stub(index).front()).string();
+}
+
+/// A commit to an index by another writer that writes none of the files a
+/// generation keeps beside its database (a run killed before writing them,
+/// an older Sagasu): what those files describe is no longer the revision.
+inline void commit_elsewhere(const std::string& index) {
+  Xapian::WritableDatabase w(index, Xapian::DB_OPEN);
+  w.set_metadata("test", "x");
+  w.commit();
 }
 
 /// A vault of notes (vault-relative path → content) and its index.

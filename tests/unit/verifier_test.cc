@@ -7,7 +7,6 @@
 #include <filesystem>
 
 #include "query_builder.h"
-#include "sagasu/index_layout.h"
 #include "searcher_fixture.h"
 
 using namespace sagasu;
@@ -71,7 +70,7 @@ TEST_CASE_METHOD(Fixture, "Verifier, a word containing the string proves a note 
     doc.set_data("");
     w.replace_document(doc.get_docid(), doc);
     w.commit();
-    WordList::write(w, (std::filesystem::path(index.index) / layout::read_stub(index.index).front()).string());
+    WordList::write(w, test::current_generation(index.index));
   }
   const OpenIndex now = open_index({index.index}, false);
   REQUIRE(now.words);

@@ -5,22 +5,13 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "sagasu/index_layout.h"
 #include "searcher_fixture.h"
 
 using namespace sagasu;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string generation(const std::string& index) {
-  return (fs::path(index) / layout::read_stub(index).front()).string();
-}
-
-}  // namespace
-
 TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words that contain a string", "[words]") {
-  const auto words = WordList::open(generation(index.index), db);
+  const auto words = WordList::open(test::current_generation(index.index), db);
   REQUIRE(words);
   CHECK(words->containing("ータセッ", WordList::Side::Word, 10) == std::vector<std::string>{"データセット"});
   CHECK(words->containing("京都大", WordList::Side::Word, 10).empty());  // 京都 + 大学: two words
@@ -35,7 +26,7 @@ TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words that contain a stri
 }
 
 TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words whose folding contains a string", "[words]") {
-  const auto words = WordList::open(generation(index.index), db);
+  const auto words = WordList::open(test::current_generation(index.index), db);
   REQUIRE(words);
   // 付き folds to 付キ (hiragana → katakana): found by its folding, not as a word.
   CHECK(words->containing("付キ", WordList::Side::Folding, 10) == std::vector<std::string>{"付き"});
@@ -49,12 +40,8 @@ TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words whose folding conta
 }
 
 TEST_CASE_METHOD(test::SearcherFixture, "WordList, another revision or a damaged file is not used", "[words]") {
-  const std::string folder = generation(index.index);
-  {
-    Xapian::WritableDatabase w(index.index, Xapian::DB_OPEN);
-    w.set_metadata("test", "x");
-    w.commit();
-  }
+  const std::string folder = test::current_generation(index.index);
+  test::commit_elsewhere(index.index);  // a revision the list does not describe
   const Xapian::Database now(index.index);
   CHECK_FALSE(WordList::open(folder, now));
   WordList::write(now, folder);
