@@ -11,11 +11,18 @@
 namespace sagasu {
 namespace {
 
-// Counts by count, then name; what fell to zero is gone.
-std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::string, long long>& counts) {
-  std::vector<std::pair<std::string, std::size_t>> out;
+// What is counted: a count an update brought down to zero is gone, as a recount has it.
+std::map<std::string, std::size_t> counted(const std::map<std::string, long long>& counts) {
+  std::map<std::string, std::size_t> out;
   for (const auto& [name, n] : counts)
-    if (n > 0) out.emplace_back(name, static_cast<std::size_t>(n));
+    if (n > 0) out.emplace(name, static_cast<std::size_t>(n));
+  return out;
+}
+
+// Counts by count, then name.
+std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::string, long long>& counts) {
+  const auto positive = counted(counts);
+  std::vector<std::pair<std::string, std::size_t>> out(positive.begin(), positive.end());
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   return out;
 }
@@ -83,9 +90,7 @@ void CoverageTally::fill(IndexReport& report) const {
     FacetCoverage c;
     c.facet = std::string(f.name);
     if (auto it = m_notes.find(c.facet); it != m_notes.end()) c.notes = static_cast<std::size_t>(std::max(0LL, it->second));
-    if (auto it = m_sources.find(c.facet); it != m_sources.end())
-      for (const auto& [source, n] : it->second)
-        if (n > 0) c.sources[source] = static_cast<std::size_t>(n);
+    if (auto it = m_sources.find(c.facet); it != m_sources.end()) c.sources = counted(it->second);
     report.coverage.push_back(std::move(c));
   }
   report.kinds = by_count(m_kinds);
@@ -93,12 +98,6 @@ void CoverageTally::fill(IndexReport& report) const {
 }
 
 std::string CoverageTally::encode() const {
-  const auto counted = [](const std::map<std::string, long long>& counts) {
-    nlohmann::json j = nlohmann::json::object();
-    for (const auto& [name, n] : counts)
-      if (n > 0) j[name] = n;
-    return j;
-  };
   nlohmann::json sources = nlohmann::json::object();
   for (const auto& [facet, counts] : m_sources)
     if (auto c = counted(counts); !c.empty()) sources[facet] = std::move(c);

@@ -23,7 +23,6 @@
 #include <xapian.h>
 
 #include "sagasu/indexer.h"
-#include "shard_set.h"
 
 namespace sagasu {
 

@@ -53,9 +53,9 @@ void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh,
   if (m_shards.fresh() && !m_opts.dry_run) {
     build_fresh(state, to_build, report);
     m_wrote = true;
-  }
-  else
+  } else {
     update(state, to_build, report);
+  }
 }
 
 // The one document path of fresh builds and updates: a note of this run →

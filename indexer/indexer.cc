@@ -100,19 +100,18 @@ IndexReport run_phases(const IndexOptions& opts) {
     const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() && entities.reused();
     if (nothing_written && tallies_stored) {
       shards.keep_as_is();
-      report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      return report;
+    } else {
+      auto metadata = entities.metadata();
+      metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+      // The synonym table comes from the notes' digests: when the kept resolution
+      // holds (no digest changed), so does the table, and no digest is decoded.
+      write_metadata(shards, scan.root.string(), metadata,
+                     entities.any_change() && !entities.reused() ? std::optional(vault_synonyms(state.notes()))
+                                                                 : std::nullopt);
+      for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
+      shards.commit();
+      report.rebuilt = shards.fresh();
     }
-    auto metadata = entities.metadata();
-    metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
-    // The synonym table comes from the notes' digests: when the kept resolution
-    // holds (no digest changed), so does the table, and no digest is decoded.
-    write_metadata(shards, scan.root.string(), metadata,
-                   entities.any_change() && !entities.reused() ? std::optional(vault_synonyms(state.notes()))
-                                                               : std::nullopt);
-    for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
-    shards.commit();
-    report.rebuilt = shards.fresh();
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;

@@ -63,9 +63,11 @@ ShardSet::~ShardSet() {
       // The next run removes what is left (remove_stale in the constructor).
     }
   }
-  try {
-    m_store.remove_stale();
-  } catch (...) {
+  if (m_shards.size() > 1) {  // (one shard's store is the index folder's own)
+    try {
+      m_store.remove_stale();  // new shard folders of another shard count
+    } catch (...) {
+    }
   }
 }
 
