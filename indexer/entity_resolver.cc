@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "glossary.h"
 #include "kind_evidence.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/strings.h"
@@ -91,6 +92,7 @@ NoteDigest make_digest(const Note& note, const NoteMetadata& meta) {
   LinkContexts contexts = link_contexts(note);
   d.hints = std::move(contexts.hints);
   d.lists = std::move(contexts.lists);
+  d.glosses = learn_glosses(note);
   return d;
 }
 

@@ -1,6 +1,7 @@
 #include "index_metadata.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <xapian.h>
 
 #include "sagasu/analyzer.h"
@@ -62,7 +63,72 @@ void write_synonyms(Xapian::WritableDatabase& db, const Synonyms& synonyms) {
   }
 }
 
+// Replaces the keys under prefix px of db with `lines` (key → its lines).
+void replace_keys(Xapian::WritableDatabase& db, const std::string& px,
+                  const std::map<std::string, std::string>& lines) {
+  std::vector<std::string> old_keys;
+  for (auto m = db.metadata_keys_begin(px); m != db.metadata_keys_end(px); ++m) old_keys.push_back(*m);
+  for (const auto& key : old_keys)
+    if (!lines.count(key.substr(px.size()))) db.set_metadata(key, "");
+  for (const auto& [key, value] : lines)
+    if (px.size() + key.size() <= schema::MAX_TERM_BYTES &&  // Xapian's key limit: no such name is typed
+        db.get_metadata(px + key) != value)                   // an update rewrites what changed only
+      db.set_metadata(px + key, value);
+}
+
+// The glossary as metadata (schema.h: META_GLOSSARY): each side's key
+// (Analyzer::key) → one line per equivalent, "equivalent<TAB>how<TAB>notes stating it".
+std::map<std::string, std::string> glossary_lines(const std::map<Gloss, std::set<std::string>>& glossary,
+                                                  Analyzer& analyzer) {
+  std::map<std::string, std::map<std::string, std::pair<std::string, std::size_t>>> by_key;
+  for (const auto& [g, notes] : glossary) {
+    const std::string ka = analyzer.key(g.a), kb = analyzer.key(g.b);
+    if (ka.empty() || kb.empty() || ka == kb) continue;
+    for (const auto& [key, other] : {std::pair(ka, g.b), std::pair(kb, g.a)}) {
+      auto& entry = by_key[key][other];
+      if (entry.first.empty() || entry.second < notes.size()) entry = {g.how, notes.size()};
+    }
+  }
+  std::map<std::string, std::string> lines;
+  for (const auto& [key, others] : by_key) {
+    std::string& joined = lines[key];
+    for (const auto& [other, how] : others)
+      joined += fmt::format("{}{}\t{}\t{}", joined.empty() ? "" : "\n", other, how.first, how.second);
+  }
+  return lines;
+}
+
+// The dictionary's bridges as metadata (schema.h: META_DICTIONARY): a word's key → its equivalents.
+std::map<std::string, std::string> dictionary_lines(const DictionaryPairs& pairs, Analyzer& analyzer) {
+  // A line: the equivalent, and "name" for a person's name.
+  std::map<std::string, std::set<std::string>> by_key;
+  for (const auto* list : {&pairs.to_english, &pairs.to_japanese, &pairs.names_to_english, &pairs.names_to_japanese})
+    for (const auto& [from, to] : *list) {
+      const std::string key = analyzer.key(from);
+      const bool name = list == &pairs.names_to_english || list == &pairs.names_to_japanese;
+      if (!key.empty() && key != analyzer.key(to)) by_key[key].insert(name ? to + "\tname" : to);
+    }
+  std::map<std::string, std::string> lines;
+  for (const auto& [key, others] : by_key) lines[key] = fmt::format("{}", fmt::join(others, "\n"));
+  return lines;
+}
+
+// The sound table as metadata (schema.h: META_SOUND): a sound key → its words.
+std::map<std::string, std::string> sound_lines(const std::map<std::string, std::set<std::string>>& sounds) {
+  std::map<std::string, std::string> lines;
+  for (const auto& [key, words] : sounds) lines[key] = fmt::format("{}", fmt::join(words, "\n"));
+  return lines;
+}
+
 }  // namespace
+
+std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>& notes) {
+  std::map<Gloss, std::set<std::string>> glossary;
+  for (const RunNote& n : notes)
+    if (n.has_digest())
+      for (const Gloss& g : n.digest().glosses) glossary[g].insert(n.file->path);
+  return glossary;
+}
 
 std::size_t Synonyms::size() const {
   std::size_t n = 0;
@@ -80,11 +146,20 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
 }
 
 void write_metadata(ShardSet& shards, const std::string& vault,
-                    const std::vector<std::pair<std::string, std::string>>& entries,
-                    const std::optional<Synonyms>& synonyms) {
+                    const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables) {
+  Analyzer analyzer;
+  std::optional<std::map<std::string, std::string>> glossary, dictionary, sounds;
+  if (tables.glossary) glossary = glossary_lines(*tables.glossary, analyzer);
+  if (tables.dictionary) {
+    dictionary = dictionary_lines(*tables.dictionary, analyzer);
+    sounds = sound_lines(tables.dictionary->sounds);
+  }
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
-    if (synonyms) write_synonyms(db, *synonyms);
+    if (tables.synonyms) write_synonyms(db, *tables.synonyms);
+    if (glossary) replace_keys(db, std::string(schema::META_GLOSSARY), *glossary);
+    if (dictionary) replace_keys(db, std::string(schema::META_DICTIONARY), *dictionary);
+    if (sounds) replace_keys(db, std::string(schema::META_SOUND), *sounds);
     db.set_metadata(std::string(schema::META_VAULT), vault);
     db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
     for (const auto& [key, value] : entries) db.set_metadata(key, value);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "dictionary.h"
 #include "index_state.h"
 #include "shard_set.h"
 
@@ -28,11 +29,21 @@ struct Synonyms {
 /// Analyzer::key text; and an alias in the filter of every entity field names the page.
 Synonyms vault_synonyms(const std::vector<RunNote>& notes);
 
+/// The equivalents the vault's notes state (glossary.h), each with the notes
+/// stating it: the bridge tier's vault glossary (schema.h: META_GLOSSARY).
+std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>& notes);
+
+/// The tables derived from the whole vault; each one given is rebuilt whole,
+/// so it always matches the notes.
+struct VaultTables {
+  std::optional<Synonyms> synonyms;
+  std::optional<std::map<Gloss, std::set<std::string>>> glossary;  ///< vault_glossary
+  std::optional<DictionaryPairs> dictionary;  ///< dictionary_pairs
+};
+
 /// Sets on every shard the vault's path, the schema version, the shard's
-/// number (a sharded index) and `entries`; and, when given, replaces the
-/// synonym table with `synonyms` (rebuilt whole, so it always matches the notes).
+/// number (a sharded index) and `entries`; and replaces the tables given.
 void write_metadata(ShardSet& shards, const std::string& vault,
-                    const std::vector<std::pair<std::string, std::string>>& entries,
-                    const std::optional<Synonyms>& synonyms);
+                    const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables);
 
 }  // namespace sagasu

@@ -7,6 +7,7 @@
 #include <optional>
 #include <thread>
 
+#include "dictionary.h"
 #include "entity_pass.h"
 #include "facet_coverage.h"
 #include "index_metadata.h"
@@ -84,7 +85,7 @@ IndexReport run_phases(const IndexOptions& opts) {
     }
   IndexWriter writer(shards, entities.resolver(), opts, config, jobs);
   writer.write(state, entities.refresh(), report, tallies);
-  // 5. The metadata (the synonym table again only when a digest changed),
+  // 5. The metadata (the synonym table and the glossary again only when a digest changed),
   //    then the commit that makes the whole run visible at once.
   //    A run that changed nothing (no document, no entity) commits nothing:
   //    its summary is the one the last commit stored.
@@ -105,14 +106,24 @@ IndexReport run_phases(const IndexOptions& opts) {
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
       // The synonym table comes from the notes' digests: when the kept resolution
       // holds (no digest changed), so does the table, and no digest is decoded.
-      write_metadata(shards, scan.root.string(), metadata,
-                     entities.any_change() && !entities.reused() ? std::optional(vault_synonyms(state.notes()))
-                                                                 : std::nullopt);
+      const bool digests_changed = entities.any_change() && !entities.reused();
+      VaultTables tables;
+      if (digests_changed) {
+        tables.synonyms = vault_synonyms(state.notes());
+        tables.glossary = vault_glossary(state.notes());
+      }
+      // The dictionary's pairs depend on the vault's words: again whenever a document changed.
+      if (shards.fresh() || writer.wrote() || digests_changed) {
+        phase("dictionary");
+        tables.dictionary = dictionary_pairs(shards.databases());
+      }
+      write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
       shards.commit();
       report.rebuilt = shards.fresh();
     }
   }
+  if (opts.glossary) report.glossary = vault_glossary(state.notes());
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }

@@ -48,6 +48,12 @@ class ShardSet {
   /// Shard k's database: for an update, its current generation; for a fresh
   /// build, the new generation once open_new(k) was called.
   Xapian::WritableDatabase& db(std::size_t k) { return m_shards[k].db; }
+  /// Every shard's database, as read (pending changes included).
+  std::vector<Xapian::Database> databases() const {
+    std::vector<Xapian::Database> out;
+    for (const auto& sh : m_shards) out.push_back(sh.db);
+    return out;
+  }
   /// A metadata value of the index as it was (empty for a fresh build): every
   /// shard holds the index's metadata, the first one is read.
   std::string metadata(std::string_view key) const;

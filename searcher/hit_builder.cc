@@ -60,6 +60,16 @@ void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only
   for (const Chunk& c : m_query.chunks) {
     // Word tier: the piece's word query (phrase positions included) matches this note.
     if (matches(c.word, only) || matches(c.synonyms, only)) continue;
+    // Bridge tier: an equivalent in the other language, named.
+    if (matches(c.bridge, only)) {
+      hit.tier = std::max(hit.tier, Tier::Bridge);
+      for (std::size_t i = 0; i < c.bridges.size(); ++i)
+        if (matches(c.bridges[i], only)) {
+          hit.bridged.emplace_back(c.info.text, c.info.bridges[i]);
+          break;
+        }
+      continue;
+    }
     if (matches(c.scattered, only)) {
       hit.tier = std::max(hit.tier, Tier::Scattered);
       continue;
@@ -95,6 +105,7 @@ void HitBuilder::add_score_parts(const Xapian::Query& only, Hit& hit) const {
   hit.score_parts.emplace_back("word", weight_of([](const Chunk& c) { return c.word; }));
   hit.score_parts.emplace_back("other names",
                                weight_of([&](const Chunk& c) { return scaled(c.synonyms, SYNONYM_WEIGHT); }));
+  hit.score_parts.emplace_back("bridge", weight_of([](const Chunk& c) { return c.bridge; }));
   hit.score_parts.emplace_back(
       "scattered", weight_of([&](const Chunk& c) { return scaled(c.scattered, SCATTERED_WEIGHT); }));
   hit.score_parts.emplace_back("substring", weight_of([](const Chunk& c) { return c.substring; }));

@@ -50,6 +50,7 @@ Xapian::Query Chunk::all_tiers() const {
   if (!word.empty()) q.push_back(word);
   // Another name of the page counts, less than the words typed.
   if (!synonyms.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, synonyms, SYNONYM_WEIGHT);
+  if (!bridge.empty()) q.push_back(bridge);
   if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
   if (!substring.empty()) q.push_back(substring);
   return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
@@ -144,7 +145,9 @@ void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
     all_text += (all_text.empty() ? "" : " ") + n.leaf.value;
     for (const auto& w : m_analyzer.words(n.leaf.value)) key += (key.empty() ? "" : " ") + w;
   }
-  if (m_synonyms.of(key).empty()) return;
+  if (m_synonyms.of(key).empty() &&
+      !(m_bridges && m_bridges->names(strings::split_nonempty(key, ' '))))
+    return;
   // The words as one name, or the words as they are: nothing the plain query found is lost.
   QueryPart merged;
   merged.value = all_text;
@@ -269,6 +272,7 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   }
   add_word_tier(c, phrase, prefix);
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
+  if (prefix.empty() && m_bridges && !c.info.words.empty()) add_bridge_tier(c, match);
   // The substring tier: body text (in --exact mode too: the verifier then requires the typed text itself).
   if (prefix.empty()) add_substring_tier(c, text);
   if (m_exact) match.literals.push_back(text);
@@ -336,6 +340,48 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
       alts.push_back(phrase_of(sw, ""));
   }
   if (!alts.empty()) c.synonyms = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+}
+
+void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
+  // Equivalents in the other language (bridges.h); another name of the page
+  // is the synonym tier's already.
+  const std::string title_prefix(schema::TITLE.prefix);
+  std::vector<Xapian::Query> alts;
+  for (Bridge& b : m_bridges->of(c.info.text, c.info.words)) {
+    std::vector<std::string> words, stems;
+    for (const Token& t : m_analyzer.analyze(b.equivalent)) {
+      if (t.kind == TokenKind::Word) {
+        words.push_back(t.text);
+        stems.emplace_back();
+      } else if (!stems.empty()) {
+        stems.back() = t.text;
+      }
+    }
+    std::string key;
+    for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
+    if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(), key) != c.info.synonyms.end())
+      continue;
+    Xapian::Query q;
+    if (words.size() == 1) {
+      q = Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(words[0]), Xapian::Query(title_prefix + words[0]));
+      c.alternatives.push_back({{words[0]}, false});
+      if (!stems[0].empty()) {
+        const std::string stem = std::string(schema::STEM.prefix) + stems[0];
+        q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(stem));
+        c.alternatives.push_back({{stem}, false});
+        match.stems.insert(stems[0]);
+      }
+    } else {
+      q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
+      c.alternatives.push_back({words, true});
+    }
+    for (const auto& w : words) match.words.insert(w);
+    // Its words share the weight: a phrase of three weighs as one word would.
+    alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q, bridge_weight(b.how) / static_cast<double>(words.size()));
+    c.bridges.push_back(q);
+    c.info.bridges.push_back(std::move(b));
+  }
+  if (!alts.empty()) c.bridge = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
 }
 
 void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {

@@ -19,6 +19,7 @@
 #include "sagasu/searcher.h"
 #include "sagasu/snippet.h"
 #include "sagasu/substring.h"
+#include "bridges.h"
 #include "synonyms.h"
 
 namespace sagasu {
@@ -35,6 +36,8 @@ struct Chunk {
   ChunkInfo info;
   Xapian::Query word, scattered, substring;
   Xapian::Query synonyms;  ///< the other names of a page this text names (its title, its aliases)
+  Xapian::Query bridge;    ///< its equivalents in the other language (unweighted: all_tiers scales it)
+  std::vector<Xapian::Query> bridges;  ///< each equivalent's query, as info.bridges lists them
   /// The chunk matches as words when a note has one of these.
   std::vector<WordMatch> alternatives;
   bool verify = false;      ///< substring candidates (3+ characters) need the text to confirm them
@@ -58,6 +61,17 @@ struct VNode {
 inline constexpr double SCATTERED_WEIGHT = 0.5;
 inline constexpr double SUBSTRING_WEIGHT = 0.5;  ///< shared by the chunk's grams
 inline constexpr double SYNONYM_WEIGHT = 0.5;    ///< another name of the same page (vault aliases)
+/// An equivalent in the other language, shared by its words: below the words
+/// typed, so a note that says 強化学習 ranks above one that only says
+/// "reinforcement learning", other things equal; what the vault itself states
+/// weighs more than a general dictionary's sense (attention = 注意 in a note
+/// about caution), a sound-alike or a word-by-word equivalent.
+inline constexpr double BRIDGE_WEIGHT = 0.4;
+inline constexpr double BRIDGE_WEIGHT_GENERAL = 0.25;
+/// The weight of a bridge by where it comes from (Bridge::how).
+inline double bridge_weight(const std::string& how) {
+  return how == "gloss" || how == "abbreviation" || how == "link" ? BRIDGE_WEIGHT : BRIDGE_WEIGHT_GENERAL;
+}
 
 /// A query ready to run.
 struct CompiledQuery {
@@ -82,8 +96,15 @@ struct CompiledQuery {
 
 class QueryBuilder {
  public:
-  QueryBuilder(const Xapian::Database& db, Analyzer& analyzer, const Synonyms& synonyms, bool exact)
-      : m_db(db), m_analyzer(analyzer), m_synonyms(synonyms), m_fields(db, synonyms), m_exact(exact) {}
+  /// bridges: the bridge tier's equivalents (nullptr: no bridge tier).
+  QueryBuilder(const Xapian::Database& db, Analyzer& analyzer, const Synonyms& synonyms, bool exact,
+               const Bridges* bridges = nullptr)
+      : m_db(db),
+        m_analyzer(analyzer),
+        m_synonyms(synonyms),
+        m_bridges(exact ? nullptr : bridges),
+        m_fields(db, synonyms),
+        m_exact(exact) {}
 
   /// Compiles the request's query and --filter values; throws UsageError when
   /// they are malformed, or empty unless the request matches every note.
@@ -112,6 +133,7 @@ class QueryBuilder {
   Chunk make_chunk(const std::string& text, bool phrase, const std::string& prefix, MatchTerms& match);
   void add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
+  void add_bridge_tier(Chunk& c, MatchTerms& match) const;
   void add_substring_tier(Chunk& c, const std::string& text) const;
   /// The candidates a run's grams select (shown: the grams, as --explain lists them).
   Xapian::Query grams_query(const QueryGrams& qg, std::vector<std::string>& shown) const;
@@ -119,6 +141,7 @@ class QueryBuilder {
   const Xapian::Database& m_db;
   Analyzer& m_analyzer;
   const Synonyms& m_synonyms;
+  const Bridges* m_bridges;
   FieldQuery m_fields;
   bool m_exact;
   bool m_loose = false;

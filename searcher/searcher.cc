@@ -23,6 +23,8 @@ const char* to_string(Tier tier) {
   switch (tier) {
     case Tier::Word:
       return "word";
+    case Tier::Bridge:
+      return "bridge";
     case Tier::Scattered:
       return "scattered";
     case Tier::Substring:
@@ -147,7 +149,8 @@ SearchResult Searcher::run(const SearchRequest& req) {
   check_utf8(req);
   check_size(req);
   const Synonyms synonyms(m_index->all);
-  QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact);
+  const Bridges bridges(m_index->all);
+  QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr);
   CompiledQuery query = builder.build(req);
   check_pieces(query);
   const FacetPlan facets = plan_facets(req, query);
@@ -193,7 +196,9 @@ std::size_t Searcher::count_loose(const SearchRequest& req) {
   SearchRequest loose = req;
   loose.loose = true;
   const Synonyms synonyms(m_index->all);
-  const CompiledQuery query = QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact).build(loose);
+  const Bridges bridges(m_index->all);
+  const CompiledQuery query =
+      QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr).build(loose);
   const Verifier verifier(*m_index, query, req.exact, m_analyzer);
   return make_collector(*m_index, verifier, req.sort)->collect(query.assemble(), 0, 0, {}).total;
 }

@@ -20,7 +20,8 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 // d4: kinds are words of the vault's vocabulary, the page's own kind words kept
 // as written; its own venues and years; the kind evidence of its text.
-constexpr std::string_view DIGEST_VERSION = "d4";
+// d5: the equivalents the note states (glosses).
+constexpr std::string_view DIGEST_VERSION = "d5";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 }  // namespace
@@ -170,7 +171,7 @@ bool NoteDigest::operator==(const NoteDigest& o) const {
          kind_words == o.kind_words && structure == o.structure && labelled == o.labelled &&
          names == o.names && venues == o.venues && years == o.years && text_year == o.text_year &&
          bibliographic == o.bibliographic && defined == o.defined && defined_by == o.defined_by &&
-         hints == o.hints && lists == o.lists;
+         hints == o.hints && lists == o.lists && glosses == o.glosses;
 }
 
 std::string NoteDigest::encode() const {
@@ -206,6 +207,12 @@ std::string NoteDigest::encode() const {
   for (const auto& list : lists) {
     put_field(out, std::to_string(list.size()));
     for (const auto& n : list) put_field(out, n);
+  }
+  put_field(out, std::to_string(glosses.size()));
+  for (const auto& g : glosses) {
+    put_field(out, g.a);
+    put_field(out, g.b);
+    put_field(out, g.how);
   }
   return out;
 }
@@ -259,6 +266,13 @@ std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
     d.lists.emplace_back();
     if (!list(d.lists.back())) return std::nullopt;
+  }
+  if (!get_field(in, count)) return std::nullopt;
+  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
+    Gloss g;
+    if (!get_field(in, g.a) || !get_field(in, g.b) || !get_field(in, g.how) || g.how.empty())
+      return std::nullopt;
+    d.glosses.push_back(std::move(g));
   }
   if (!in.empty()) return std::nullopt;
   return d;

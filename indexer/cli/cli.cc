@@ -73,9 +73,10 @@ po::options_description options(Args& a) {
        "comma-separated file name endings to index, '*' for every file (default: md)")
       ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
        "skip files larger than N bytes (default: 8388608)")
-      ("report", po::value(&a.report)->value_name("entities|facets"),
+      ("report", po::value(&a.report)->value_name("entities|facets|glossary"),
        "after indexing, print to stdout every linked entity (name, kind, evidence, notes; unresolved and ambiguous "
-       "ones first), or each facet's coverage (notes with a value, from which sources) and the property keys no facet reads")
+       "ones first), or each facet's coverage (notes with a value, from which sources) and the property keys no facet "
+       "reads, or the glossary: each pair of equivalents the notes state (the searcher's bridges) and the notes stating it")
       ("verbose", po::bool_switch(&a.verbose), "list skipped files, warnings and unresolved entities")
       ("quiet,q", po::bool_switch(&a.quiet), "print nothing but errors")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -150,6 +151,18 @@ void print_facet_report(const IndexReport& r) {
   cli::write_out(cli::visible(out, true));
 }
 
+// The glossary report: each pair of equivalents the notes state, how they
+// state it, and which notes, so a user can check what the searcher bridges.
+void print_glossary_report(const IndexReport& r) {
+  std::string out = fmt::format(
+      "glossary ({} pairs): name, equivalent, how the notes state it (gloss: X(Y); abbreviation; link: "
+      "[[X|Y]]), notes\n",
+      r.glossary.size());
+  for (const auto& [g, notes] : r.glossary)
+    out += fmt::format("  {}\t{}\t{}\t{}\n", g.a, g.b, g.how, join_notes(notes));
+  cli::write_out(cli::visible(out, true));  // words from notes: never raw to the terminal
+}
+
 // "years: 0 of 530 notes" for every facet that almost no note has (fewer than
 // one in twenty, in a vault of twenty notes or more), as a line of the summary.
 std::string empty_facets(const IndexReport& r) {
@@ -183,9 +196,10 @@ po::options_description parse(int argc, char** argv, Args& a) {
   if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
   if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
     throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
-  if (!a.report.empty() && a.report != "entities" && a.report != "facets")
-    throw UsageError(fmt::format("--report {}: expected 'entities' or 'facets'", a.report));
+  if (!a.report.empty() && a.report != "entities" && a.report != "facets" && a.report != "glossary")
+    throw UsageError(fmt::format("--report {}: expected 'entities', 'facets' or 'glossary'", a.report));
   a.opts.entity_notes = a.report == "entities";
+  a.opts.glossary = a.report == "glossary";
   if (a.watch && a.opts.dry_run) throw UsageError("--watch writes the index: it cannot be a --dry-run");
   return desc;
 }
@@ -307,6 +321,7 @@ void print_run(const Args& a, const IndexReport& r) {
   if (a.opts.dry_run) print_dry_run(r);
   if (a.report == "entities") print_entity_report(r);
   if (a.report == "facets") print_facet_report(r);
+  if (a.report == "glossary") print_glossary_report(r);
   if (!a.quiet) print_summary(a, r);
 }
 

@@ -53,6 +53,7 @@ struct Args {
   std::string list;
   bool fields = false;
   bool help = false;
+  bool no_bridge = false;
   std::vector<std::string> positional;  // query words, "-word" exclusions marked
   po::variables_map vm;
 };
@@ -94,7 +95,10 @@ po::options_description options(Args& a) {
       ("null,0", po::bool_switch(&a.null), "with --paths: end each path with NUL, unescaped (xargs -0)")
       ("vimgrep", po::bool_switch(&a.vimgrep), "print path:line:column:text for every match (editors, fzf)")
       ("sort", po::value(&a.sort)->value_name("ORDER"), "relevance (default), year (newest first) or title")
-      ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed")
+      ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed (no bridges either)")
+      ("no-bridge", po::bool_switch(&a.no_bridge),
+       "no bridge tier: a word does not also find the notes that say it in the other language "
+       "(強化学習 → reinforcement learning, プリフィル → prefill)")
       ("loose", po::bool_switch(&a.req.loose),
        "also notes where the pieces of a word typed as one (文字列型: 文字列 + 型) are apart")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
@@ -140,6 +144,7 @@ po::options_description parse(int argc, char** argv, Args& a) {
   };
   for (auto* list : {&a.index, &a.req.filters, &a.facet}) std::for_each(list->begin(), list->end(), unmark);
   for (auto* value : {&a.facets, &a.list, &a.sort, &a.color, &a.open, &a.analyze}) unmark(*value);
+  a.req.bridge = !a.no_bridge;
   return desc;
 }
 

@@ -53,6 +53,10 @@ Hit visible(const Hit& h) {
   for (auto& [field, values] : out.values)
     for (auto& v : values) v = cli::visible(v);
   for (auto& f : out.fragments) f = visible(f);
+  for (auto& [piece, b] : out.bridged) {
+    piece = cli::visible(piece);
+    b.equivalent = cli::visible(b.equivalent);
+  }
   return out;
 }
 
@@ -153,6 +157,12 @@ nlohmann::json hit_json(const Hit& h) {
   jh["title"] = h.title;
   jh["kind"] = h.kind;
   jh["tier"] = to_string(h.tier);
+  if (!h.bridged.empty()) {
+    auto bridged = nlohmann::json::array();
+    for (const auto& [piece, b] : h.bridged)
+      bridged.push_back({{"piece", piece}, {"equivalent", b.equivalent}, {"how", b.how}});
+    jh["bridged"] = std::move(bridged);
+  }
   if (!h.score_parts.empty()) {
     nlohmann::json parts = nlohmann::json::object();
     for (const auto& [name, w] : h.score_parts) parts[name] = std::round(w * 1e4) / 1e4;
@@ -216,6 +226,20 @@ nlohmann::json summary_json(const SearchRequest& req, const SearchResult& res) {
   return j;
 }
 
+nlohmann::json bridges_json(const std::vector<Bridge>& bridges) {
+  auto out = nlohmann::json::array();
+  for (const auto& b : bridges) out.push_back({{"equivalent", b.equivalent}, {"how", b.how}});
+  return out;
+}
+
+// "reinforcement learning (gloss) / RL (gloss)"
+std::string bridges_text(const std::vector<Bridge>& bridges) {
+  std::string out;
+  for (const auto& b : bridges)
+    out += fmt::format("{}{} ({})", out.empty() ? "" : " / ", cli::visible(b.equivalent), b.how);
+  return out;
+}
+
 nlohmann::json explain_json(const SearchResult& res) {
   nlohmann::json chunks = nlohmann::json::array();
   for (const auto& c : res.chunks)
@@ -224,6 +248,7 @@ nlohmann::json explain_json(const SearchResult& res) {
                       {"words", c.words},
                       {"stems", c.stems},
                       {"synonyms", c.synonyms},
+                      {"bridges", bridges_json(c.bridges)},
                       {"substring", c.substring},
                       {"grams", c.grams}});
   return {{"chunks", chunks}, {"xapian_query", res.query_description}};
@@ -242,6 +267,7 @@ void text_explain(std::string& out, const SearchResult& res) {
         c.words.size() > 1 ? (c.phrase ? "  (adjacent)" : "  (adjacent; scattered ranks lower)") : "");
     if (!stems.empty()) out += fmt::format("    stems:          {}\n", stems);
     if (!c.synonyms.empty()) out += fmt::format("    other names:    {}\n", join(c.synonyms, " / "));
+    if (!c.bridges.empty()) out += fmt::format("    bridge tier:    {}\n", bridges_text(c.bridges));
     if (!c.substring.empty())
       out += fmt::format("    substring tier: {}  (grams {})\n", c.substring, join(c.grams, " "));
   }
@@ -308,6 +334,7 @@ class TextPrinter : public Printer {
       meta += join(venues, ",");
     }
     if (h.tier != Tier::Word) meta += fmt::format(" · {} match", to_string(h.tier));
+    for (const auto& [piece, b] : h.bridged) meta += fmt::format(" · {} = {}", piece, b.equivalent);
     std::string title = h.title, path = h.path;
     const std::string rank = fmt::format("{:>2}. ", h.rank);
     if (m_width) {
@@ -323,8 +350,11 @@ class TextPrinter : public Printer {
       std::string parts;
       for (const auto& [name, w] : h.score_parts)
         parts += fmt::format("{}{} {:.4f}", parts.empty() ? "" : ", ", name, w);
-      out += fmt::format("    {}score {:.4f} = {}; tier {}{}\n", m_dim, h.score, parts, to_string(h.tier),
-                         m_reset);
+      std::string bridged;
+      for (const auto& [piece, b] : h.bridged)
+        bridged += fmt::format("; bridge {} → {} ({})", piece, b.equivalent, b.how);
+      out += fmt::format("    {}score {:.4f} = {}; tier {}{}{}\n", m_dim, h.score, parts, to_string(h.tier),
+                         bridged, m_reset);
     }
     for (const Fragment& f : h.fragments) {
       if (m_width) {

@@ -243,6 +243,15 @@ inline constexpr std::string_view META_COVERAGE =
 /// to be, not what it holds (the canonical dump leaves it out).
 inline constexpr std::string_view META_COVERAGE_REVISION = "sagasu.coverage.revision";
 inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix: key → other names
+/// Prefix: a name's key (Analyzer::key) → the equivalents the vault states
+/// for it (the bridge tier's glossary), one per line: "equivalent\thow\tnotes".
+inline constexpr std::string_view META_GLOSSARY = "sagasu.gloss:";
+/// Prefix: a name's key → its equivalents in the dictionary (indexer/dictionary.h)
+/// whose both sides occur in the vault, one per line.
+inline constexpr std::string_view META_DICTIONARY = "sagasu.dict:";
+/// Prefix: a sound key (sounds.h) → the vault's katakana words with that key,
+/// and its English words with it when a katakana word has it, one per line.
+inline constexpr std::string_view META_SOUND = "sagasu.sound:";
 /// The first line of a title's synonym entry: the names after it are the page's
 /// aliases (a head; an alias's entry names its titles).
 inline constexpr std::string_view SYNONYM_HEAD = "\x01";

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -59,6 +60,19 @@ struct KindHint {
   bool operator==(const KindHint& o) const { return name == o.name && kind == o.kind && marker == o.marker; }
 };
 
+/// Two names a note says are one thing (indexer/glossary.h): a Japanese term
+/// and its English ("強化学習" = "reinforcement learning"), or an abbreviation
+/// and its words ("SDC" = "Silent Data Corruption").
+struct Gloss {
+  std::string a, b;  ///< as written: gloss, link: the Japanese, the Latin; abbreviation: it, its words
+  std::string how;              ///< "gloss" (X(Y)), "abbreviation" (Silent Data Corruption (SDC)), "link" ([[X|Y]])
+
+  bool operator==(const Gloss& o) const { return a == o.a && b == o.b && how == o.how; }
+  bool operator<(const Gloss& o) const {
+    return std::tie(a, b, how) < std::tie(o.a, o.b, o.how);
+  }
+};
+
 /// The DIGEST value: what entity resolution needs from one note, so an
 /// unchanged note takes part in resolution without being read again.
 struct NoteDigest {
@@ -79,6 +93,7 @@ struct NoteDigest {
   std::string defined_by;       ///< the word that says so ("企業")
   std::vector<KindHint> hints;  ///< what the words around its links say
   std::vector<std::vector<std::string>> lists;  ///< names it links as one list (list-mates share a kind)
+  std::vector<Gloss> glosses;  ///< the equivalents it states (the vault's glossary), each once
 
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sagasu/stored_note.h"
+
 namespace sagasu {
 
 /// What to index and where.
@@ -32,6 +34,7 @@ struct IndexOptions {
   /// index has, 1 for a new one). Another count than the index's rebuilds it.
   unsigned shards = 0;
   bool entity_notes = false;  ///< list for every entity the notes mentioning it (unresolved ones always)
+  bool glossary = false;      ///< fill IndexReport::glossary (indexer --report glossary)
   /// Called as each phase of the run starts, with its name: "scan" (the vault
   /// walked, new and changed files read and parsed), "entities" (the
   /// vault's links resolved), "index" (documents built and written), "merge"
@@ -88,6 +91,8 @@ struct IndexReport {
   std::vector<FacetCoverage> coverage;
   std::vector<std::pair<std::string, std::size_t>> kinds;
   std::vector<std::pair<std::string, std::size_t>> unmapped_keys;
+  /// With IndexOptions::glossary: every equivalent the vault states, with the notes that state it.
+  std::map<Gloss, std::set<std::string>> glossary;
   /// The holder named by a lock no process held any more (an indexer killed,
   /// or gone with its machine), taken over by this run; "" when none.
   std::string lock_taken_over;

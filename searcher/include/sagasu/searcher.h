@@ -33,6 +33,9 @@ struct SearchRequest {
   std::size_t snippet_bytes = 240;    ///< longest fragment
   std::vector<std::string> facets = schema::facet_list();  ///< facets to count (default: all)
   bool exact = false;                 ///< no folding: the typed text must occur as typed
+  /// Also the notes that say a piece in the other language (the bridge tier:
+  /// 強化学習 finds "reinforcement learning"); off with exact.
+  bool bridge = true;
   /// Also the notes where the pieces of a compound typed as one word
   /// (文字列型 → 文字列 + 型) are apart; they rank below those where they are together.
   bool loose = false;
@@ -46,12 +49,24 @@ struct SearchRequest {
 /// How a hit matched the query: the weakest tier any query piece needed.
 enum class Tier {
   Word,       ///< the piece's words (a compound's adjacent), or another name of the page
+  Bridge,     ///< an equivalent in the other language or script (Bridge), as words
   Scattered,  ///< a compound's words apart (SearchRequest::loose only)
   Substring,  ///< inside words, with width and case folded
   Variant,    ///< inside words, with kana folded too (hiragana = katakana, small kana, 々)
 };
-/// "word", "scattered", "substring", "variant".
+/// "word", "bridge", "scattered", "substring", "variant".
 const char* to_string(Tier tier);
+
+/// An equivalent of a query piece in the other language or script.
+struct Bridge {
+  std::string equivalent;  ///< as the vault writes it: "reinforcement learning", "プリフィル"
+  /// Where it comes from: "gloss" (a note glosses one with the other),
+  /// "abbreviation", "link" ([[X|Y]]), "dictionary" (JMdict/EDICT), "sound"
+  /// (a katakana word and an English word of the vault that sound alike), or
+  /// "words" (a compound or phrase bridged word by word, adjacent).
+  std::string how;
+  bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
+};
 
 /// One piece of the query (a word group or a quoted phrase) in every tier, for --explain.
 struct ChunkInfo {
@@ -60,6 +75,7 @@ struct ChunkInfo {
   std::vector<std::string> words;   ///< word tier terms (adjacent in this order)
   std::vector<std::string> stems;   ///< English stems
   std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
+  std::vector<Bridge> bridges;        ///< its equivalents in the other language (the bridge tier)
   std::string substring;            ///< substring tier string (folded), empty if none
   std::string substring_exact;      ///< the same without kana folding (tells substring from variant)
   /// The substring tier's needle (substring and substring_exact).
@@ -90,6 +106,9 @@ struct Hit {
   std::map<std::string, std::vector<std::string>> values;
   std::string file;  ///< absolute path of the note file (vault folder + path)
   Tier tier = Tier::Word;
+  /// The pieces this note matched only through an equivalent: the piece as
+  /// typed and the equivalent the note has ("強化学習" → "reinforcement learning").
+  std::vector<std::pair<std::string, Bridge>> bridged;
   MatchTerms terms;  ///< what to highlight in this note (words; substrings it lacks as words)
   std::vector<std::pair<std::string, double>> score_parts;  ///< tier → weight (explain only)
   std::vector<Fragment> fragments;

@@ -1,0 +1,29 @@
+// Katakana loanwords and the English words they were borrowed from
+// (プリフィル ↔ prefill, ストラグラー ↔ straggler): both are reduced to a
+// sound key, the consonants as a Japanese ear hears them. A katakana word is
+// romanised by ICU (Katakana-Latin); an English word is spelt as it sounds
+// (ph → f, ck → k, c before e/i/y → s, "tion" → shon) and then loses what a
+// Japanese borrowing drops or merges: an r before a consonant or at the end
+// (server サーバー), l = r, v = b, w, y, h after a consonant, and the vowels;
+// doubled consonants (ッ, "ll") count once. Keys shorter than MIN_SOUND_KEY
+// are not keys: too many words share them.
+// The index keeps its words by sound key (schema.h: META_SOUND) for the
+// searcher's bridge tier.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sagasu {
+
+inline constexpr std::size_t MIN_SOUND_KEY = 3;
+
+/// What kind of word a sound key was made from.
+enum class Script { None, Katakana, Latin };
+/// The script of a word term that can have a sound key: katakana (and ー)
+/// only, or ASCII letters only (four or more); None otherwise.
+Script sound_script(std::string_view word);
+/// The word's sound key ("" when it has none: another script, or too short).
+std::string sound_key(std::string_view word);
+
+}  // namespace sagasu

@@ -1,0 +1,277 @@
+#include "glossary.h"
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "sagasu/sounds.h"
+#include "sagasu/strings.h"
+#include "sagasu/unicode.h"
+
+namespace sagasu {
+namespace {
+
+constexpr std::size_t MAX_INSIDE_BYTES = 120;  // a gloss, not a parenthetical remark
+constexpr std::size_t MAX_WORDS = 5;
+constexpr std::size_t MAX_ACRONYM = 6;
+
+bool is_japanese(char32_t c) { return unicode::is_katakana(c) || unicode::is_han(c) || c == U'・'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
+bool is_letter(char c) { return is_upper(c) || is_lower(c); }
+
+// Words of a Latin phrase (blanks and hyphens part them).
+std::vector<std::string> words_of(std::string_view phrase) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : phrase) {
+    if (c == ' ' || c == '-') {
+      if (!w.empty()) out.push_back(std::move(w));
+      w.clear();
+    } else {
+      w += c;
+    }
+  }
+  if (!w.empty()) out.push_back(std::move(w));
+  return out;
+}
+
+// An acronym: two to six capitals, an optional plural s ("SDCs").
+bool is_acronym(std::string_view s) {
+  if (!s.empty() && s.back() == 's') s.remove_suffix(1);
+  if (s.size() < 2 || s.size() > MAX_ACRONYM) return false;
+  for (char c : s)
+    if (!is_upper(c)) return false;
+  return true;
+}
+
+// Do the phrase's words (small words aside) begin with the acronym's letters?
+bool initials_match(std::string_view acronym, std::string_view phrase) {
+  if (!acronym.empty() && acronym.back() == 's') acronym.remove_suffix(1);
+  static const std::set<std::string> small{"of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by"};
+  std::string initials;
+  for (const auto& w : words_of(phrase))
+    if (!small.count(w)) initials += static_cast<char>(is_lower(w[0]) ? w[0] - 'a' + 'A' : w[0]);
+  return initials == acronym;
+}
+
+// English words a gloss may be: letters, blanks, hyphens, apostrophes and
+// dots only, one to five words, none a CamelCase name (SDCHunter: its words
+// cannot be checked) and not a lone acronym (checked elsewhere).
+bool is_english_words(std::string_view s) {
+  // Not a reference or an aside: "etc", "e.g.", "et al", "cf", "see …".
+  static const std::set<std::string> asides{"etc", "e.g", "e.g.", "i.e", "i.e.", "cf", "cf.", "et al",
+                                            "et al.", "vs", "vs.", "ibid", "sic", "see", "fig", "fig."};
+  if (s.size() < 3 || asides.count(std::string(s)) || strings::starts_with(s, "see ")) return false;
+  if (!is_letter(s.front())) return false;
+  for (char c : s)
+    if (!is_letter(c) && c != ' ' && c != '-' && c != '\'' && c != '.') return false;
+  const auto words = words_of(s);
+  if (words.empty() || words.size() > MAX_WORDS) return false;
+  for (const auto& w : words) {
+    bool lower = false, inner_upper = false;
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      lower = lower || is_lower(w[i]);
+      inner_upper = inner_upper || (i > 0 && is_upper(w[i]));
+    }
+    if (lower && inner_upper) return false;
+  }
+  return !(words.size() == 1 && is_acronym(words[0]));
+}
+
+enum class Run { Katakana, Han, Mixed, Other };
+Run script_of(std::string_view s) {
+  bool kata = false, han = false;
+  for (std::size_t i = 0; i < s.size();) {
+    const char32_t c = unicode::next_code_point(s, i);
+    if (unicode::is_katakana(c))
+      kata = true;
+    else if (unicode::is_han(c))
+      han = true;
+    else if (c != U'・')
+      return Run::Other;
+  }
+  return kata && han ? Run::Mixed : kata ? Run::Katakana : han ? Run::Han : Run::Other;
+}
+
+// Items of a parenthesis: split at commas, 、 and semicolons, trimmed.
+std::vector<std::string> items_of(std::string_view inside) {
+  std::string s(inside);
+  for (std::string_view sep : {"、", "，", "；", ";"}) {
+    for (std::size_t at = s.find(sep); at != std::string::npos; at = s.find(sep, at)) s.replace(at, sep.size(), ",");
+  }
+  std::vector<std::string> out;
+  for (const auto& item : strings::split(s, ',')) {
+    const std::string_view t = strings::trim(item);
+    if (!t.empty()) out.emplace_back(t);
+  }
+  return out;
+}
+
+// The Japanese term that ends at byte `end` of text (a blank before the
+// parenthesis aside): the run of katakana and kanji, two characters or more.
+std::string japanese_before(std::string_view text, std::size_t end) {
+  if (end > 0 && text[end - 1] == ' ') --end;
+  std::size_t begin = end;
+  while (begin > 0) {
+    std::size_t b = begin - 1;
+    while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+    std::size_t i = b;
+    const char32_t c = unicode::next_code_point(text, i);
+    if (!is_japanese(c)) break;
+    begin = b;
+  }
+  std::string_view run = text.substr(begin, end - begin);
+  while (strings::starts_with(run, "・")) run.remove_prefix(std::string_view("・").size());
+  return unicode::length(run) >= 2 ? std::string(run) : "";
+}
+
+// The English words that end at byte `end` (a blank aside): back to the
+// previous character that is not a letter, blank or hyphen; "" when that is
+// more than five words or the run starts a sentence of English.
+std::string english_before(std::string_view text, std::size_t end) {
+  if (end > 0 && text[end - 1] == ' ') --end;
+  std::size_t begin = end;
+  while (begin > 0 && (is_letter(text[begin - 1]) || text[begin - 1] == ' ' || text[begin - 1] == '-')) --begin;
+  const std::string_view run = strings::trim(text.substr(begin, end - begin));
+  if (run.empty() || !is_letter(run.front()) || words_of(run).size() > MAX_WORDS) return "";
+  // It must follow Japanese (or open the text): "… は fault tolerance（耐障害性）".
+  if (begin > 0) {
+    std::size_t b = begin - 1;
+    while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+    std::size_t i = b;
+    const char32_t c = unicode::next_code_point(text, i);
+    if (c < 0x80 && c != '(' && c != '[' && c != '"' && c != '\n') return "";
+  }
+  return std::string(run);
+}
+
+void learn_parenthesis(std::string_view text, std::size_t open, std::size_t inside_begin, std::size_t close,
+                       std::set<Gloss>& out) {
+  const std::string_view inside = strings::trim(text.substr(inside_begin, close - inside_begin));
+  if (inside.empty() || inside.size() > MAX_INSIDE_BYTES) return;
+  const std::vector<std::string> items = items_of(inside);
+  const std::string japanese = japanese_before(text, open);
+  if (!japanese.empty()) {
+    // 強化学習 (Reinforcement Learning, RL): the words, and an acronym of them.
+    std::vector<std::string> english;
+    for (const auto& item : items)
+      if (is_english_words(item)) english.push_back(item);
+    for (const auto& item : items) {
+      if (is_english_words(item)) {
+        // A lone capitalised word names something; it glosses a Japanese name
+        // (抖音(Douyin)) or a katakana word that sounds like it, not a phrase.
+        // A katakana word glosses the English it was borrowed from: they
+        // must sound alike (シンタックス(letmac) is an example, not a gloss).
+        // A lone capitalised word names something: it glosses a Japanese
+        // name (抖音(Douyin)), not a phrase with katakana in it.
+        const auto words = words_of(item);
+        const bool name = words.size() == 1 && is_upper(item[0]);
+        const Run run = script_of(japanese);
+        const std::string sound = sound_key(japanese);
+        const bool sounds_alike =
+            !sound.empty() && (sound_key(unicode::nfkc_casefold(item)) == sound ||
+                               sound_key(unicode::nfkc_casefold(words.back())) == sound);
+        if (run == Run::Katakana ? sounds_alike : (!name || run == Run::Han))
+          out.insert({japanese, item, "gloss"});
+      } else if (is_acronym(item)) {
+        for (const auto& e : english)
+          if (initials_match(item, e)) {
+            out.insert({japanese, item, "gloss"});
+            out.insert({item, e, "abbreviation"});
+          }
+      }
+    }
+    return;
+  }
+  const std::string english = english_before(text, open);
+  if (english.empty()) return;
+  const auto words = words_of(english);
+  for (const auto& item : items) {
+    // Silent Data Corruption (SDC): the last words whose initials are its letters.
+    if (is_acronym(item)) {
+      std::string acr(item);
+      if (acr.back() == 's') acr.pop_back();
+      for (std::size_t n = acr.size(); n <= words.size() && n <= acr.size() + 2; ++n) {
+        std::string phrase;
+        for (std::size_t i = words.size() - n; i < words.size(); ++i) phrase += (phrase.empty() ? "" : " ") + words[i];
+        if (initials_match(item, phrase) && is_english_words(phrase)) {
+          out.insert({item, phrase, "abbreviation"});
+          break;
+        }
+      }
+      continue;
+    }
+    // SDC (Silent Data Corruption): the words inside spell the acronym before.
+    if (words.size() == 1 && is_acronym(english) && is_english_words(item) && initials_match(english, item)) {
+      out.insert({english, item, "abbreviation"});
+      continue;
+    }
+    // fault tolerance（耐障害性）, ByteDance(バイトダンス): Japanese for the words before.
+    const Run run = script_of(item);
+    if (run == Run::Katakana) {
+      if (sound_key(unicode::nfkc_casefold(english)) == sound_key(item) && !sound_key(item).empty())
+        out.insert({item, english, "gloss"});
+    } else if (run == Run::Han && is_english_words(english) && unicode::length(item) >= 2) {
+      out.insert({item, english, "gloss"});
+    }
+  }
+}
+
+// A page name or link text in Latin letters: letters, blanks, hyphens, dots
+// and apostrophes, at most five words (not a reference: "Zhang et al(2005)").
+bool is_latin_name(std::string_view s) {
+  if (s.empty() || strings::contains(s, "et al")) return false;
+  for (char c : s)
+    if (!is_letter(c) && c != ' ' && c != '-' && c != '.' && c != '\'') return false;
+  return words_of(s).size() <= MAX_WORDS;
+}
+
+bool has_latin(std::string_view s) {
+  for (char c : s)
+    if (is_letter(c)) return true;
+  return false;
+}
+
+bool has_japanese(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char32_t c = unicode::next_code_point(s, i);
+    if (is_japanese(c) || unicode::is_hiragana(c)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<Gloss> learn_glosses(const Note& note) {
+  std::set<Gloss> out;
+  const std::string_view text = note.text;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    std::size_t inside = 0;
+    if (text[i] == '(')
+      inside = i + 1;
+    else if (text.compare(i, 3, "（") == 0)
+      inside = i + 3;
+    else
+      continue;
+    std::size_t close = inside;
+    while (close < text.size() && close - inside <= MAX_INSIDE_BYTES && text[close] != ')' &&
+           text.compare(close, 3, "）") != 0 && text[close] != '(' && text.compare(close, 3, "（") != 0 &&
+           text[close] != '\n')
+      ++close;
+    if (close >= text.size() || !(text[close] == ')' || text.compare(close, 3, "）") == 0)) continue;
+    learn_parenthesis(text, i, inside, close, out);
+  }
+  // [[Xin Liu|劉鑫]]: the page under a name in the other script.
+  for (const Link& l : note.links) {
+    if (l.display.empty() || l.embed || strings::starts_with(l.target, "@") || is_attachment(l.target)) continue;
+    const std::string_view target = strings::trim(l.target), shown = strings::trim(l.display);
+    if (is_latin_name(target) && has_japanese(shown) && !has_latin(shown))
+      out.insert({std::string(shown), std::string(target), "link"});
+    else if (is_latin_name(shown) && has_japanese(target) && !has_latin(target))
+      out.insert({std::string(target), std::string(shown), "link"});
+  }
+  return {out.begin(), out.end()};
+}
+
+}  // namespace sagasu

@@ -1,0 +1,24 @@
+// The equivalents a note states, for the vault's glossary (the bridge tier of
+// the searcher): what a person writes to say that two names are one thing.
+//   - a gloss in parentheses: 特性調査(characterization), 強化学習 (Reinforcement
+//     Learning, RL), fault tolerance（耐障害性）, ByteDance(バイトダンス、字节跳动);
+//   - an abbreviation defined: Silent Data Corruption (SDC), RL (Reinforcement Learning);
+//   - a link shown under a text of the other script: [[Xin Liu|劉鑫]].
+// Only what passes checks that keep it precise is taken: the English is words
+// (no digits, at most five, not a lone acronym or a CamelCase system name whose
+// words cannot be checked), an acronym's letters are its words' initials, a
+// katakana name sounds like its English (sounds.h), and a Japanese term is
+// the kanji/katakana run just before the parenthesis.
+#pragma once
+
+#include <vector>
+
+#include "sagasu/note.h"
+#include "sagasu/stored_note.h"
+
+namespace sagasu {
+
+/// The note's equivalents, sorted, each once.
+std::vector<Gloss> learn_glosses(const Note& note);
+
+}  // namespace sagasu

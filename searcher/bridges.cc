@@ -1,0 +1,161 @@
+#include "bridges.h"
+
+#include <algorithm>
+#include <set>
+
+#include "sagasu/schema.h"
+#include "sagasu/sounds.h"
+#include "sagasu/strings.h"
+#include "sagasu/unicode.h"
+
+namespace sagasu {
+namespace {
+
+// A word term of ASCII letters and digits (a word term is case-folded).
+bool latin_word(const std::string& w) {
+  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+
+}  // namespace
+
+std::vector<Bridge> Bridges::stated(const std::string& key) const {
+  std::vector<Bridge> out;
+  if (key.empty()) return out;
+  // The vault's glossary, the equivalents most notes state first; then the dictionary's.
+  const std::string gloss_px(schema::META_GLOSSARY), dict_px(schema::META_DICTIONARY);
+  if (gloss_px.size() + key.size() <= schema::MAX_TERM_BYTES) {
+    std::vector<std::pair<std::size_t, Bridge>> stated;
+    for (const std::string& line : strings::split_nonempty(m_db.get_metadata(gloss_px + key), '\n')) {
+      const std::vector<std::string> f = strings::split(line, '\t');
+      if (f.size() < 3 || f[0].empty()) continue;  // a line this version cannot read
+      stated.push_back({std::strtoul(f[2].c_str(), nullptr, 10), Bridge{f[0], f[1]}});
+    }
+    std::stable_sort(stated.begin(), stated.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (auto& [n, b] : stated) out.push_back(std::move(b));
+  }
+  if (dict_px.size() + key.size() <= schema::MAX_TERM_BYTES)
+    for (const std::string& line : strings::split_nonempty(m_db.get_metadata(dict_px + key), '\n')) {
+      const std::vector<std::string> f = strings::split(line, '\t');
+      out.push_back({f[0], f.size() > 1 && f[1] == "name" ? "name" : "dictionary"});
+    }
+  return out;
+}
+
+bool Bridges::names(const std::vector<std::string>& words) const {
+  std::string key, joined;
+  for (const auto& w : words) {
+    key += (key.empty() ? "" : " ") + w;
+    joined += w;
+  }
+  if (!stated(key).empty()) return true;
+  std::vector<Bridge> sounds;
+  if (std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, sounds);
+  return !sounds.empty();
+}
+
+std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::string>& words) const {
+  std::string key;
+  for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
+  std::vector<Bridge> out = stated(key);
+  if (key.empty()) return out;
+  // One word's sound; a phrase of English words may sound like one katakana
+  // word ("fault injection" フォールトインジェクション).
+  std::string joined;
+  for (const auto& w : words) joined += w;
+  if (words.size() == 1 || std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, out);
+  if (out.empty() && words.size() > 1) add_composed(words, out);
+  // Each equivalent once (as the analyzer folds it), never the piece itself.
+  std::vector<Bridge> unique;
+  std::set<std::string> seen{unicode::nfkc_casefold(key), unicode::nfkc_casefold(text)};
+  for (auto& b : out)
+    if (unique.size() < MAX_BRIDGES && seen.insert(unicode::nfkc_casefold(b.equivalent)).second)
+      unique.push_back(std::move(b));
+  return unique;
+}
+
+void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const {
+  // A compound or phrase no table names, part by part: 継続的バッチング →
+  // 継続的 + バッチング → "continuous batching"; layer normalization →
+  // レイヤー正規化. The longest run of words with equivalents is a part; a
+  // Latin word without any stays itself (GPU クラスタ → GPU cluster); the
+  // parts' first equivalents are combined, adjacent and in order.
+  constexpr std::size_t MAX_WORDS = 6, LONGEST_PART = 4, PER_PART = 3, MAX_COMBINATIONS = 16;
+  if (words.size() > MAX_WORDS) return;
+  std::vector<std::vector<Bridge>> parts;
+  bool any = false;
+  for (std::size_t i = 0; i < words.size();) {
+    std::vector<Bridge> alts;
+    std::size_t j = std::min(words.size(), i + LONGEST_PART);
+    for (; j > i; --j) {
+      if (i == 0 && j == words.size()) continue;  // the whole: of() tried it
+      std::string key, joined;
+      for (std::size_t k = i; k < j; ++k) {
+        key += (key.empty() ? "" : " ") + words[k];
+        joined += words[k];
+      }
+      alts = stated(key);
+      add_sounds(joined, alts);
+      if (!alts.empty()) break;
+    }
+    if (alts.empty()) {
+      if (!latin_word(words[i])) return;
+      alts.push_back({words[i], ""});
+      j = i + 1;
+    } else {
+      any = true;
+    }
+    if (alts.size() > PER_PART) alts.resize(PER_PART);
+    parts.push_back(std::move(alts));
+    i = j;
+  }
+  if (!any) return;
+  std::vector<std::size_t> at(parts.size(), 0);
+  for (std::size_t n = 0; n < MAX_COMBINATIONS; ++n) {
+    std::string phrase;
+    bool latin = false;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const std::string& e = parts[i][at[i]].equivalent;
+      const bool is_latin = !e.empty() && static_cast<unsigned char>(e[0]) < 0x80;
+      if (!phrase.empty() && latin && is_latin) phrase += ' ';
+      phrase += e;
+      latin = is_latin;
+    }
+    out.push_back({phrase, "words"});
+    // The next combination (the last part's choices turn fastest).
+    std::size_t i = parts.size();
+    while (i > 0 && ++at[i - 1] == parts[i - 1].size()) at[--i] = 0;
+    if (i == 0) break;
+  }
+}
+
+void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) const {
+  const Script script = sound_script(word);
+  if (script == Script::None) return;
+  const Script other = script == Script::Katakana ? Script::Latin : Script::Katakana;
+  const std::string px(schema::META_SOUND);
+  auto add_key = [&](const std::string& key) {
+    bool any = false;
+    if (key.empty()) return any;
+    for (std::string& w : strings::split_nonempty(m_db.get_metadata(px + key), '\n'))
+      if (sound_script(w) == other) {
+        out.push_back({std::move(w), "sound"});
+        any = true;
+      }
+    return any;
+  };
+  bool any = add_key(sound_key(word));
+  // English plurals: "stragglers" sounds like ストラグラー without its s.
+  if (script == Script::Latin && strings::ends_with(word, "s"))
+    any = add_key(sound_key(word.substr(0, word.size() - 1))) || any;
+  if (any || script != Script::Katakana) return;
+  // A partial katakana word (プリフィ) bridges through the words of the vault it begins.
+  constexpr std::size_t MAX_COMPLETIONS = 64;
+  std::set<std::string> keys;
+  std::size_t n = 0;
+  for (auto t = m_db.allterms_begin(word); t != m_db.allterms_end(word) && n < MAX_COMPLETIONS; ++t, ++n)
+    if (sound_script(*t) == Script::Katakana)
+      if (std::string key = sound_key(*t); !key.empty()) keys.insert(std::move(key));
+  for (const auto& key : keys) add_key(key);
+}
+
+}  // namespace sagasu
