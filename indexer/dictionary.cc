@@ -229,20 +229,10 @@ std::string dictionary_folder() {
 DictionaryPairs dictionary_pairs(const std::vector<Xapian::Database>& dbs) {
   DictionaryPairs out;
   const std::unordered_set<std::string> vocabulary = vocabulary_of(dbs);
-  // Sounds: every katakana word by its key, and the English words of the keys they have.
-  std::map<std::string, std::vector<std::string>> latin;
-  for (const auto& w : vocabulary) {
-    const Script script = sound_script(w);
-    if (script == Script::None) continue;
-    std::string key = sound_key(w);
-    if (key.empty()) continue;
-    if (script == Script::Katakana)
-      out.sounds[std::move(key)].insert(w);
-    else
-      latin[std::move(key)].push_back(w);
-  }
-  for (auto& [key, words] : latin)
-    if (auto k = out.sounds.find(key); k != out.sounds.end()) k->second.insert(words.begin(), words.end());
+  // Sounds: every katakana and English word by its key (a katakana word the
+  // vault lacks, エヌビディア, still finds "nvidia").
+  for (const auto& w : vocabulary)
+    if (std::string key = sound_key(w); !key.empty()) out.sounds[std::move(key)].insert(w);
   const std::string folder = dictionary_folder();
   const std::string text = folder.empty() ? "" : dictionary_text(folder);
   // Are all the words of a text, parted at the separators, words of the vault?

@@ -32,8 +32,8 @@ struct DictionaryPairs {
   std::vector<std::pair<std::string, std::string>> to_japanese;  ///< English → Japanese in the vault
   /// The same from ENAMDICT's persons' names: 黒橋 ↔ Kurohashi, 大輔 ↔ Daisuke.
   std::vector<std::pair<std::string, std::string>> names_to_english, names_to_japanese;
-  /// The vault's katakana words by sound key (sounds.h), and its English words
-  /// by the keys a katakana word has: プリフィル and prefill under "prfr".
+  /// The vault's katakana and English words by sound key (sounds.h):
+  /// プリフィル and prefill under "prfr".
   std::map<std::string, std::set<std::string>> sounds;
 };
 

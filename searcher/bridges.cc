@@ -109,6 +109,22 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
     i = j;
   }
   if (!any) return;
+  // The last word of an English phrase as the vault inflects it: "sequence
+  // parallel" is written "sequence parallelism" (a phrase takes no stems).
+  constexpr std::size_t MAX_SUFFIX = 4, MAX_FORMS = 3;
+  std::vector<Bridge>& last = parts.back();
+  for (std::size_t i = 0, n = last.size(); i < n; ++i) {
+    const std::string w = last[i].equivalent;
+    if (!latin_word(w) || w.size() < 4) continue;
+    std::size_t forms = 0;
+    for (auto t = m_db.allterms_begin(w); t != m_db.allterms_end(w) && forms < MAX_FORMS; ++t) {
+      const std::string form = *t;
+      if (form.size() > w.size() && form.size() <= w.size() + MAX_SUFFIX && latin_word(form)) {
+        last.push_back({form, last[i].how});
+        ++forms;
+      }
+    }
+  }
   std::vector<std::size_t> at(parts.size(), 0);
   for (std::size_t n = 0; n < MAX_COMBINATIONS; ++n) {
     std::string phrase;

@@ -136,25 +136,41 @@ std::vector<QueryNode> QueryBuilder::take_filters(std::vector<QueryNode> tops, C
 }
 
 void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
-  if (tops.size() < 2 || !std::all_of(tops.begin(), tops.end(), [](const QueryNode& n) {
-        return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text;
-      }))
-    return;
-  std::string all_text, key;
-  for (const auto& n : tops) {
-    all_text += (all_text.empty() ? "" : " ") + n.leaf.value;
-    for (const auto& w : m_analyzer.words(n.leaf.value)) key += (key.empty() ? "" : " ") + w;
+  // Runs of plain words that together name something (a page's name, or a
+  // term with an equivalent: "root cause" in "root cause analysis"), the
+  // longest first: the words as one name, or the words as they are, so
+  // nothing the plain query found is lost.
+  constexpr std::size_t LONGEST_RUN = 6;
+  auto plain = [](const QueryNode& n) { return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text; };
+  auto names = [&](std::size_t from, std::size_t to) {
+    std::string key;
+    for (std::size_t k = from; k < to; ++k)
+      for (const auto& w : m_analyzer.words(tops[k].leaf.value)) key += (key.empty() ? "" : " ") + w;
+    return !m_synonyms.of(key).empty() || (m_bridges && m_bridges->names(strings::split_nonempty(key, ' ')));
+  };
+  std::vector<QueryNode> out;
+  for (std::size_t i = 0; i < tops.size();) {
+    std::size_t end = i;
+    std::size_t run = i;
+    while (run < tops.size() && run < i + LONGEST_RUN && plain(tops[run])) ++run;
+    for (std::size_t j = run; j >= i + 2 && end == i; --j)
+      if (names(i, j)) end = j;
+    if (end == i) {
+      out.push_back(std::move(tops[i++]));
+      continue;
+    }
+    QueryPart merged;
+    std::vector<QueryNode> words;
+    for (std::size_t k = i; k < end; ++k) {
+      merged.value += (merged.value.empty() ? "" : " ") + tops[k].leaf.value;
+      words.push_back(std::move(tops[k]));
+    }
+    out.push_back(QueryNode{QueryNode::Op::Or,
+                            {QueryNode{QueryNode::Op::Leaf, {}, merged}, QueryNode{QueryNode::Op::And, std::move(words), {}}},
+                            {}});
+    i = end;
   }
-  if (m_synonyms.of(key).empty() &&
-      !(m_bridges && m_bridges->names(strings::split_nonempty(key, ' '))))
-    return;
-  // The words as one name, or the words as they are: nothing the plain query found is lost.
-  QueryPart merged;
-  merged.value = all_text;
-  QueryNode words{QueryNode::Op::And, std::move(tops), {}};
-  tops.clear();
-  tops.push_back(
-      QueryNode{QueryNode::Op::Or, {QueryNode{QueryNode::Op::Leaf, {}, merged}, std::move(words)}, {}});
+  tops = std::move(out);
 }
 
 void QueryBuilder::compile_text(CompiledQuery& q, bool any) {

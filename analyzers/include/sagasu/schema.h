@@ -249,8 +249,8 @@ inline constexpr std::string_view META_GLOSSARY = "sagasu.gloss:";
 /// Prefix: a name's key → its equivalents in the dictionary (indexer/dictionary.h)
 /// whose both sides occur in the vault, one per line.
 inline constexpr std::string_view META_DICTIONARY = "sagasu.dict:";
-/// Prefix: a sound key (sounds.h) → the vault's katakana words with that key,
-/// and its English words with it when a katakana word has it, one per line.
+/// Prefix: a sound key (sounds.h) → the vault's katakana and English words
+/// with that key, one per line.
 inline constexpr std::string_view META_SOUND = "sagasu.sound:";
 /// The first line of a title's synonym entry: the names after it are the page's
 /// aliases (a head; an alias's entry names its titles).
