@@ -1,5 +1,6 @@
 #include "glossary.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
@@ -62,20 +63,22 @@ bool is_english_words(std::string_view s) {
   // Not a reference or an aside: "etc", "e.g.", "et al", "cf", "see …".
   static const std::set<std::string> asides{"etc", "e.g", "e.g.", "i.e", "i.e.", "cf", "cf.", "et al",
                                             "et al.", "vs", "vs.", "ibid", "sic", "see", "fig", "fig."};
-  if (s.size() < 3 || asides.count(std::string(s)) || strings::starts_with(s, "see ")) return false;
+  if (s.size() < 3 || asides.count(std::string(s)) || strings::starts_with(s, "see ") || strings::contains(s, "--"))
+    return false;
   if (!is_letter(s.front())) return false;
   for (char c : s)
     if (!is_letter(c) && c != ' ' && c != '-' && c != '\'' && c != '.') return false;
   const auto words = words_of(s);
   if (words.empty() || words.size() > MAX_WORDS) return false;
-  for (const auto& w : words) {
-    bool lower = false, inner_upper = false;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      lower = lower || is_lower(w[i]);
-      inner_upper = inner_upper || (i > 0 && is_upper(w[i]));
+  // CamelCase: a capital after a small letter (ByteDance), or capitals run on
+  // into a word (SDCHunter); not a plural acronym (FLOPs).
+  for (const auto& w : words)
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      if (is_upper(w[i]) && is_lower(w[i - 1])) return false;
+      if (i >= 2 && is_upper(w[i - 2]) && is_upper(w[i - 1]) && is_lower(w[i]) && i + 1 < w.size() &&
+          is_lower(w[i + 1]))
+        return false;
     }
-    if (lower && inner_upper) return false;
-  }
   return !(words.size() == 1 && is_acronym(words[0]));
 }
 
@@ -187,6 +190,10 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
   const std::string english = english_before(text, open);
   if (english.empty()) return;
   const auto words = words_of(english);
+  const std::string english_sound = sound_key(unicode::nfkc_casefold(english));
+  auto sounds_like = [&](const std::string& item) {
+    return !english_sound.empty() && script_of(item) == Run::Katakana && sound_key(item) == english_sound;
+  };
   for (const auto& item : items) {
     // Silent Data Corruption (SDC): the last words whose initials are its letters.
     if (is_acronym(item)) {
@@ -207,12 +214,13 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
       out.insert({english, item, "abbreviation"});
       continue;
     }
-    // fault tolerance（耐障害性）, ByteDance(バイトダンス): Japanese for the words before.
+    // fault tolerance（耐障害性）, ByteDance(バイトダンス、字节跳动): Japanese
+    // for the words before; a name (ByteDance) is checked by its katakana's sound.
     const Run run = script_of(item);
     if (run == Run::Katakana) {
-      if (sound_key(unicode::nfkc_casefold(english)) == sound_key(item) && !sound_key(item).empty())
-        out.insert({item, english, "gloss"});
-    } else if (run == Run::Han && is_english_words(english) && unicode::length(item) >= 2) {
+      if (sounds_like(item)) out.insert({item, english, "gloss"});
+    } else if (run == Run::Han && unicode::length(item) >= 2 &&
+               (is_english_words(english) || std::any_of(items.begin(), items.end(), sounds_like))) {
       out.insert({item, english, "gloss"});
     }
   }

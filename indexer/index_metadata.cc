@@ -127,6 +127,18 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
   for (const RunNote& n : notes)
     if (n.has_digest())
       for (const Gloss& g : n.digest().glosses) glossary[g].insert(n.file->path);
+  // A term glossed with many different words is a label for names, not a
+  // term being translated (引数 (info), 引数 (time) in API references): of
+  // its glosses, only those more than one note states are kept.
+  constexpr std::size_t MAX_GLOSSES = 3;
+  std::map<std::string, std::size_t> glosses_of;
+  for (const auto& [g, _] : glossary)
+    if (g.how == "gloss") ++glosses_of[g.a];
+  for (auto it = glossary.begin(); it != glossary.end();)
+    if (it->first.how == "gloss" && glosses_of[it->first.a] > MAX_GLOSSES && it->second.size() < 2)
+      it = glossary.erase(it);
+    else
+      ++it;
   return glossary;
 }
 

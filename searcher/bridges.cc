@@ -149,29 +149,35 @@ void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) cons
   if (script == Script::None) return;
   const Script other = script == Script::Katakana ? Script::Latin : Script::Katakana;
   const std::string px(schema::META_SOUND);
-  auto add_key = [&](const std::string& key) {
-    bool any = false;
-    if (key.empty()) return any;
-    for (std::string& w : strings::split_nonempty(m_db.get_metadata(px + key), '\n'))
-      if (sound_script(w) == other) {
-        out.push_back({std::move(w), "sound"});
-        any = true;
-      }
-    return any;
+  // The words of the other script under `from`'s key that sound like it, the nearest ones.
+  auto add_key = [&](const std::string& from) {
+    const std::string key = sound_key(from);
+    if (key.empty()) return;
+    std::vector<std::pair<std::size_t, std::string>> alike;
+    for (std::string& w : strings::split_nonempty(m_db.get_metadata(px + key), '\n')) {
+      if (sound_script(w) != other) continue;
+      const std::string& kata = script == Script::Katakana ? from : w;
+      const std::string& latin = script == Script::Katakana ? w : from;
+      if (sounds_alike(kata, latin)) alike.emplace_back(sound_distance(kata, latin), std::move(w));
+    }
+    if (alike.empty()) return;
+    const std::size_t nearest = std::min_element(alike.begin(), alike.end())->first;
+    for (auto& [d, w] : alike)
+      if (d == nearest) out.push_back({std::move(w), "sound"});
   };
-  bool any = add_key(sound_key(word));
+  // A katakana word the vault does not have but begins (プリフィ of
+  // プリフィル) is part of those words: they bridge, not its own sound.
+  if (script == Script::Katakana && m_db.get_termfreq(word) == 0) {
+    constexpr std::size_t MAX_COMPLETIONS = 64;
+    std::vector<std::string> completions;
+    for (auto t = m_db.allterms_begin(word); t != m_db.allterms_end(word) && completions.size() < MAX_COMPLETIONS; ++t)
+      if (sound_script(*t) == Script::Katakana) completions.push_back(*t);
+    for (const auto& c : completions) add_key(c);
+    if (!completions.empty()) return;
+  }
+  add_key(word);
   // English plurals: "stragglers" sounds like ストラグラー without its s.
-  if (script == Script::Latin && strings::ends_with(word, "s"))
-    any = add_key(sound_key(word.substr(0, word.size() - 1))) || any;
-  if (any || script != Script::Katakana) return;
-  // A partial katakana word (プリフィ) bridges through the words of the vault it begins.
-  constexpr std::size_t MAX_COMPLETIONS = 64;
-  std::set<std::string> keys;
-  std::size_t n = 0;
-  for (auto t = m_db.allterms_begin(word); t != m_db.allterms_end(word) && n < MAX_COMPLETIONS; ++t, ++n)
-    if (sound_script(*t) == Script::Katakana)
-      if (std::string key = sound_key(*t); !key.empty()) keys.insert(std::move(key));
-  for (const auto& key : keys) add_key(key);
+  if (script == Script::Latin && strings::ends_with(word, "s")) add_key(word.substr(0, word.size() - 1));
 }
 
 }  // namespace sagasu

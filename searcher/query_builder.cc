@@ -280,15 +280,20 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
     if (t.kind == TokenKind::Word) {
       c.info.words.push_back(t.text);
       c.info.stems.emplace_back();
-      match.words.insert(t.text);
     } else if (!c.info.words.empty()) {
       c.info.stems.back() = t.text;
       match.stems.insert(t.text);
     }
   }
+  // Highlights: a compound's pieces where they are together (apart too when loose).
+  if (c.info.words.size() == 1 || (m_loose && !phrase))
+    match.words.insert(c.info.words.begin(), c.info.words.end());
+  else if (!c.info.words.empty())
+    match.phrases.push_back(c.info.words);
   add_word_tier(c, phrase, prefix);
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
-  if (prefix.empty() && m_bridges && !c.info.words.empty()) add_bridge_tier(c, match);
+  // A quoted phrase is the text itself: no equivalent stands for it.
+  if (prefix.empty() && m_bridges && !phrase && !c.info.words.empty()) add_bridge_tier(c, match);
   // The substring tier: body text (in --exact mode too: the verifier then requires the typed text itself).
   if (prefix.empty()) add_substring_tier(c, text);
   if (m_exact) match.literals.push_back(text);
@@ -349,7 +354,10 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
     if (sw.empty()) continue;
     c.info.synonyms.push_back(syn);
     c.alternatives.push_back({sw, sw.size() > 1});
-    for (const auto& w : sw) match.words.insert(w);
+    if (sw.size() == 1)
+      match.words.insert(sw[0]);
+    else
+      match.phrases.push_back(sw);
     if (sw.size() == 1)
       alts.emplace_back(Xapian::Query::OP_OR, Xapian::Query(sw[0]), Xapian::Query(title_prefix + sw[0]));
     else
@@ -391,7 +399,10 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
       q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
       c.alternatives.push_back({words, true});
     }
-    for (const auto& w : words) match.words.insert(w);
+    if (words.size() == 1)
+      match.words.insert(words[0]);
+    else
+      match.phrases.push_back(words);
     // Its words share the weight: a phrase of three weighs as one word would.
     alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q, bridge_weight(b.how) / static_cast<double>(words.size()));
     c.bridges.push_back(q);

@@ -91,6 +91,10 @@ bool SnippetGenerator::may_match(std::string_view text) const {
   const std::string folded = unicode::nfkc_casefold(text);
   for (const auto& w : m_terms.words)
     if (folded.find(w) != std::string::npos) return true;
+  for (const auto& phrase : m_terms.phrases)
+    if (!phrase.empty() && std::all_of(phrase.begin(), phrase.end(),
+                                       [&](const std::string& w) { return folded.find(w) != std::string::npos; }))
+      return true;
   for (const auto& st : m_terms.stems)
     if (folded.find(st.substr(0, st.size() > 3 ? st.size() - 1 : st.size())) != std::string::npos) return true;
   if (!m_terms.substrings.empty()) {
@@ -106,11 +110,22 @@ bool SnippetGenerator::may_match(std::string_view text) const {
 std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(std::string_view text) const {
   std::vector<std::pair<std::size_t, std::size_t>> raw;
   if (m_terms.empty() || !may_match(text)) return raw;
-  if (!m_terms.words.empty() || !m_terms.stems.empty())
-    for (const Token& t : m_analyzer.analyze(text)) {
+  if (!m_terms.words.empty() || !m_terms.stems.empty() || !m_terms.phrases.empty()) {
+    std::vector<Token> words;  // the word tokens, for the phrases
+    for (Token& t : m_analyzer.analyze(text)) {
       const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
       if (hit) raw.emplace_back(t.byte_begin, t.byte_end);
+      if (t.kind == TokenKind::Word && !m_terms.phrases.empty()) words.push_back(std::move(t));
     }
+    for (const auto& phrase : m_terms.phrases)
+      for (std::size_t i = 0; !phrase.empty() && i + phrase.size() <= words.size(); ++i) {
+        std::size_t n = 0;
+        while (n < phrase.size() && words[i + n].text == phrase[n] &&
+               (n == 0 || words[i + n].position == words[i + n - 1].position + 1))
+          ++n;
+        if (n == phrase.size()) raw.emplace_back(words[i].byte_begin, words[i + n - 1].byte_end);
+      }
+  }
   for (const auto& needle : m_terms.substrings)
     for (auto span : find_substring(m_analyzer, text, needle)) {
       // Folding dropped the query's trailing long vowels: a match of サーバ

@@ -3,7 +3,10 @@
 #include <unicode/translit.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
 #include <memory>
+#include <set>
+#include <vector>
 
 #include "sagasu/error.h"
 #include "sagasu/unicode.h"
@@ -95,7 +98,144 @@ std::string consonants(std::string_view letters) {
   return key;
 }
 
+bool is_vowel_letter(char c) { return is_vowel(c) || c == 'y'; }
+
+// The vowel groups of romaji, without the vowels Japanese adds to a consonant
+// that has none in English (the u of ス before ト, a final ト's o): a vowel
+// after a consonant and before another consonant or the end, when it is u, or
+// o after t/d, or i after ch/j, is added.
+std::vector<std::string> romaji_vowels(const std::string& r) {
+  std::vector<std::string> groups;
+  for (std::size_t i = 0; i < r.size();) {
+    if (!is_vowel(r[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < r.size() && is_vowel(r[j])) ++j;
+    const std::string g = r.substr(i, j - i);
+    const bool after_consonant = i > 0 && !is_vowel(r[i - 1]);
+    const bool before_consonant_or_end = j == r.size() || !is_vowel(r[j]);
+    const char prev = i > 0 ? r[i - 1] : '\0';
+    const bool added = after_consonant && before_consonant_or_end && g.size() == 1 &&
+                       (g == "u" || (g == "o" && (prev == 't' || prev == 'd')) ||
+                        (g == "i" && j == r.size() && (prev == 'h' || prev == 'j') && i >= 2 &&
+                         (r[i - 2] == 'c' || prev == 'j')));
+    if (!added) groups.push_back(g);
+    i = j;
+  }
+  return groups;
+}
+
+// The vowel groups of an English spelling (y after a consonant is a vowel; a
+// final e is silent); a group an r colours (the r before a consonant or at
+// the end, which Japanese hears as a long vowel: work ワーク) ends in 'R'.
+std::vector<std::string> english_vowels(std::string w) {
+  if (w.size() > 3 && w.back() == 'e' && !is_vowel_letter(w[w.size() - 2])) w.pop_back();
+  std::vector<std::string> groups;
+  for (std::size_t i = 0; i < w.size();) {
+    const bool vowel = is_vowel(w[i]) || (w[i] == 'y' && i > 0 && !is_vowel(w[i - 1]));
+    if (!vowel) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1;
+    while (j < w.size() && is_vowel_letter(w[j])) ++j;
+    std::string g = w.substr(i, j - i);
+    if (j < w.size() && w[j] == 'r' && (j + 1 == w.size() || !is_vowel_letter(w[j + 1]))) g += 'R';
+    groups.push_back(std::move(g));
+    i = j;
+  }
+  return groups;
+}
+
+// Could an English vowel group begin this Japanese one? (cable ケーブル,
+// light ライト, cut カット, cloud クラウド, fault フォールト, work ワーク.)
+bool vowel_fits(std::string_view english, std::string_view japanese) {
+  const char j = japanese.front();
+  if (english.back() == 'R' && j == 'a') return true;
+  if (english.substr(0, 2) == "ou" || english.substr(0, 2) == "ow") return j == 'a' || j == 'o' || j == 'u';
+  if (english.substr(0, 2) == "au" || english.substr(0, 2) == "aw") return j == 'o' || j == 'a';
+  switch (english.front()) {
+    case 'a': return j == 'a' || j == 'e';
+    case 'e': return j == 'e' || j == 'i';
+    case 'i':
+    case 'y': return j == 'i' || japanese.substr(0, 2) == "ai";
+    case 'o': return j == 'o';
+    case 'u': return j == 'u' || j == 'a';
+  }
+  return false;
+}
+
+// Romaji without the vowels Japanese adds (romaji_vowels), doubled letters once.
+std::string romaji_core(const std::string& r) {
+  std::string out;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    if (is_vowel(r[i]) && i > 0 && !is_vowel(r[i - 1]) && (i + 1 == r.size() || !is_vowel(r[i + 1])) &&
+        (r[i] == 'u' || (r[i] == 'o' && (r[i - 1] == 't' || r[i - 1] == 'd'))))
+      continue;
+    const char c = r[i] == 'l' ? 'r' : r[i];
+    if (out.empty() || out.back() != c) out += c;
+  }
+  return out;
+}
+
+// An English spelling as it sounds, in the letters romaji uses.
+std::string english_core(const std::string& w) {
+  std::string out;
+  for (char c : respell(w)) {
+    if (c == 'l') c = 'r';
+    if (c == 'v') c = 'b';
+    if (c == 'y') c = 'i';
+    if (out.empty() || out.back() != c) out += c;
+  }
+  if (out.size() > 3 && out.back() == 'e') out.pop_back();
+  return out;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
 }  // namespace
+
+std::size_t sound_distance(std::string_view katakana, std::string_view latin) {
+  return edit_distance(romaji_core(romanise(katakana)), english_core(std::string(latin)));
+}
+
+bool sounds_alike(std::string_view katakana, std::string_view latin) {
+  const std::string r = romanise(katakana);
+  const std::string e(latin);
+  if (r.empty() || e.empty()) return false;
+  std::vector<std::string> rv = romaji_vowels(r), ev = english_vowels(e);
+  // A name that starts with a letter read by its name (NVIDIA: エヌビディア,
+  // "en-vidia"): two consonants no English syllable starts with.
+  static const std::set<std::string> onsets{"bl", "br", "ch", "cl", "cr", "dr", "dw", "fl", "fr", "gh", "gl", "gn", "gr",
+                                            "kl", "kn", "kr", "ph", "pl", "pr", "ps", "qu", "sc", "sh", "sk", "sl", "sm",
+                                            "sn", "sp", "sq", "st", "sw", "th", "tr", "ts", "tw", "wh", "wr"};
+  const bool spelt = e.size() > 2 && !is_vowel_letter(e[0]) && !is_vowel_letter(e[1]) && !onsets.count(e.substr(0, 2));
+  if (spelt && r[0] == 'e' && !rv.empty()) {
+    rv.erase(rv.begin());
+  } else if (is_vowel(r[0]) != is_vowel(e[0])) {
+    return false;
+  }
+  if (rv.empty() || ev.empty()) return rv.empty() == ev.empty();
+  if (!vowel_fits(ev.front(), rv.front())) return false;
+  // As many vowel sounds; one more or less in a long word.
+  const std::size_t a = rv.size(), b = ev.size();
+  return a == b || ((a > b ? a - b : b - a) == 1 && std::max(a, b) >= 3);
+}
 
 Script sound_script(std::string_view word) {
   if (word.empty()) return Script::None;

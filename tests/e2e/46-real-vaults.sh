@@ -21,12 +21,35 @@ MV="$CORPUS/matsuura-research-note/notes" RV="$CORPUS/robotics-paper-notes/notes
 "$INDEXER" --vault "$RV" --index "$R" --quiet
 "$INDEXER" --vault "$TV" --index "$T" --ext '*' --quiet
 
-n_hits() { "$SEARCHER" --index "$1" --paths "${@:2}" 2>/dev/null | wc -l; }
+n_hits() { "$SEARCHER" --index "$1" --paths --no-bridge "${@:2}" 2>/dev/null | wc -l; }
 n_grep() { grep -rlF -- "$2" "$1" | wc -l; }
 same_as_grep() {  # same_as_grep INDEX VAULT QUERY NEEDLE: --paths gives as many notes as grep -rlF NEEDLE
   local got want
   got=$(n_hits "$1" "$3") want=$(n_grep "$2" "$4")
   expect "$(basename "$1") $3: $got notes, grep $want" test "$got" = "$want"
+  bridges_in_notes "$@"
+}
+# The default search adds the bridge tier: each note it bridges holds the
+# equivalent named (grep -i on the file, width folded); a quoted phrase has none.
+bridges_in_notes() {  # bridges_in_notes INDEX VAULT QUERY
+  local out
+  out=$("$SEARCHER" --index "$1" --json --limit 100000 --snippets 0 --facets none "$3" 2>/dev/null | python3 -c '
+import json, sys, unicodedata
+vault = sys.argv[1]
+fold = lambda s: unicodedata.normalize("NFKC", s).casefold()
+bad = bridged = 0
+for h in json.load(sys.stdin)["hits"]:
+    for b in h.get("bridged", []):
+        bridged += 1
+        text = fold(open(h["file"], encoding="utf-8", errors="replace").read())
+        words = fold(b["equivalent"]).replace("-", " ").split()
+        # an English word may be there in another form of its stem (declare: declared)
+        if not all(w in text or (w.isascii() and len(w) > 4 and w[:-1] in text) for w in words):
+            bad += 1
+            print("not in the note:", b["equivalent"], h["path"], file=sys.stderr)
+print(bridged, bad)' "$2")
+  expect "$(basename "$1") $3: ${out% *} bridged notes, each holding its equivalent" test "${out#* }" = 0
+  case $3 in \"*) expect "$(basename "$1") $3: a quoted phrase has no bridge" test "${out% *}" = 0 ;; esac
 }
 # Quoted phrases are exact; a compound's pieces together; kana variants only where they name the word.
 same_as_grep "$T" "$TV" '"文字列型"' 文字列型

@@ -7,6 +7,7 @@
 # warning and a result marked partial.
 . "$(dirname "$0")/lib.sh"
 command -v xapian-tcpsrv >/dev/null || { echo "FAIL xapian-tcpsrv not installed (Debian xapian-tools)"; exit 1; }
+export SAGASU_EDICT="$SAGASU_SRC/tests/e2e/fixtures/dictionary"  # the dictionaries' bridges too
 v="$WORK/vault"
 cp -r "$VAULT" "$v"
 one="$WORK/one"
@@ -66,6 +67,7 @@ queries=(
   'person:"Xin Liu"' "org:バイトダンス" "kind:person OR kind:organization" "障害 -SDC" "stragler"
   "GPU venue:OSDI" "title:FSDP" '"学習 ジョブ"' "訓練 OR 推論" "エラー"
   "x venue:OSDI" "l venue:SC"  # one-character prefixes under a filter (a Xapian crash with OP_MAX)
+  "observability" "エヌビディア" "強化学習" "Kurohashi"  # bridges: the glossary, a sound, the dictionaries
 )
 n=0
 same=0

@@ -2,8 +2,10 @@
 # Incremental equals rebuild: after every step of a seeded random sequence of
 # edits, renames, deletions, additions, touches and entity changes, the
 # incrementally updated index holds exactly what a full rebuild holds
-# (documents, terms, positions, values, synonyms, metadata).
+# (documents, terms, positions, values, synonyms, metadata: the glossary, the
+# test dictionary's pairs and the sound table included).
 . "$(dirname "$0")/lib.sh"
+export SAGASU_EDICT="$SAGASU_SRC/tests/e2e/fixtures/dictionary"
 DUMP="$SAGASU_BIN/tests/sagasu-dump"
 v="$WORK/vault"
 cp -r "$VAULT" "$v"
@@ -17,7 +19,7 @@ root, step = sys.argv[1], int(sys.argv[2])
 rng = random.Random(1000 + step)
 notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
 for _ in range(rng.randint(1, 3)):
-    op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link"])
+    op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss"])
     p = rng.choice(notes)
     if not os.path.exists(p):
         continue
@@ -45,6 +47,10 @@ for _ in range(rng.randint(1, 3)):
         text = open(p).read()
         kind = rng.choice(["person", "organization", "product"])
         open(p, "w").write(f"---\nentity_type: {kind}\n---\n" + (text.split("---\n", 2)[2] if text.startswith("---\n") else text))
+    elif op == "gloss":  # a gloss, words the dictionary pairs, a loanword and its English
+        open(p, "a").write(rng.choice([f"\n強化学習 (Reinforcement Learning, RL) の話 {step}。\n",
+                                       f"\n勾配 を gradient と呼ぶ {step}。プリフィル。\n",
+                                       f"\nprefill と inference {step}。\n"]))
     elif op == "link":
         target = os.path.basename(rng.choice(notes))[:-3]
         open(p, "a").write(f"\n関連: [[{target}]]\n")

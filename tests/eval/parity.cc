@@ -3,8 +3,9 @@
 //   --exact must give exactly the notes whose text holds it (grep -F on the
 //   stored text), and the default search (tight, as a pipeline gets it) a
 //   superset of them, every extra note explained by a named fold: case, width,
-//   long vowel, kana variant, English stem, alias, or the words adjacent with
-//   other spacing. An extra note no fold explains, or a missed one, fails.
+//   long vowel, kana variant, English stem, alias, the words adjacent with
+//   other spacing, or a bridge (an equivalent in the other language, which
+//   the note holds as words). An extra note no fold explains, or a missed one, fails.
 // Then the literal-substring property (substrings.h) over the same vault.
 #include <fmt/format.h>
 #include <xapian.h>
@@ -121,7 +122,8 @@ class Explainer {
   Explainer(const Xapian::Database& db, Analyzer& analyzer, const std::map<std::string, ReferenceText>& notes)
       : m_db(db), m_analyzer(analyzer), m_notes(notes) {}
 
-  const char* why(const Sample& s, const std::string& path) {
+  /// bridged: the equivalents the search says the note matched (Hit::bridged).
+  const char* why(const Sample& s, const std::string& path, const std::vector<std::string>& bridged) {
     const ReferenceText& note = m_notes.at(path);
     if (ascii_lower(note.raw).find(ascii_lower(s.text)) != std::string::npos) return "case";
     const std::string width = m_fold(s.text);
@@ -144,6 +146,14 @@ class Explainer {
     if (!words.empty() && adjacent(doc, words)) return "spacing";  // the words adjacent, other blanks between
     for (const auto& other : synonyms(words))
       if (adjacent(doc, strings::split_nonempty(other, ' '))) return "alias";
+    for (const auto& equivalent : bridged) {
+      if (adjacent(doc, m_analyzer.words(equivalent))) return "bridge";
+      // One English word: as the search takes it, by its stem too (pass: passed).
+      const std::vector<Token> eq = m_analyzer.analyze(equivalent);
+      if (eq.size() == 2 && eq[1].kind == TokenKind::Stem &&
+          has_term(doc, std::string(schema::STEM.prefix) + eq[1].text))
+        return "bridge";
+    }
     return nullptr;
   }
 
@@ -195,7 +205,19 @@ void check(const Sample& s, Searcher& searcher, Explainer& explain,
   for (const auto& [path, note] : notes)
     if (note.raw.find(s.text) != std::string::npos) grep.insert(path);
   const std::set<std::string> exact = found(searcher, s.query(), notes.size(), true);
-  const std::set<std::string> loose = found(searcher, s.query(), notes.size(), false);
+  // The default search, and the equivalents each bridged note matched.
+  std::map<std::string, std::vector<std::string>> loose;
+  {
+    SearchRequest req;
+    req.query = s.query();
+    req.limit = notes.size();
+    req.snippets = 0;
+    req.facets.clear();
+    for (const auto& h : searcher.search(req).hits) {
+      auto& equivalents = loose[h.path];
+      for (const auto& [piece, b] : h.bridged) equivalents.push_back(b.equivalent);
+    }
+  }
   ++t.samples[name_of(s.kind)];
   if (exact != grep) {
     ++t.exact_mismatch;
@@ -207,9 +229,9 @@ void check(const Sample& s, Searcher& searcher, Explainer& explain,
       ++t.missed;
       fmt::print("MISSED  {} '{}': {}\n", name_of(s.kind), s.text, p);
     }
-  for (const auto& p : loose) {
+  for (const auto& [p, bridged] : loose) {
     if (grep.count(p)) continue;
-    if (const char* why = explain.why(s, p)) {
+    if (const char* why = explain.why(s, p, bridged)) {
       ++t.extra_by_fold[why];
       if (verbose) fmt::print("extra   {} '{}': {} ({})\n", name_of(s.kind), s.text, p, why);
     } else {

@@ -37,9 +37,13 @@ TEST_CASE_METHOD(Fixture, "QueryBuilder, a compound's pieces: adjacent as words,
   CHECK(std::all_of(c.alternatives.begin(), c.alternatives.end(), [](const WordMatch& m) { return m.adjacent; }));
   CHECK(c.info.substring == "本番クラスタ");
   CHECK(c.verify);  // grams without positions: the text must confirm them
-  CHECK(q.match.words.count("クラスタ") == 1);
+  // Highlighted where the pieces are together, never a lone piece.
+  CHECK(q.match.words.count("クラスタ") == 0);
+  CHECK(q.match.phrases == std::vector<std::vector<std::string>>{{"本番", "クラスタ"}});
   // Loose: the pieces apart match too (lower), and the verifier accepts them apart.
-  const Chunk loose = build("本番クラスタ", false, {}, true).chunks.front();
+  const CompiledQuery loose_query = build("本番クラスタ", false, {}, true);
+  CHECK(loose_query.match.words.count("クラスタ") == 1);
+  const Chunk loose = loose_query.chunks.front();
   CHECK_FALSE(loose.scattered.empty());
   CHECK(std::any_of(loose.alternatives.begin(), loose.alternatives.end(),
                     [](const WordMatch& m) { return !m.adjacent && m.terms.size() == 2; }));
@@ -77,7 +81,8 @@ TEST_CASE_METHOD(Fixture, "QueryBuilder, words that name a page also count as th
   REQUIRE_FALSE(q.chunks.empty());
   // The page's alias 劉鑫, as the analyzer's words (ICU splits it in two).
   CHECK(q.chunks.front().info.synonyms == std::vector<std::string>{analyzer.key("劉鑫")});
-  for (const auto& w : analyzer.words("劉鑫")) CHECK(q.match.words.count(w) == 1);  // highlighted too
+  // Highlighted too, where its words are together.
+  CHECK(std::find(q.match.phrases.begin(), q.match.phrases.end(), analyzer.words("劉鑫")) != q.match.phrases.end());
   // Not in --exact mode: the words as typed.
   CHECK(build("Xin Liu", true).text_tree.op == QueryNode::Op::And);
 }

@@ -101,3 +101,16 @@ TEST_CASE("Snippet, a match longer than the budget is cut, the fragment keeps it
   CHECK(frags[0].highlights[0].first == 0);
   CHECK(frags[0].highlights[0].second == frags[0].text.size());
 }
+
+TEST_CASE("Snippet: a compound's pieces are highlighted together, never alone", "[snippet]") {
+  Analyzer analyzer;
+  MatchTerms terms;
+  terms.phrases.push_back(analyzer.words("可観測性"));
+  REQUIRE(terms.phrases.front().size() > 1);  // ICU cuts it: 可観測 + 性
+  const std::string text = "深い可観測性を重視し、耐障害性を高めた。";
+  const auto frags = SnippetGenerator(analyzer, terms).generate(text, {}, 1, 240);
+  REQUIRE(frags.size() == 1);
+  REQUIRE(frags[0].highlights.size() == 1);  // not the 性 of 耐障害性
+  const auto [b, e] = frags[0].highlights[0];
+  CHECK(frags[0].text.substr(b, e - b) == "可観測性");
+}

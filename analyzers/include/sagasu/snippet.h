@@ -20,7 +20,12 @@ struct MatchTerms {
   std::set<std::string> stems;
   std::vector<SubstringNeedle> substrings;
   std::vector<std::string> literals;
-  bool empty() const { return words.empty() && stems.empty() && substrings.empty() && literals.empty(); }
+  /// Words that match only together, adjacent and in this order (the pieces
+  /// of a compound: 可観測 + 性 is no match of a lone 性).
+  std::vector<std::vector<std::string>> phrases;
+  bool empty() const {
+    return words.empty() && stems.empty() && substrings.empty() && literals.empty() && phrases.empty();
+  }
 };
 
 /// A cited source's span in the stored text.

@@ -11,6 +11,7 @@
 // searcher's bridge tier.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -25,5 +26,16 @@ enum class Script { None, Katakana, Latin };
 Script sound_script(std::string_view word);
 /// The word's sound key ("" when it has none: another script, or too short).
 std::string sound_key(std::string_view word);
+/// Do a katakana word and an English word of one sound key sound alike? The
+/// key holds the consonants only; the vowels must agree too: both begin with
+/// a vowel or neither does (ローカル is not "local"'s only rival: "lucal"),
+/// the first vowel that is not an added one (the u of ス in ストラ) is one an
+/// English spelling gives for it (a: a/e, e: e/i, i: i/a/y, …), and they have
+/// about as many vowel sounds (クラウド is "cloud", not "workload").
+bool sounds_alike(std::string_view katakana, std::string_view latin);
+/// How far apart they sound: the edit distance of the romaji without its
+/// added vowels and the English as it sounds (the best of several words that
+/// sound alike is the nearest: ソルバ is "solver", not "sourav").
+std::size_t sound_distance(std::string_view katakana, std::string_view latin);
 
 }  // namespace sagasu

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The bridge tier (issue 17): a word also finds the notes that say it in the
+# other language — through what the vault's notes state (glosses,
+# abbreviations, link texts), a dictionary's pairs (the test dictionary in
+# fixtures/dictionary, in JMdict/EDICT's format) and katakana loanwords that
+# sound like English words of the vault — ranked below the notes that say it,
+# named in text, JSON and --explain; --no-bridge and --exact turn it off.
+. "$(dirname "$0")/lib.sh"
+export SAGASU_EDICT="$SAGASU_SRC/tests/e2e/fixtures/dictionary"
+idx="$WORK/idx"
+check bridge-glossary-report "$INDEXER" --vault "$VAULT" --index "$idx" --report glossary
+J() { hits "$SEARCHER" --index "$idx" --json --snippets 0 "$@"; }
+S() { "$SEARCHER" --index "$idx" --snippets 1 --facets none "$@"; }
+
+# Which bridge matched which note, and the query's bridges, for people and for programs.
+check bridge-explain "$SEARCHER" --index "$idx" --explain --snippets 0 --facets none 強化学習
+check bridge-text S observability
+check bridge-json "$SEARCHER" --index "$idx" --json --snippets 0 --facets none observability
+# A gloss both ways; a loanword by its sound (NVIDIA is written only in Latin
+# letters); a compound word by word; a name in the other script.
+check bridge-gloss-ja J 可観測性
+check bridge-sound J エヌビディア
+check bridge-compound J 継続的バッチング
+check bridge-name J Kurohashi
+# The notes that say the word rank above those that only say its equivalent.
+first_tier=$(J 決定論的リプレイ | head -1 | cut -d' ' -f2)
+expect "a note that says the word ranks above a bridged one" test "$first_tier" = word
+# Off: --no-bridge, --exact.
+expect "--no-bridge: only the words typed" test "$(J --no-bridge observability | tail -1)" = "total 1"
+expect "--exact: no bridges" test "$(J --exact observability | tail -1)" = "total 1"
+# Without a dictionary the vault's own glossary still bridges.
+nodict="$WORK/nodict"
+SAGASU_EDICT="" "$INDEXER" --vault "$VAULT" --index "$nodict" --quiet
+expect "no dictionary: the vault's glossary still bridges" \
+  test "$(hits "$SEARCHER" --index "$nodict" --json --snippets 0 observability | tail -1)" = "total 2"
+expect "no dictionary: no dictionary bridge" \
+  test "$(hits "$SEARCHER" --index "$nodict" --json --snippets 0 強化学習 | tail -1)" = \
+  "$(hits "$SEARCHER" --index "$nodict" --json --snippets 0 --no-bridge 強化学習 | tail -1)"
+finish

@@ -1,0 +1,218 @@
+// The bridge tier: sound keys, the glossary a note states, the dictionaries'
+// pairs that can match in the vault, and a search that finds a note written
+// in the other language.
+#include <unicode/unistr.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+
+#include "dictionary.h"
+#include "glossary.h"
+#include "sagasu/note.h"
+#include "sagasu/searcher.h"
+#include "sagasu/sounds.h"
+#include "sagasu/stored_note.h"
+#include "test_index.h"
+
+using namespace sagasu;
+
+namespace {
+
+std::vector<Gloss> glosses_of(const std::string& text) {
+  return learn_glosses(NoteParser().parse("n.md", text));
+}
+
+bool has(const std::vector<Gloss>& gs, const std::string& a, const std::string& b, const std::string& how) {
+  for (const auto& g : gs)
+    if (g.a == a && g.b == b && g.how == how) return true;
+  return false;
+}
+
+// A dictionary file in EDICT's format and encoding (EUC-JP), written here:
+// the entries are the tests' own, not copied from JMdict.
+void write_euc_jp(const std::filesystem::path& file, const std::string& utf8) {
+  const icu::UnicodeString u = icu::UnicodeString::fromUTF8(utf8);
+  std::string bytes(static_cast<std::size_t>(u.length()) * 4 + 16, '\0');
+  const int32_t n = u.extract(0, u.length(), bytes.data(), static_cast<uint32_t>(bytes.size()), "EUC-JP");
+  bytes.resize(static_cast<std::size_t>(n));
+  std::ofstream(file, std::ios::binary) << bytes;
+}
+
+// Sets an environment variable for one test.
+struct Env {
+  std::string name;
+  std::optional<std::string> old;
+  Env(std::string n, const std::string& value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) old = v;
+    setenv(name.c_str(), value.c_str(), 1);
+  }
+  ~Env() {
+    if (old)
+      setenv(name.c_str(), old->c_str(), 1);
+    else
+      unsetenv(name.c_str());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Sound keys: a katakana loanword and its English word have one key", "[sounds]") {
+  CHECK(sound_key("プリフィル") == sound_key("prefill"));
+  CHECK(sound_key("ストラグラー") == sound_key("straggler"));
+  CHECK(sound_key("チェックポイント") == sound_key("checkpoint"));
+  CHECK(sound_key("バイトダンス") == sound_key("bytedance"));
+  CHECK(sound_key("マイクロソフト") == sound_key("microsoft"));
+  CHECK(sound_key("バッチング") == sound_key("batching"));
+  CHECK(sound_key("フォールトインジェクション") == sound_key("faultinjection"));
+  CHECK_FALSE(sound_key("プリフィル").empty());
+  // Different words, different keys; too few consonants, no key at all.
+  CHECK(sound_key("シンタックス") != sound_key("letmac"));
+  CHECK(sound_key("ストラグラー") != sound_key("scheduler"));
+  CHECK(sound_key("サーバー").empty());
+  CHECK(sound_key("data").empty());
+  // The vowels decide between the words of one key.
+  CHECK(sounds_alike("プリフィル", "prefill"));
+  CHECK(sounds_alike("ストラグラー", "straggler"));
+  CHECK(sounds_alike("チェックポイント", "checkpoint"));
+  CHECK(sounds_alike("バイトダンス", "bytedance"));
+  CHECK(sounds_alike("マイクロソフト", "microsoft"));
+  CHECK(sounds_alike("エヌビディア", "nvidia"));
+  CHECK(sounds_alike("ケーブル", "cable"));
+  CHECK(sounds_alike("クラス", "class"));
+  CHECK(sounds_alike("バッチング", "batching"));
+  CHECK(sounds_alike("クラウド", "cloud"));
+  CHECK(sounds_alike("ワークロード", "workload"));
+  CHECK(sounds_alike("サービング", "serving"));
+  CHECK(sounds_alike("フォールトインジェクション", "faultinjection"));
+  CHECK_FALSE(sounds_alike("クラス", "cross"));
+  CHECK_FALSE(sounds_alike("クラス", "across"));
+  CHECK_FALSE(sounds_alike("ライブラリ", "reliable"));
+  CHECK_FALSE(sounds_alike("チューニング", "chengyu"));
+  CHECK_FALSE(sounds_alike("ブレーキ", "black"));
+  CHECK_FALSE(sounds_alike("クラウド", "workload"));
+  CHECK(sound_script("プリフィル") == Script::Katakana);
+  CHECK(sound_script("prefill") == Script::Latin);
+  CHECK(sound_script("強化学習") == Script::None);
+  CHECK(sound_script("gpu") == Script::None);  // under four letters
+}
+
+TEST_CASE("Glossary: what a note states two names are", "[glossary]") {
+  const auto gs = glosses_of(
+      "強化学習 (Reinforcement Learning, RL) を使う。Silent Data Corruption (SDC) が起きる。"
+      "それは fault tolerance（耐障害性）を下げる。ByteDance(バイトダンス、字节跳动)の [[Xin Liu|劉鑫]] らが書いた。"
+      "ストラグラー(straggler)を除く。\n");
+  CHECK(has(gs, "強化学習", "Reinforcement Learning", "gloss"));
+  CHECK(has(gs, "強化学習", "RL", "gloss"));
+  CHECK(has(gs, "RL", "Reinforcement Learning", "abbreviation"));
+  CHECK(has(gs, "SDC", "Silent Data Corruption", "abbreviation"));
+  CHECK(has(gs, "耐障害性", "fault tolerance", "gloss"));
+  CHECK(has(gs, "バイトダンス", "ByteDance", "gloss"));
+  CHECK(has(gs, "字节跳动", "ByteDance", "gloss"));
+  CHECK(has(gs, "劉鑫", "Xin Liu", "link"));
+  CHECK(has(gs, "ストラグラー", "straggler", "gloss"));
+}
+
+TEST_CASE("Glossary: a parenthesis that is no gloss is left alone", "[glossary]") {
+  // A venue and year, a system's name, a lone acronym, an aside, an example
+  // unlike the katakana word, a reference as a link text.
+  const auto gs = glosses_of(
+      "ストラグラー分析(OSDI 2025)。診断(SDCHunter)。オンライン検知(AEGIS)。割合(ETTR)。主材料(etc)。"
+      "シンタックス(letmac)。[[Zhang 2005 Physics Letters|Zhang et al(2005)]]。論文(SC20)。\n");
+  CHECK(gs.empty());
+}
+
+TEST_CASE("Digest d5 keeps the glosses; a d4 digest is not current", "[document]") {
+  NoteDigest d;
+  d.title = "t";
+  d.display_title = "t";
+  d.glosses = {{"強化学習", "reinforcement learning", "gloss"}, {"SDC", "Silent Data Corruption", "abbreviation"}};
+  const auto back = NoteDigest::decode(d.encode());
+  REQUIRE(back);
+  CHECK(*back == d);
+  std::string old = d.encode();
+  old.replace(0, 2, "d4");
+  CHECK_FALSE(NoteDigest::current(old));
+  CHECK_FALSE(NoteDigest::decode(old));
+}
+
+TEST_CASE("Dictionary: pairs kept in the direction whose target is in the vault, cached", "[dictionary]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "耐障害性 [たいしょうがいせい] /(n) fault-tolerance/\n"
+               "勾配 [こうばい] /(n) (1) gradient/slope/(2) incline/\n"
+               "並列 [へいれつ] /(n) (1) standing in a row/(2) parallel (computing)/\n"
+               "果物 [くだもの] /(n) fruit/\n");
+  write_euc_jp(dicts.path / "enamdict", "黒橋 [くろはし] /(s) Kurohashi/\n果物 [くだもの] /(p) Fruit/\n");
+  Env edict("SAGASU_EDICT", dicts.path.string());
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const test::TestIndex index({{"a.md", "耐障害性 と 勾配 の 話。gradient descent。黒橋 研究室。parallel です。\n"},
+                               {"b.md", "Kurohashi lab. fault tolerance matters.\n"}});
+  const DictionaryPairs p = dictionary_pairs({index.db()});
+  using P = std::pair<std::string, std::string>;
+  auto in = [](const std::vector<P>& v, const P& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
+  CHECK(in(p.to_english, {"耐障害性", "fault-tolerance"}));
+  CHECK(in(p.to_japanese, {"fault-tolerance", "耐障害性"}));
+  CHECK(in(p.to_japanese, {"gradient", "勾配"}));
+  CHECK(in(p.to_english, {"勾配", "gradient"}));
+  CHECK(in(p.to_japanese, {"slope", "勾配"}));  // a query's word the vault lacks still bridges to one it has
+  CHECK_FALSE(in(p.to_english, {"勾配", "slope"}));  // but never to a word the vault lacks
+  CHECK_FALSE(in(p.to_english, {"勾配", "incline"}));  // a second sense, not a computing one
+  CHECK(in(p.to_english, {"並列", "parallel"}));      // a computing sense
+  CHECK_FALSE(in(p.to_english, {"果物", "fruit"}));    // neither side in the vault
+  CHECK(in(p.names_to_japanese, {"kurohashi", "黒橋"}));
+  CHECK(in(p.names_to_english, {"黒橋", "kurohashi"}));
+  // The parse is cached: the same pairs from the cache alone.
+  REQUIRE(std::filesystem::exists(dicts.path / "cache" / "sagasu"));
+  const DictionaryPairs again = dictionary_pairs({index.db()});
+  CHECK(again.to_english == p.to_english);
+  CHECK(again.to_japanese == p.to_japanese);
+  // No dictionary: no pairs, the sounds still.
+  Env off("SAGASU_EDICT", "");
+  const DictionaryPairs none = dictionary_pairs({index.db()});
+  CHECK(none.to_english.empty());
+  CHECK(none.to_japanese.empty());
+}
+
+TEST_CASE("Bridge tier: a word finds the notes that say it in the other language, below those that say it",
+          "[bridge]") {
+  const test::TestIndex index({{"ja.md", "強化学習 (Reinforcement Learning) の 研究。\n"},
+                               {"en.md", "A survey of reinforcement learning for robots.\n"},
+                               {"kata.md", "プリフィル と デコード を 分ける。\n"},
+                               {"eng.md", "Splitting prefill from decode.\n"},
+                               {"other.md", "関係のない メモ。\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.query = "強化学習";
+  req.snippets = 0;
+  SearchResult r = s.search(req);
+  REQUIRE(r.total == 2);
+  CHECK(r.hits[0].path == "ja.md");
+  CHECK(r.hits[0].tier == Tier::Word);
+  CHECK(r.hits[1].path == "en.md");
+  CHECK(r.hits[1].tier == Tier::Bridge);
+  REQUIRE(r.hits[1].bridged.size() == 1);
+  CHECK(r.hits[1].bridged[0].second.equivalent == "Reinforcement Learning");
+  CHECK(r.hits[1].bridged[0].second.how == "gloss");
+
+  // The English way round, a loanword by its sound, a partial katakana word.
+  req.query = "reinforcement learning";
+  CHECK(s.search(req).total == 2);
+  req.query = "prefill";
+  r = s.search(req);
+  REQUIRE(r.total == 2);
+  CHECK(r.hits[0].path == "eng.md");
+  CHECK(r.hits[1].path == "kata.md");
+  CHECK(r.hits[1].bridged.at(0).second.how == "sound");
+  req.query = "プリフィ";
+  r = s.search(req);
+  CHECK(r.total == 2);
+
+  // --no-bridge and --exact: only the words typed.
+  req.query = "強化学習";
+  req.bridge = false;
+  CHECK(s.search(req).total == 1);
+  req.bridge = true;
+  req.exact = true;
+  CHECK(s.search(req).total == 1);
+}
