@@ -6,6 +6,7 @@
 
 #include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
+#include "sagasu/sounds.h"
 
 namespace sagasu {
 namespace {
@@ -98,21 +99,6 @@ std::map<std::string, std::string> glossary_lines(const std::map<Gloss, std::set
   return lines;
 }
 
-// The dictionary's bridges as metadata (schema.h: META_DICTIONARY): a word's key → its equivalents.
-std::map<std::string, std::string> dictionary_lines(const DictionaryPairs& pairs, Analyzer& analyzer) {
-  // A line: the equivalent, and "name" for a person's name.
-  std::map<std::string, std::set<std::string>> by_key;
-  for (const auto* list : {&pairs.to_english, &pairs.to_japanese, &pairs.names_to_english, &pairs.names_to_japanese})
-    for (const auto& [from, to] : *list) {
-      const std::string key = analyzer.key(from);
-      const bool name = list == &pairs.names_to_english || list == &pairs.names_to_japanese;
-      if (!key.empty() && key != analyzer.key(to)) by_key[key].insert(name ? to + "\tname" : to);
-    }
-  std::map<std::string, std::string> lines;
-  for (const auto& [key, others] : by_key) lines[key] = fmt::format("{}", fmt::join(others, "\n"));
-  return lines;
-}
-
 // The sound table as metadata (schema.h: META_SOUND): a sound key → its words.
 std::map<std::string, std::string> sound_lines(const std::map<std::string, std::set<std::string>>& sounds) {
   std::map<std::string, std::string> lines;
@@ -142,6 +128,24 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
   return glossary;
 }
 
+std::map<std::string, std::set<std::string>> vault_sounds(const std::vector<Xapian::Database>& dbs) {
+  std::map<std::string, std::set<std::string>> sounds;
+  for (const auto& db : dbs) {
+    auto t = db.allterms_begin();
+    const auto end = db.allterms_end();
+    while (t != end) {
+      const std::string term = *t;
+      if (!schema::is_word_term(term)) {
+        t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
+        continue;
+      }
+      if (std::string key = sound_key(term); !key.empty()) sounds[std::move(key)].insert(term);
+      ++t;
+    }
+  }
+  return sounds;
+}
+
 std::size_t Synonyms::size() const {
   std::size_t n = 0;
   for (const auto& [_, names] : titles) n += names.size();
@@ -160,17 +164,13 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
 void write_metadata(ShardSet& shards, const std::string& vault,
                     const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables) {
   Analyzer analyzer;
-  std::optional<std::map<std::string, std::string>> glossary, dictionary, sounds;
+  std::optional<std::map<std::string, std::string>> glossary, sounds;
   if (tables.glossary) glossary = glossary_lines(*tables.glossary, analyzer);
-  if (tables.dictionary) {
-    dictionary = dictionary_lines(*tables.dictionary, analyzer);
-    sounds = sound_lines(tables.dictionary->sounds);
-  }
+  if (tables.sounds) sounds = sound_lines(*tables.sounds);
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
     if (tables.synonyms) write_synonyms(db, *tables.synonyms);
     if (glossary) replace_keys(db, std::string(schema::META_GLOSSARY), *glossary);
-    if (dictionary) replace_keys(db, std::string(schema::META_DICTIONARY), *dictionary);
     if (sounds) replace_keys(db, std::string(schema::META_SOUND), *sounds);
     db.set_metadata(std::string(schema::META_VAULT), vault);
     db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));

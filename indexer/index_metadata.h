@@ -3,6 +3,8 @@
 // first database): the META_* values of schema.h and the synonym table.
 #pragma once
 
+#include <xapian.h>
+
 #include <map>
 #include <optional>
 #include <set>
@@ -10,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "dictionary.h"
 #include "index_state.h"
 #include "shard_set.h"
 
@@ -38,8 +39,13 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
 struct VaultTables {
   std::optional<Synonyms> synonyms;
   std::optional<std::map<Gloss, std::set<std::string>>> glossary;  ///< vault_glossary
-  std::optional<DictionaryPairs> dictionary;  ///< dictionary_pairs
+  std::optional<std::map<std::string, std::set<std::string>>> sounds;  ///< vault_sounds
 };
+
+/// The vault's katakana and English words by sound key (sounds.h: プリフィル
+/// and prefill under "prfr"), from the word terms of every shard (pending
+/// changes included): the bridge tier's sound table (schema.h: META_SOUND).
+std::map<std::string, std::set<std::string>> vault_sounds(const std::vector<Xapian::Database>& dbs);
 
 /// Sets on every shard the vault's path, the schema version, the shard's
 /// number (a sharded index) and `entries`; and replaces the tables given.

@@ -7,11 +7,11 @@
 #include <optional>
 #include <thread>
 
-#include "dictionary.h"
 #include "entity_pass.h"
 #include "facet_coverage.h"
 #include "index_metadata.h"
 #include "index_state.h"
+#include "sagasu/dictionary.h"
 #include "index_writer.h"
 #include "sagasu/index_error.h"
 #include "sagasu/schema.h"
@@ -112,11 +112,14 @@ IndexReport run_phases(const IndexOptions& opts) {
         tables.synonyms = vault_synonyms(state.notes());
         tables.glossary = vault_glossary(state.notes());
       }
-      // The dictionary's pairs depend on the vault's words: again whenever a document changed.
+      // The sound table depends on the vault's words: again whenever a document changed.
       if (shards.fresh() || writer.wrote() || digests_changed) {
-        phase("dictionary");
-        tables.dictionary = dictionary_pairs(shards.databases());
+        phase("sounds");
+        tables.sounds = vault_sounds(shards.databases());
       }
+      // The dictionaries are read (parsed and cached the first time) at index
+      // time, so a search finds them ready.
+      if (shards.fresh()) (void)Dictionary::system();
       write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
       shards.commit();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sagasu/dictionary.h"
 #include "sagasu/schema.h"
 #include "sagasu/sounds.h"
 #include "sagasu/strings.h"
@@ -21,8 +22,8 @@ bool latin_word(const std::string& w) {
 std::vector<Bridge> Bridges::stated(const std::string& key) const {
   std::vector<Bridge> out;
   if (key.empty()) return out;
-  // The vault's glossary, the equivalents most notes state first; then the dictionary's.
-  const std::string gloss_px(schema::META_GLOSSARY), dict_px(schema::META_DICTIONARY);
+  // The vault's glossary, the equivalents most notes state first; then the dictionaries'.
+  const std::string gloss_px(schema::META_GLOSSARY);
   if (gloss_px.size() + key.size() <= schema::MAX_TERM_BYTES) {
     std::vector<std::pair<std::size_t, Bridge>> stated;
     for (const std::string& line : strings::split_nonempty(m_db.get_metadata(gloss_px + key), '\n')) {
@@ -33,11 +34,13 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
     std::stable_sort(stated.begin(), stated.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (auto& [n, b] : stated) out.push_back(std::move(b));
   }
-  if (dict_px.size() + key.size() <= schema::MAX_TERM_BYTES)
-    for (const std::string& line : strings::split_nonempty(m_db.get_metadata(dict_px + key), '\n')) {
-      const std::vector<std::string> f = strings::split(line, '\t');
-      out.push_back({f[0], f.size() > 1 && f[1] == "name" ? "name" : "dictionary"});
-    }
+  // The dictionaries' equivalents that can match: every word of them is in the index.
+  for (DictionaryEntry& e : m_dictionary.of(key)) {
+    const std::vector<std::string> words = m_analyzer.words(e.equivalent);
+    if (!words.empty() && std::all_of(words.begin(), words.end(),
+                                      [&](const std::string& w) { return m_db.get_termfreq(w) > 0; }))
+      out.push_back({std::move(e.equivalent), e.name ? "name" : "dictionary"});
+  }
   return out;
 }
 

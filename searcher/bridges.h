@@ -1,9 +1,9 @@
 // The bridge tier's equivalents of a query piece in the other language or
 // script: what the vault's notes state (the glossary the indexer keeps,
 // schema.h: META_GLOSSARY, which every shard holds and the remote backend
-// serves), the dictionaries' pairs that can match in the vault
-// (META_DICTIONARY, likewise), and the vault's words that sound alike across
-// katakana and English (sounds.h: プリフィル ↔ prefill; META_SOUND, likewise).
+// serves), the dictionaries' equivalents (sagasu/dictionary.h) whose words
+// the index has, and the vault's words that sound alike across katakana and
+// English (sounds.h: プリフィル ↔ prefill; META_SOUND, served likewise).
 // A partial katakana word (プリフィ) bridges through the katakana words it begins.
 #pragma once
 
@@ -12,13 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "sagasu/analyzer.h"
+#include "sagasu/dictionary.h"
 #include "sagasu/searcher.h"
 
 namespace sagasu {
 
 class Bridges {
  public:
-  explicit Bridges(const Xapian::Database& db) : m_db(db) {}
+  /// dictionary: the dictionaries looked words up in (Dictionary::system()).
+  Bridges(const Xapian::Database& db, Analyzer& analyzer, const Dictionary& dictionary)
+      : m_db(db), m_analyzer(analyzer), m_dictionary(dictionary) {}
 
   /// The equivalents of a piece whose word-tier words are `words` (typed as
   /// `text`), each once, the vault's glossary first; at most MAX_BRIDGES.
@@ -37,6 +41,8 @@ class Bridges {
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
 
   const Xapian::Database& m_db;
+  Analyzer& m_analyzer;
+  const Dictionary& m_dictionary;
 };
 
 }  // namespace sagasu

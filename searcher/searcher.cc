@@ -149,7 +149,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   check_utf8(req);
   check_size(req);
   const Synonyms synonyms(m_index->all);
-  const Bridges bridges(m_index->all);
+  const Bridges bridges(m_index->all, m_analyzer, Dictionary::system());
   QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr);
   CompiledQuery query = builder.build(req);
   check_pieces(query);
@@ -196,7 +196,7 @@ std::size_t Searcher::count_loose(const SearchRequest& req) {
   SearchRequest loose = req;
   loose.loose = true;
   const Synonyms synonyms(m_index->all);
-  const Bridges bridges(m_index->all);
+  const Bridges bridges(m_index->all, m_analyzer, Dictionary::system());
   const CompiledQuery query =
       QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr).build(loose);
   const Verifier verifier(*m_index, query, req.exact, m_analyzer);

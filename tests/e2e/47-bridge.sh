@@ -28,12 +28,9 @@ expect "a note that says the word ranks above a bridged one" test "$first_tier" 
 # Off: --no-bridge, --exact.
 expect "--no-bridge: only the words typed" test "$(J --no-bridge observability | tail -1)" = "total 1"
 expect "--exact: no bridges" test "$(J --exact observability | tail -1)" = "total 1"
-# Without a dictionary the vault's own glossary still bridges.
-nodict="$WORK/nodict"
-SAGASU_EDICT="" "$INDEXER" --vault "$VAULT" --index "$nodict" --quiet
-expect "no dictionary: the vault's glossary still bridges" \
-  test "$(hits "$SEARCHER" --index "$nodict" --json --snippets 0 observability | tail -1)" = "total 2"
-expect "no dictionary: no dictionary bridge" \
-  test "$(hits "$SEARCHER" --index "$nodict" --json --snippets 0 強化学習 | tail -1)" = \
-  "$(hits "$SEARCHER" --index "$nodict" --json --snippets 0 --no-bridge 強化学習 | tail -1)"
+# Without a dictionary (the searcher looks words up in it) the vault's own glossary still bridges.
+N() { hits env SAGASU_EDICT= "$SEARCHER" --index "$idx" --json --snippets 0 "$@"; }
+expect "no dictionary: the vault's glossary still bridges" test "$(N observability | tail -1)" = "total 2"
+expect "no dictionary: no dictionary bridge" test "$(N 強化学習 | tail -1)" = "$(N --no-bridge 強化学習 | tail -1)"
+expect "with the dictionary: a dictionary bridge" test "$(J 強化学習 | tail -1)" != "$(N 強化学習 | tail -1)"
 finish

@@ -1,13 +1,16 @@
 // The note parser and the metadata read from a parsed note: front matter
 // (YAML), wikilinks, relation lists, property tables, inline fields, the
 // flattened one-line form. Any bytes: a note that is not UTF-8 is refused with
-// an Error, never misread. Invariants: a link target holds no line break, and
-// a year read from the metadata has four digits.
+// an Error, never misread. Invariants: a link target holds no line break, a
+// year read from the metadata has four digits, and each gloss the note
+// states (glossary.h) has two non-empty sides, each valid UTF-8.
 #include <cstdint>
 #include <string>
 
 #include "fuzz_check.h"
+#include "glossary.h"
 #include "note_metadata.h"
+#include "sagasu/unicode.h"
 #include "sagasu/error.h"
 #include "sagasu/note.h"
 
@@ -32,5 +35,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const NoteMetadata meta = read_metadata(note, config);
   for (const auto& y : meta.years) SAGASU_FUZZ_CHECK(y.value.size() == 4);
+  for (const Gloss& g : learn_glosses(note)) {
+    SAGASU_FUZZ_CHECK(!g.a.empty() && !g.b.empty() && !g.how.empty());
+    SAGASU_FUZZ_CHECK(unicode::find_invalid_utf8(g.a) == std::string_view::npos);
+    SAGASU_FUZZ_CHECK(unicode::find_invalid_utf8(g.b) == std::string_view::npos);
+  }
   return 0;
 }

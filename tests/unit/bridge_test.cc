@@ -7,7 +7,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "dictionary.h"
+#include "sagasu/analyzer.h"
+#include "sagasu/dictionary.h"
 #include "glossary.h"
 #include "sagasu/note.h"
 #include "sagasu/searcher.h"
@@ -136,42 +137,40 @@ TEST_CASE("Digest d5 keeps the glosses; a d4 digest is not current", "[document]
   CHECK_FALSE(NoteDigest::decode(old));
 }
 
-TEST_CASE("Dictionary: pairs kept in the direction whose target is in the vault, cached", "[dictionary]") {
+TEST_CASE("Dictionary: a word's equivalents, parsed once and cached", "[dictionary]") {
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict",
                "耐障害性 [たいしょうがいせい] /(n) fault-tolerance/\n"
                "勾配 [こうばい] /(n) (1) gradient/slope/(2) incline/\n"
-               "並列 [へいれつ] /(n) (1) standing in a row/(2) parallel (computing)/\n"
-               "果物 [くだもの] /(n) fruit/\n");
-  write_euc_jp(dicts.path / "enamdict", "黒橋 [くろはし] /(s) Kurohashi/\n果物 [くだもの] /(p) Fruit/\n");
-  Env edict("SAGASU_EDICT", dicts.path.string());
+               "並列 [へいれつ] /(n) (1) standing in a row/(2) parallel (computing)/\n");
+  write_euc_jp(dicts.path / "enamdict", "黒橋 [くろはし] /(s) Kurohashi/\n勾配 [こうばい] /(s) Koubai/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
-  const test::TestIndex index({{"a.md", "耐障害性 と 勾配 の 話。gradient descent。黒橋 研究室。parallel です。\n"},
-                               {"b.md", "Kurohashi lab. fault tolerance matters.\n"}});
-  const DictionaryPairs p = dictionary_pairs({index.db()});
-  using P = std::pair<std::string, std::string>;
-  auto in = [](const std::vector<P>& v, const P& x) { return std::find(v.begin(), v.end(), x) != v.end(); };
-  CHECK(in(p.to_english, {"耐障害性", "fault-tolerance"}));
-  CHECK(in(p.to_japanese, {"fault-tolerance", "耐障害性"}));
-  CHECK(in(p.to_japanese, {"gradient", "勾配"}));
-  CHECK(in(p.to_english, {"勾配", "gradient"}));
-  CHECK(in(p.to_japanese, {"slope", "勾配"}));  // a query's word the vault lacks still bridges to one it has
-  CHECK_FALSE(in(p.to_english, {"勾配", "slope"}));  // but never to a word the vault lacks
-  CHECK_FALSE(in(p.to_english, {"勾配", "incline"}));  // a second sense, not a computing one
-  CHECK(in(p.to_english, {"並列", "parallel"}));      // a computing sense
-  CHECK_FALSE(in(p.to_english, {"果物", "fruit"}));    // neither side in the vault
-  CHECK(in(p.names_to_japanese, {"kurohashi", "黒橋"}));
-  CHECK(in(p.names_to_english, {"黒橋", "kurohashi"}));
-  // The parse is cached: the same pairs from the cache alone.
+  Analyzer analyzer;
+  auto has = [&](const Dictionary& d, const std::string& text, const std::string& equivalent) {
+    for (const auto& e : d.of(analyzer.key(text)))
+      if (e.equivalent == equivalent) return true;
+    return false;
+  };
+  const Dictionary d(dicts.path.string());
+  CHECK(has(d, "耐障害性", "fault-tolerance"));
+  CHECK(has(d, "fault tolerance", "耐障害性"));  // "fault-tolerance" is the words fault tolerance
+  CHECK(has(d, "勾配", "gradient"));
+  CHECK(has(d, "勾配", "slope"));
+  CHECK(has(d, "gradient", "勾配"));
+  CHECK(has(d, "slope", "勾配"));
+  CHECK_FALSE(has(d, "勾配", "incline"));   // a second sense, not a computing one
+  CHECK(has(d, "並列", "parallel"));        // a computing sense
+  CHECK(has(d, "kurohashi", "黒橋"));
+  CHECK(d.of("kurohashi").at(0).name);
+  CHECK_FALSE(has(d, "koubai", "勾配"));    // a name that is a word of the language is not a name
+  CHECK(d.of("nothing").empty());
+  // Cached: a second reader maps the same table.
   REQUIRE(std::filesystem::exists(dicts.path / "cache" / "sagasu"));
-  const DictionaryPairs again = dictionary_pairs({index.db()});
-  CHECK(again.to_english == p.to_english);
-  CHECK(again.to_japanese == p.to_japanese);
-  // No dictionary: no pairs, the sounds still.
-  Env off("SAGASU_EDICT", "");
-  const DictionaryPairs none = dictionary_pairs({index.db()});
-  CHECK(none.to_english.empty());
-  CHECK(none.to_japanese.empty());
+  const Dictionary again(dicts.path.string());
+  CHECK(has(again, "耐障害性", "fault-tolerance"));
+  // No dictionary: nothing.
+  CHECK(Dictionary("").empty());
+  CHECK(Dictionary((dicts.path / "none").string()).empty());
 }
 
 TEST_CASE("Bridge tier: a word finds the notes that say it in the other language, below those that say it",

@@ -246,9 +246,6 @@ inline constexpr std::string_view META_SYNONYM = "sagasu.synonym:";  ///< prefix
 /// Prefix: a name's key (Analyzer::key) → the equivalents the vault states
 /// for it (the bridge tier's glossary), one per line: "equivalent\thow\tnotes".
 inline constexpr std::string_view META_GLOSSARY = "sagasu.gloss:";
-/// Prefix: a name's key → its equivalents in the dictionary (indexer/dictionary.h)
-/// whose both sides occur in the vault, one per line.
-inline constexpr std::string_view META_DICTIONARY = "sagasu.dict:";
 /// Prefix: a sound key (sounds.h) → the vault's katakana and English words
 /// with that key, one per line.
 inline constexpr std::string_view META_SOUND = "sagasu.sound:";

@@ -1,10 +1,14 @@
-#include "dictionary.h"
+#include "sagasu/dictionary.h"
 
 #include <fmt/format.h>
 #include <unicode/unistr.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,7 +27,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 1;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 4;  // raise when parse_dictionaries keeps other pairs
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
@@ -113,6 +117,15 @@ std::string read_file(const std::string& file) {
   return bytes;
 }
 
+// An English gloss's words as the analyzer has them (lower-cased, parted at
+// blanks and hyphens), without running it over every gloss.
+std::vector<std::string> english_words(const std::string& g) {
+  std::vector<std::string> words;
+  for (const auto& part : strings::split(g, ' '))
+    for (auto& w : strings::split_nonempty(part, '-')) words.push_back(std::move(w));
+  return words;
+}
+
 // The file's text, converted from EUC-JP; "" when it cannot be read.
 std::string read_euc_jp(const std::string& file) {
   const std::string raw = read_file(file);
@@ -129,32 +142,53 @@ std::string parse_dictionaries(const std::string& folder) {
   const std::string words_text = read_euc_jp(folder + "/edict");
   if (words_text.empty()) return "";
   Analyzer analyzer;
-  std::string out;
-  auto emit = [&](const Entry& e, char flag) {
+  // The lookup table, a line per bridge: a word's key (Analyzer::key; an
+  // English one is its lower-cased words, as the analyzer cuts English), the
+  // equivalent, and what it is: w (a word), n (a person's name); both ways.
+  std::vector<std::string> lines;
+  auto emit = [&](const Entry& e, bool names) {
+    const char flag = names ? 'n' : 'w';
     for (const auto& h : e.headwords) {
-      std::string words;
-      for (const auto& w : analyzer.words(h)) words += (words.empty() ? "" : " ") + w;
-      for (const auto& g : e.glosses) ((((((out += h) += '\t') += words) += '\t') += g) += '\t') += flag + std::string("\n");
+      const std::string key = analyzer.key(h);
+      for (std::size_t i = 0; i < e.glosses.size(); ++i) {
+        const std::string& g = e.glosses[i];
+        std::string gkey;
+        for (const auto& w : english_words(g)) gkey += (gkey.empty() ? "" : " ") + w;
+        if (key.empty() || gkey.empty() || key == gkey) continue;
+        lines.push_back(fmt::format("{}\t{}\t{}\n", key, g, flag));
+        lines.push_back(fmt::format("{}\t{}\t{}\n", gkey, h, flag));
+      }
     }
   };
-  std::unordered_set<std::string> english;
+  std::unordered_set<std::string> english, headwords;
   for (std::string_view line : strings::split(words_text, '\n')) {
     const Entry e = parse_line(line);
     if (e.headwords.empty() || e.glosses.empty()) continue;
     for (const auto& g : e.glosses) english.insert(g);
-    emit(e, 'w');
+    headwords.insert(e.headwords.begin(), e.headwords.end());
+    emit(e, false);
   }
   // ENAMDICT: persons' names (黒橋 = Kurohashi), not those that are also
-  // English words (a name read "Hang" is not the word hang) or shorter than four letters.
+  // English words (a name read "Hang" is not the word hang) or shorter than
+  // four letters, nor a name written as a word of the language (中村 is a
+  // name, but 東 is a word first).
   for (std::string_view line : strings::split(read_euc_jp(folder + "/enamdict"), '\n')) {
     Entry e = parse_line(line);
     if (!e.person || e.headwords.empty()) continue;
+    std::vector<std::string> kept;
+    for (auto& h : e.headwords)
+      if (!headwords.count(h)) kept.push_back(std::move(h));
+    e.headwords = std::move(kept);
     std::vector<std::string> names;
     for (auto& g : e.glosses)
       if (g.size() >= 4 && g.find(' ') == std::string::npos && !english.count(g)) names.push_back(std::move(g));
     e.glosses = std::move(names);
-    emit(e, 'n');
+    if (!e.headwords.empty()) emit(e, true);
   }
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  std::string out;
+  for (const auto& l : lines) out += l;
   return out;
 }
 
@@ -200,25 +234,6 @@ std::string dictionary_text(const std::string& folder) {
   return text;
 }
 
-// The vault's words: every word term of dbs.
-std::unordered_set<std::string> vocabulary_of(const std::vector<Xapian::Database>& dbs) {
-  std::unordered_set<std::string> vocabulary;
-  for (const auto& db : dbs) {
-    auto t = db.allterms_begin();
-    const auto end = db.allterms_end();
-    while (t != end) {
-      std::string term = *t;
-      if (!schema::is_word_term(term)) {
-        t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
-        continue;
-      }
-      vocabulary.insert(std::move(term));
-      ++t;
-    }
-  }
-  return vocabulary;
-}
-
 }  // namespace
 
 std::string dictionary_folder() {
@@ -226,52 +241,76 @@ std::string dictionary_folder() {
   return e ? std::string(e) : std::string("/usr/share/edict");
 }
 
-DictionaryPairs dictionary_pairs(const std::vector<Xapian::Database>& dbs) {
-  DictionaryPairs out;
-  const std::unordered_set<std::string> vocabulary = vocabulary_of(dbs);
-  // Sounds: every katakana and English word by its key (a katakana word the
-  // vault lacks, エヌビディア, still finds "nvidia").
-  for (const auto& w : vocabulary)
-    if (std::string key = sound_key(w); !key.empty()) out.sounds[std::move(key)].insert(w);
-  const std::string folder = dictionary_folder();
-  const std::string text = folder.empty() ? "" : dictionary_text(folder);
-  // Are all the words of a text, parted at the separators, words of the vault?
-  std::string word;
-  auto all_known = [&](std::string_view words, std::string_view separators) {
-    bool any = false;
-    for (std::size_t i = 0; i <= words.size();) {
-      const std::size_t e = std::min(words.find_first_of(separators, i), words.size());
-      if (e > i) {
-        word.assign(words.substr(i, e - i));
-        if (!vocabulary.count(word)) return false;
-        any = true;
-      }
-      i = e + 1;
-    }
-    return any;
-  };
-  std::set<std::pair<std::string, std::string>> to_english, to_japanese, names_to_english, names_to_japanese;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t eol = std::min(text.find('\n', at), text.size());
-    const std::string_view line(text.data() + at, eol - at);
-    at = eol + 1;
-    std::string_view f[4];
-    std::size_t n = 0;
-    for (std::size_t i = 0; n < 4 && i <= line.size(); ++n) {
-      const std::size_t e = std::min(line.find('\t', i), line.size());
-      f[n] = line.substr(i, e - i);
-      i = e + 1;
-    }
-    if (n != 4) continue;
-    const bool name = f[3] == "n";
-    // English words as the analyzer has them: lower-cased, parted at blanks and hyphens.
-    if (all_known(f[2], " -")) (name ? names_to_english : to_english).emplace(f[0], f[2]);
-    if (all_known(f[1], " ")) (name ? names_to_japanese : to_japanese).emplace(f[2], f[0]);
+Dictionary::Dictionary(const std::string& folder) {
+  if (folder.empty()) return;
+  const std::string cache = cache_file(folder);
+  if (cache.empty() || !fs::exists(cache)) {
+    // Parsed once, then read from the cache (dictionary_text writes it).
+    m_text = dictionary_text(folder);
   }
-  out.to_english.assign(to_english.begin(), to_english.end());
-  out.to_japanese.assign(to_japanese.begin(), to_japanese.end());
-  out.names_to_english.assign(names_to_english.begin(), names_to_english.end());
-  out.names_to_japanese.assign(names_to_japanese.begin(), names_to_japanese.end());
+  if (!cache.empty()) {
+    const int fd = ::open(cache.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map != MAP_FAILED) {
+        m_map = map;
+        m_size = static_cast<std::size_t>(st.st_size);
+        m_text.clear();
+      }
+    }
+    if (fd >= 0) ::close(fd);
+  }
+}
+
+Dictionary::~Dictionary() {
+  if (m_map) ::munmap(m_map, m_size);
+}
+
+const Dictionary& Dictionary::system() {
+  static const Dictionary dictionary(dictionary_folder());
+  return dictionary;
+}
+
+std::string_view Dictionary::table() const {
+  return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : std::string_view(m_text);
+}
+
+std::vector<DictionaryEntry> Dictionary::of(std::string_view key) const {
+  std::vector<DictionaryEntry> out;
+  const std::string_view t = table();
+  if (key.empty() || t.empty() || key.find_first_of("\t\n") != std::string_view::npos) return out;
+  // Binary search over the sorted lines for the first whose key is not below `key`.
+  auto line_at = [&](std::size_t pos) {
+    const std::size_t begin = pos == 0 ? 0 : t.rfind('\n', pos - 1) + 1;  // npos + 1 = 0
+    return begin;
+  };
+  auto key_of = [&](std::size_t begin) {
+    const std::size_t tab = t.find('\t', begin);
+    return t.substr(begin, (tab == std::string_view::npos ? t.size() : tab) - begin);
+  };
+  std::size_t lo = 0, hi = t.size();
+  while (lo < hi) {
+    const std::size_t mid = line_at(lo + (hi - lo) / 2);
+    const std::size_t next = std::min(t.find('\n', mid), t.size()) + 1;
+    if (key_of(mid) < key) {
+      lo = next;
+    } else {
+      if (mid <= lo) {
+        hi = lo;
+        break;
+      }
+      hi = mid;
+    }
+  }
+  for (std::size_t at = lo; at < t.size();) {
+    const std::size_t eol = std::min(t.find('\n', at), t.size());
+    const std::string_view line = t.substr(at, eol - at);
+    at = eol + 1;
+    const std::vector<std::string> f = strings::split(line, '\t');
+    if (f.size() != 3 || f[0] != key) break;
+    out.push_back({f[1], f[2] == "n"});
+  }
   return out;
 }
 
