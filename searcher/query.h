@@ -31,6 +31,10 @@ struct QueryPart {
   std::string field;       ///< for Filter and FieldText: the schema field's name
   std::string value;       ///< text, phrase text or filter value (unquoted)
   std::size_t column = 1;  ///< 1-based column in the query string, for error messages
+  /// Text: several typed words taken as one name (QueryBuilder::merge_names):
+  /// matched as the name's words and equivalents only (the words themselves,
+  /// substrings included, are the other alternative).
+  bool name = false;
 };
 
 /// A node of the parsed query.

@@ -160,6 +160,7 @@ void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
       continue;
     }
     QueryPart merged;
+    merged.name = true;
     std::vector<QueryNode> words;
     for (std::size_t k = i; k < end; ++k) {
       merged.value += (merged.value.empty() ? "" : " ") + tops[k].leaf.value;
@@ -204,7 +205,7 @@ std::pair<Xapian::Query, int> QueryBuilder::build_leaf(const QueryPart& p, Compi
   }
   const bool field_text = p.type == QueryPart::Type::FieldText;
   const std::string prefix = field_text ? std::string(schema::find_field(p.field)->prefix) : "";
-  Chunk c = make_chunk(p.value, p.type != QueryPart::Type::Text, prefix, q.match);
+  Chunk c = make_chunk(p.value, p.type != QueryPart::Type::Text, prefix, q.match, p.name);
   Xapian::Query query = field_text ? c.word : c.all_tiers();
   if (query.empty()) return {Xapian::Query(), -1};
   q.has_compound = q.has_compound || c.compound;
@@ -271,7 +272,7 @@ Xapian::Query QueryBuilder::filter_query(const QueryPart& p, CompiledQuery& q) c
 }
 
 Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::string& prefix,
-                               MatchTerms& match) {
+                               MatchTerms& match, bool name) {
   Chunk c;
   c.field_text = !prefix.empty();
   c.info.text = text;
@@ -294,8 +295,9 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
   // A quoted phrase is the text itself: no equivalent stands for it.
   if (prefix.empty() && m_bridges && !phrase && !c.info.words.empty()) add_bridge_tier(c, match);
-  // The substring tier: body text (in --exact mode too: the verifier then requires the typed text itself).
-  if (prefix.empty()) add_substring_tier(c, text);
+  // The substring tier: body text (in --exact mode too: the verifier then
+  // requires the typed text itself); a name's words have theirs in the other alternative.
+  if (prefix.empty() && !name) add_substring_tier(c, text);
   if (m_exact) match.literals.push_back(text);
   return c;
 }

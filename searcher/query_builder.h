@@ -129,8 +129,10 @@ class QueryBuilder {
   std::pair<Xapian::Query, int> build_bool(const QueryNode& n, bool any, CompiledQuery& q);
   Xapian::Query filter_query(const QueryPart& p, CompiledQuery& q) const;
 
-  /// A piece of text in every tier; prefix is empty for body text, S for title:.
-  Chunk make_chunk(const std::string& text, bool phrase, const std::string& prefix, MatchTerms& match);
+  /// A piece of text in every tier; prefix is empty for body text, S for
+  /// title:; a name (merge_names) has no substring tier.
+  Chunk make_chunk(const std::string& text, bool phrase, const std::string& prefix, MatchTerms& match,
+                   bool name = false);
   void add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_bridge_tier(Chunk& c, MatchTerms& match) const;
