@@ -7,6 +7,7 @@
 #include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
 #include "sagasu/sounds.h"
+#include "sagasu/word_list.h"
 
 namespace sagasu {
 namespace {
@@ -130,19 +131,10 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
 
 std::map<std::string, std::set<std::string>> vault_sounds(const std::vector<Xapian::Database>& dbs) {
   std::map<std::string, std::set<std::string>> sounds;
-  for (const auto& db : dbs) {
-    auto t = db.allterms_begin();
-    const auto end = db.allterms_end();
-    while (t != end) {
-      const std::string term = *t;
-      if (!schema::is_word_term(term)) {
-        t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
-        continue;
-      }
+  for (const auto& db : dbs)
+    for_each_word_term(db, [&](const std::string& term) {
       if (std::string key = sound_key(term); !key.empty()) sounds[std::move(key)].insert(term);
-      ++t;
-    }
-  }
+    });
   return sounds;
 }
 

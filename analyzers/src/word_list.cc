@@ -22,21 +22,9 @@ void WordList::write(const Xapian::Database& db, const std::string& folder) {
   const std::string file = file_in(folder);
   const Xapian::rev revision = db.get_revision();
   if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
-  // Every word, one per line: term order is byte order, and the prefixed
-  // terms (capitals) are one range, skipped at once.
+  // Every word, one per line, in term order (byte order).
   std::string words;
-  auto t = db.allterms_begin();
-  const auto end = db.allterms_end();
-  while (t != end) {
-    const std::string term = *t;
-    if (!schema::is_word_term(term)) {
-      t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
-      continue;
-    }
-    words += term;
-    words += '\n';
-    ++t;
-  }
+  for_each_word_term(db, [&](const std::string& term) { (words += term) += '\n'; });
   // Folded in one call (a line break folds to itself, so lines stay lines).
   const std::string folded = fold_text(words).text;
   const std::vector<std::string> word_lines = strings::split(words, '\n');

@@ -29,8 +29,26 @@
 #include <vector>
 
 #include "sagasu/generation_file.h"
+#include "sagasu/schema.h"
 
 namespace sagasu {
+
+/// Calls f with every word term of db (schema::is_word_term), in term order:
+/// the prefixed terms (capitals) are one range, skipped at once.
+template <class F>
+void for_each_word_term(const Xapian::Database& db, F f) {
+  auto t = db.allterms_begin();
+  const auto end = db.allterms_end();
+  while (t != end) {
+    const std::string term = *t;
+    if (!schema::is_word_term(term)) {
+      t.skip_to(std::string(schema::WORD_TERMS_AFTER_PREFIXES));
+      continue;
+    }
+    f(term);
+    ++t;
+  }
+}
 
 /// The file name of the word list in a generation folder.
 inline constexpr std::string_view WORD_LIST_FILE = "sagasu-words";
