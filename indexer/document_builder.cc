@@ -139,9 +139,19 @@ std::string DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
     }
     return last;
   };
-  // Title, then each other name, then the body, with gaps so no phrase spans two of them.
+  // Title, then each other name, then the tags the note gives itself (a note
+  // tagged fault-tolerance is found by "fault tolerance", as grep finds the
+  // tag in its front matter; a tag without letters, a date, is no word),
+  // then the body, with gaps so no phrase spans two of them.
   Xapian::termpos pos = add(note.display_title(), 1, Field::Title);
   for (const auto& name : names) pos = add(name, pos + schema::TITLE_BODY_GAP, Field::Alias);
+  for (const auto& tag : note.own_tags)
+    if (std::any_of(tag.begin(), tag.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                                                static_cast<unsigned char>(c) >= 0x80; })) {
+      std::string words = tag;
+      std::replace(words.begin(), words.end(), '/', ' ');
+      pos = add(words, pos + schema::TITLE_BODY_GAP, Field::Alias);
+    }
   add(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
   return unindexed;
 }

@@ -215,3 +215,19 @@ TEST_CASE("Bridge tier: a word finds the notes that say it in the other language
   req.exact = true;
   CHECK(s.search(req).total == 1);
 }
+
+TEST_CASE("A note's own tags are words: tagged fault-tolerance, found by fault tolerance", "[document]") {
+  const test::TestIndex index({{"tagged.md", "---\ntags: [fault-tolerance, 2026/05/19]\n---\n障害を許容する設計。\n"},
+                               {"other.md", "---\ntags: [memo]\n---\n関係のない メモ。\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.snippets = 0;
+  req.query = "fault tolerance";
+  SearchResult r = s.search(req);
+  REQUIRE(r.total == 1);
+  CHECK(r.hits[0].path == "tagged.md");
+  req.query = "\"fault tolerance\"";  // the tag's words are adjacent
+  CHECK(s.search(req).total == 1);
+  req.query = "19";  // a tag without letters (a date) is no word
+  CHECK(s.search(req).total == 0);
+}

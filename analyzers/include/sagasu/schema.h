@@ -8,8 +8,8 @@
 //
 //   Q<id>            unique id: the vault-relative path (or "#" + xxh64 hex of
 //                    it when the path is too long for a Xapian term)
-//   <word>           body, title and alias word terms, positional; title and
-//                    alias words carry a higher wdf (TITLE_WDF)
+//   <word>           body, title, alias and own-tag word terms, positional;
+//                    title words carry a higher wdf (TITLE_WDF)
 //   S<word>          title word terms, positional: title: queries, and a title
 //                    field the searcher ORs with each query word
 //   Z<stem>          English stems of Latin words, no positions
@@ -258,7 +258,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 ///     mean the page; links to attachments name no entity (resolution r4).
 /// 12: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
 /// 13: front-matter tags only as the parser reads them (no whole-value "#x" or "a b" tags).
-inline constexpr std::string_view SCHEMA_VERSION = "13";
+/// 14: the tags a note gives itself are words too (a note tagged fault-tolerance has "fault tolerance").
+inline constexpr std::string_view SCHEMA_VERSION = "14";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
