@@ -241,10 +241,10 @@ std::string dictionary_folder() {
   return e ? std::string(e) : std::string("/usr/share/edict");
 }
 
-Dictionary::Dictionary(const std::string& folder) {
+Dictionary::Dictionary(const std::string& folder, bool parse) {
   if (folder.empty()) return;
   const std::string cache = cache_file(folder);
-  if (cache.empty() || !fs::exists(cache)) {
+  if (parse && (cache.empty() || !fs::exists(cache))) {
     // Parsed once, then read from the cache (dictionary_text writes it).
     m_text = dictionary_text(folder);
   }
@@ -268,9 +268,11 @@ Dictionary::~Dictionary() {
 }
 
 const Dictionary& Dictionary::system() {
-  static const Dictionary dictionary(dictionary_folder());
+  static const Dictionary dictionary(dictionary_folder(), false);
   return dictionary;
 }
+
+void Dictionary::prepare() { (void)Dictionary(dictionary_folder(), true); }
 
 std::string_view Dictionary::table() const {
   return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : std::string_view(m_text);

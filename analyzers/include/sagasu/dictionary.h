@@ -30,13 +30,16 @@ struct DictionaryEntry {
 class Dictionary {
  public:
   /// The dictionaries in folder ("" or absent: an empty one), from the
-  /// cache, parsed and cached first when there is none.
-  explicit Dictionary(const std::string& folder);
+  /// cache; with parse, parsed and cached first when there is none (else empty).
+  explicit Dictionary(const std::string& folder, bool parse = true);
   ~Dictionary();
   Dictionary(const Dictionary&) = delete;
   Dictionary& operator=(const Dictionary&) = delete;
-  /// The dictionaries of dictionary_folder(), loaded once per process.
+  /// The dictionaries of dictionary_folder() as the indexer cached them,
+  /// mapped once per process (a search never spends seconds parsing them).
   static const Dictionary& system();
+  /// Makes sure the cache of dictionary_folder()'s dictionaries exists (the indexer's part).
+  static void prepare();
 
   /// The equivalents of a word or name by its key (Analyzer::key), in table order.
   std::vector<DictionaryEntry> of(std::string_view key) const;
