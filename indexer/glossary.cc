@@ -117,11 +117,9 @@ std::string japanese_before(std::string_view text, std::size_t end) {
   if (end > 0 && text[end - 1] == ' ') --end;
   std::size_t begin = end;
   while (begin > 0) {
-    std::size_t b = begin - 1;
-    while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+    const std::size_t b = unicode::char_start(text, begin - 1);
     std::size_t i = b;
-    const char32_t c = unicode::next_code_point(text, i);
-    if (!is_japanese(c)) break;
+    if (!is_japanese(unicode::next_code_point(text, i))) break;
     begin = b;
   }
   std::string_view run = text.substr(begin, end - begin);
@@ -140,9 +138,7 @@ std::string english_before(std::string_view text, std::size_t end) {
   if (run.empty() || !is_letter(run.front()) || words_of(run).size() > MAX_WORDS) return "";
   // It must follow Japanese (or open the text): "… は fault tolerance（耐障害性）".
   if (begin > 0) {
-    std::size_t b = begin - 1;
-    while (b > 0 && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
-    std::size_t i = b;
+    std::size_t i = unicode::char_start(text, begin - 1);
     const char32_t c = unicode::next_code_point(text, i);
     if (c < 0x80 && c != '(' && c != '[' && c != '"' && c != '\n') return "";
   }
@@ -162,8 +158,6 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
       if (is_english_words(item)) english.push_back(item);
     for (const auto& item : items) {
       if (is_english_words(item)) {
-        // A lone capitalised word names something; it glosses a Japanese name
-        // (抖音(Douyin)) or a katakana word that sounds like it, not a phrase.
         // A katakana word glosses the English it was borrowed from: they
         // must sound alike (シンタックス(letmac) is an example, not a gloss).
         // A lone capitalised word names something: it glosses a Japanese

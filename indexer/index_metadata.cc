@@ -36,33 +36,22 @@ void add_synonyms(const NoteDigest& d, Analyzer& analyzer, Synonyms& synonyms) {
     }
 }
 
-// Replaces the synonym keys of db with those of synonyms: a key's titles,
+// The synonym table as metadata (schema.h: META_SYNONYM): a key's titles,
 // then SYNONYM_HEAD and its aliases when it is a title.
-void write_synonyms(Xapian::WritableDatabase& db, const Synonyms& synonyms) {
-  const std::string px(schema::META_SYNONYM);
-  std::set<std::string> keys;
-  for (const auto& [key, _] : synonyms.titles) keys.insert(key);
-  for (const auto& [key, _] : synonyms.aliases) keys.insert(key);
-  std::vector<std::string> old_keys;
-  for (auto m = db.metadata_keys_begin(px); m != db.metadata_keys_end(px); ++m) old_keys.push_back(*m);
-  for (const auto& key : old_keys)
-    if (!keys.count(key.substr(px.size()))) db.set_metadata(key, "");
-  for (const auto& key : keys) {
-    if (px.size() + key.size() > schema::MAX_TERM_BYTES)
-      continue;  // Xapian's key limit: no such name is typed
-    std::string joined;
-    auto add = [&](std::string_view line) {
-      if (!joined.empty()) joined += '\n';
-      joined += line;
-    };
-    if (auto t = synonyms.titles.find(key); t != synonyms.titles.end())
-      for (const auto& title : t->second) add(title);
-    if (auto a = synonyms.aliases.find(key); a != synonyms.aliases.end()) {
-      add(schema::SYNONYM_HEAD);
-      for (const auto& alias : a->second) add(alias);
-    }
-    db.set_metadata(px + key, joined);
+std::map<std::string, std::string> synonym_lines(const Synonyms& synonyms) {
+  std::map<std::string, std::string> lines;
+  auto add = [&](const std::string& key, std::string_view line) {
+    std::string& joined = lines[key];
+    if (!joined.empty()) joined += '\n';
+    joined += line;
+  };
+  for (const auto& [key, titles] : synonyms.titles)
+    for (const auto& title : titles) add(key, title);
+  for (const auto& [key, aliases] : synonyms.aliases) {
+    add(key, schema::SYNONYM_HEAD);
+    for (const auto& alias : aliases) add(key, alias);
   }
+  return lines;
 }
 
 // Replaces the keys under prefix px of db with `lines` (key → its lines).
@@ -156,12 +145,13 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
 void write_metadata(ShardSet& shards, const std::string& vault,
                     const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables) {
   Analyzer analyzer;
-  std::optional<std::map<std::string, std::string>> glossary, sounds;
+  std::optional<std::map<std::string, std::string>> synonyms, glossary, sounds;
+  if (tables.synonyms) synonyms = synonym_lines(*tables.synonyms);
   if (tables.glossary) glossary = glossary_lines(*tables.glossary, analyzer);
   if (tables.sounds) sounds = sound_lines(*tables.sounds);
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
-    if (tables.synonyms) write_synonyms(db, *tables.synonyms);
+    if (synonyms) replace_keys(db, std::string(schema::META_SYNONYM), *synonyms);
     if (glossary) replace_keys(db, std::string(schema::META_GLOSSARY), *glossary);
     if (sounds) replace_keys(db, std::string(schema::META_SOUND), *sounds);
     db.set_metadata(std::string(schema::META_VAULT), vault);

@@ -1,5 +1,8 @@
 #include "bridges.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <set>
 
@@ -45,26 +48,20 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
 }
 
 bool Bridges::names(const std::vector<std::string>& words) const {
-  std::string key, joined;
-  for (const auto& w : words) {
-    key += (key.empty() ? "" : " ") + w;
-    joined += w;
-  }
-  if (!stated(key).empty()) return true;
+  const std::string joined = fmt::format("{}", fmt::join(words, ""));
+  if (!stated(fmt::format("{}", fmt::join(words, " "))).empty()) return true;
   std::vector<Bridge> sounds;
   if (std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, sounds);
   return !sounds.empty();
 }
 
 std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::string>& words) const {
-  std::string key;
-  for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
+  const std::string key = fmt::format("{}", fmt::join(words, " "));
   std::vector<Bridge> out = stated(key);
   if (key.empty()) return out;
   // One word's sound; a phrase of English words may sound like one katakana
   // word ("fault injection" フォールトインジェクション).
-  std::string joined;
-  for (const auto& w : words) joined += w;
+  const std::string joined = fmt::format("{}", fmt::join(words, ""));
   if (words.size() == 1 || std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, out);
   if (out.empty() && words.size() > 1) add_composed(words, out);
   // Each equivalent once (as the analyzer folds it), never the piece itself.
@@ -91,13 +88,9 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
     std::size_t j = std::min(words.size(), i + LONGEST_PART);
     for (; j > i; --j) {
       if (i == 0 && j == words.size()) continue;  // the whole: of() tried it
-      std::string key, joined;
-      for (std::size_t k = i; k < j; ++k) {
-        key += (key.empty() ? "" : " ") + words[k];
-        joined += words[k];
-      }
-      alts = stated(key);
-      add_sounds(joined, alts);
+      const auto first = words.begin() + static_cast<std::ptrdiff_t>(i), last = words.begin() + static_cast<std::ptrdiff_t>(j);
+      alts = stated(fmt::format("{}", fmt::join(first, last, " ")));
+      add_sounds(fmt::format("{}", fmt::join(first, last, "")), alts);
       if (!alts.empty()) break;
     }
     if (alts.empty()) {

@@ -1,6 +1,7 @@
 #include "query_builder.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -11,6 +12,23 @@
 
 namespace sagasu {
 namespace {
+
+// A piece of text as the word tier has it: its words, and each one's English stem ("" if none).
+struct WordsAndStems {
+  std::vector<std::string> words, stems;
+};
+WordsAndStems words_and_stems(Analyzer& analyzer, const std::string& text) {
+  WordsAndStems out;
+  for (const Token& t : analyzer.analyze(text)) {
+    if (t.kind == TokenKind::Word) {
+      out.words.push_back(t.text);
+      out.stems.emplace_back();
+    } else if (!out.words.empty()) {
+      out.stems.back() = t.text;
+    }
+  }
+  return out;
+}
 
 Xapian::Query phrase_of(const std::vector<std::string>& words, const std::string& prefix) {
   std::vector<Xapian::Query> terms;
@@ -142,11 +160,13 @@ void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
   // nothing the plain query found is lost.
   constexpr std::size_t LONGEST_RUN = 6;
   auto plain = [](const QueryNode& n) { return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text; };
+  std::vector<std::vector<std::string>> top_words(tops.size());  // each plain top's words, analysed once
+  for (std::size_t k = 0; k < tops.size(); ++k)
+    if (plain(tops[k])) top_words[k] = m_analyzer.words(tops[k].leaf.value);
   auto names = [&](std::size_t from, std::size_t to) {
-    std::string key;
-    for (std::size_t k = from; k < to; ++k)
-      for (const auto& w : m_analyzer.words(tops[k].leaf.value)) key += (key.empty() ? "" : " ") + w;
-    return !m_synonyms.of(key).empty() || (m_bridges && m_bridges->names(strings::split_nonempty(key, ' ')));
+    std::vector<std::string> words;
+    for (std::size_t k = from; k < to; ++k) words.insert(words.end(), top_words[k].begin(), top_words[k].end());
+    return !m_synonyms.of(fmt::format("{}", fmt::join(words, " "))).empty() || (m_bridges && m_bridges->names(words));
   };
   std::vector<QueryNode> out;
   for (std::size_t i = 0; i < tops.size();) {
@@ -277,20 +297,16 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   c.field_text = !prefix.empty();
   c.info.text = text;
   c.info.phrase = phrase;
-  for (const Token& t : m_analyzer.analyze(m_exact ? text : as_one_word(m_analyzer, text))) {
-    if (t.kind == TokenKind::Word) {
-      c.info.words.push_back(t.text);
-      c.info.stems.emplace_back();
-    } else if (!c.info.words.empty()) {
-      c.info.stems.back() = t.text;
-      match.stems.insert(t.text);
-    }
-  }
+  WordsAndStems ws = words_and_stems(m_analyzer, m_exact ? text : as_one_word(m_analyzer, text));
+  c.info.words = std::move(ws.words);
+  c.info.stems = std::move(ws.stems);
+  for (const auto& stem : c.info.stems)
+    if (!stem.empty()) match.stems.insert(stem);
   // Highlights: a compound's pieces where they are together (apart too when loose).
-  if (c.info.words.size() == 1 || (m_loose && !phrase))
+  if (m_loose && !phrase)
     match.words.insert(c.info.words.begin(), c.info.words.end());
-  else if (!c.info.words.empty())
-    match.phrases.push_back(c.info.words);
+  else
+    match.add_together(c.info.words);
   add_word_tier(c, phrase, prefix);
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
   // A quoted phrase is the text itself: no equivalent stands for it.
@@ -343,8 +359,7 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
 
 void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
   // Other names of the page this text names, from the vault's aliases.
-  std::string key;
-  for (const auto& w : c.info.words) key += (key.empty() ? "" : " ") + w;
+  const std::string key = fmt::format("{}", fmt::join(c.info.words, " "));
   const std::string title_prefix(schema::TITLE.prefix);
   // A bound for pages with thousands of aliases (a query of 20,000 other
   // names took Xapian a minute): the titles first, then aliases in order.
@@ -356,10 +371,7 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
     if (sw.empty()) continue;
     c.info.synonyms.push_back(syn);
     c.alternatives.push_back({sw, sw.size() > 1});
-    if (sw.size() == 1)
-      match.words.insert(sw[0]);
-    else
-      match.phrases.push_back(sw);
+    match.add_together(sw);
     if (sw.size() == 1)
       alts.emplace_back(Xapian::Query::OP_OR, Xapian::Query(sw[0]), Xapian::Query(title_prefix + sw[0]));
     else
@@ -374,18 +386,9 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
   const std::string title_prefix(schema::TITLE.prefix);
   std::vector<Xapian::Query> alts;
   for (Bridge& b : m_bridges->of(c.info.text, c.info.words)) {
-    std::vector<std::string> words, stems;
-    for (const Token& t : m_analyzer.analyze(b.equivalent)) {
-      if (t.kind == TokenKind::Word) {
-        words.push_back(t.text);
-        stems.emplace_back();
-      } else if (!stems.empty()) {
-        stems.back() = t.text;
-      }
-    }
-    std::string key;
-    for (const auto& w : words) key += (key.empty() ? "" : " ") + w;
-    if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(), key) != c.info.synonyms.end())
+    const auto [words, stems] = words_and_stems(m_analyzer, b.equivalent);
+    if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(),
+                                   fmt::format("{}", fmt::join(words, " "))) != c.info.synonyms.end())
       continue;
     Xapian::Query q;
     if (words.size() == 1) {
@@ -401,10 +404,7 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
       q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
       c.alternatives.push_back({words, true});
     }
-    if (words.size() == 1)
-      match.words.insert(words[0]);
-    else
-      match.phrases.push_back(words);
+    match.add_together(words);
     // Its words share the weight: a phrase of three weighs as one word would.
     alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q, bridge_weight(b.how) / static_cast<double>(words.size()));
     c.bridges.push_back(q);

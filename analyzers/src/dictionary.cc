@@ -12,12 +12,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <unordered_set>
 
 #include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
-#include "sagasu/sounds.h"
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
@@ -135,9 +133,8 @@ std::string read_euc_jp(const std::string& file) {
   return text;
 }
 
-// The dictionaries' pairs, one per line: "headword<TAB>its words<TAB>English<TAB>w|n"
-// (n: a person's name), the headword's words as the analyzer cuts them.
-// What does not depend on the vault, so it is computed once and cached.
+// The dictionaries' lookup table, sorted (below); it does not depend on the
+// vault, so it is computed once and cached.
 std::string parse_dictionaries(const std::string& folder) {
   const std::string words_text = read_euc_jp(folder + "/edict");
   if (words_text.empty()) return "";
@@ -211,11 +208,9 @@ std::string cache_file(const std::string& folder) {
   return (base / "sagasu" / fmt::format("dictionary-{:016x}", XXH64(id.data(), id.size(), 0))).string();
 }
 
-// The dictionaries' pairs: from the cache, or parsed (and cached when it can be).
-std::string dictionary_text(const std::string& folder) {
-  const std::string cache = cache_file(folder);
-  if (!cache.empty())
-    if (std::string text = read_file(cache); !text.empty()) return text;
+// Parses the dictionaries of folder into their cache (when it can be
+// written), and returns the table.
+std::string parse_into_cache(const std::string& folder, const std::string& cache) {
   std::string text = parse_dictionaries(folder);
   if (!cache.empty() && !text.empty()) {
     // Written whole and renamed: a reader never sees half a cache. A cache
@@ -244,10 +239,8 @@ std::string dictionary_folder() {
 Dictionary::Dictionary(const std::string& folder, bool parse) {
   if (folder.empty()) return;
   const std::string cache = cache_file(folder);
-  if (parse && (cache.empty() || !fs::exists(cache))) {
-    // Parsed once, then read from the cache (dictionary_text writes it).
-    m_text = dictionary_text(folder);
-  }
+  // Parsed once, then mapped from the cache (kept here when it cannot be written).
+  if (parse && (cache.empty() || !fs::exists(cache))) m_text = parse_into_cache(folder, cache);
   if (!cache.empty()) {
     const int fd = ::open(cache.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
@@ -272,7 +265,12 @@ const Dictionary& Dictionary::system() {
   return dictionary;
 }
 
-void Dictionary::prepare() { (void)Dictionary(dictionary_folder(), true); }
+void Dictionary::prepare() {
+  const std::string folder = dictionary_folder();
+  if (folder.empty()) return;
+  const std::string cache = cache_file(folder);
+  if (!cache.empty() && !fs::exists(cache)) (void)parse_into_cache(folder, cache);
+}
 
 std::string_view Dictionary::table() const {
   return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : std::string_view(m_text);
@@ -283,10 +281,7 @@ std::vector<DictionaryEntry> Dictionary::of(std::string_view key) const {
   const std::string_view t = table();
   if (key.empty() || t.empty() || key.find_first_of("\t\n") != std::string_view::npos) return out;
   // Binary search over the sorted lines for the first whose key is not below `key`.
-  auto line_at = [&](std::size_t pos) {
-    const std::size_t begin = pos == 0 ? 0 : t.rfind('\n', pos - 1) + 1;  // npos + 1 = 0
-    return begin;
-  };
+  auto line_at = [&](std::size_t pos) { return pos == 0 ? 0 : t.rfind('\n', pos - 1) + 1; };  // npos + 1 = 0
   auto key_of = [&](std::size_t begin) {
     const std::size_t tab = t.find('\t', begin);
     return t.substr(begin, (tab == std::string_view::npos ? t.size() : tab) - begin);

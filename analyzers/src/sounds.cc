@@ -4,8 +4,10 @@
 #include <unicode/unistr.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "sagasu/error.h"
@@ -36,47 +38,27 @@ std::string romanise(std::string_view katakana) {
 
 // English spelling → the letters of its sounds, as a katakana borrowing has them.
 std::string respell(std::string_view w) {
+  // Letter groups that sound as one (the first that fits at a place wins).
+  static constexpr std::pair<std::string_view, std::string_view> GROUPS[] = {
+      {"tion", "shon"}, {"sion", "shon"}, {"tch", "c"}, {"ph", "f"}, {"th", "s"}, {"sh", "s"},
+      {"ch", "c"},      {"ck", "k"},      {"qu", "k"},  {"gh", ""},  {"wh", ""},  {"x", "ks"},
+  };
   std::string out;
   auto at = [&](std::size_t i) { return i < w.size() ? w[i] : '\0'; };
-  auto starts = [&](std::size_t i, std::string_view s) { return w.substr(i, s.size()) == s; };
   for (std::size_t i = 0; i < w.size();) {
-    const char c = w[i];
-    if (starts(i, "tion") || starts(i, "sion")) {
-      out += "shon";
-      i += 4;
-    } else if (starts(i, "tch")) {
-      out += 'c';
-      i += 3;
-    } else if (starts(i, "ph")) {
-      out += 'f';
-      i += 2;
-    } else if (starts(i, "th") || starts(i, "sh")) {
-      out += 's';
-      i += 2;
-    } else if (starts(i, "ch")) {
-      out += 'c';
-      i += 2;
-    } else if (starts(i, "ck") || starts(i, "qu")) {
-      out += 'k';
-      i += 2;
-    } else if (starts(i, "gh") || starts(i, "wh")) {
-      i += 2;
-    } else if (c == 'c') {
-      const char n = at(i + 1);
-      out += (n == 'e' || n == 'i' || n == 'y') ? 's' : 'k';
-      ++i;
-    } else if (c == 'x') {
-      out += "ks";
-      ++i;
-    } else if (c == 'r') {
-      // An r before a consonant or at the end is not heard (server サーバー).
-      const char n = at(i + 1);
-      if (is_vowel(n) || n == 'y') out += 'r';
-      ++i;
-    } else {
-      out += c;
-      ++i;
+    const auto group = std::find_if(std::begin(GROUPS), std::end(GROUPS),
+                                    [&](const auto& g) { return w.substr(i, g.first.size()) == g.first; });
+    if (group != std::end(GROUPS)) {
+      out += group->second;
+      i += group->first.size();
+      continue;
     }
+    const char c = w[i++];
+    const char n = at(i);
+    if (c == 'c')
+      out += (n == 'e' || n == 'i' || n == 'y') ? 's' : 'k';
+    else if (c != 'r' || is_vowel(n) || n == 'y')  // an r before a consonant or at the end is not heard (server サーバー)
+      out += c;
   }
   return out;
 }
@@ -100,10 +82,16 @@ std::string consonants(std::string_view letters) {
 
 bool is_vowel_letter(char c) { return is_vowel(c) || c == 'y'; }
 
-// The vowel groups of romaji, without the vowels Japanese adds to a consonant
-// that has none in English (the u of ス before ト, a final ト's o): a vowel
-// after a consonant and before another consonant or the end, when it is u, or
-// o after t/d, or i after ch/j, is added.
+// Is the vowel at r[i], alone between a consonant and a consonant or the
+// end, one Japanese adds to a consonant that has none in English (the u of
+// ス before ト, a final ト's o)?
+bool added_vowel(std::string_view r, std::size_t i) {
+  const bool alone = i > 0 && !is_vowel(r[i - 1]) && (i + 1 == r.size() || !is_vowel(r[i + 1]));
+  return alone && (r[i] == 'u' || (r[i] == 'o' && (r[i - 1] == 't' || r[i - 1] == 'd')));
+}
+
+// The vowel groups of romaji, without the vowels Japanese adds (added_vowel,
+// and a final i after ch/j: マッチ "match").
 std::vector<std::string> romaji_vowels(const std::string& r) {
   std::vector<std::string> groups;
   for (std::size_t i = 0; i < r.size();) {
@@ -114,14 +102,9 @@ std::vector<std::string> romaji_vowels(const std::string& r) {
     std::size_t j = i;
     while (j < r.size() && is_vowel(r[j])) ++j;
     const std::string g = r.substr(i, j - i);
-    const bool after_consonant = i > 0 && !is_vowel(r[i - 1]);
-    const bool before_consonant_or_end = j == r.size() || !is_vowel(r[j]);
     const char prev = i > 0 ? r[i - 1] : '\0';
-    const bool added = after_consonant && before_consonant_or_end && g.size() == 1 &&
-                       (g == "u" || (g == "o" && (prev == 't' || prev == 'd')) ||
-                        (g == "i" && j == r.size() && (prev == 'h' || prev == 'j') && i >= 2 &&
-                         (r[i - 2] == 'c' || prev == 'j')));
-    if (!added) groups.push_back(g);
+    const bool final_i = g == "i" && j == r.size() && i >= 2 && (prev == 'j' || (prev == 'h' && r[i - 2] == 'c'));
+    if (!(g.size() == 1 && (added_vowel(r, i) || final_i))) groups.push_back(g);
     i = j;
   }
   return groups;
@@ -167,13 +150,11 @@ bool vowel_fits(std::string_view english, std::string_view japanese) {
   return false;
 }
 
-// Romaji without the vowels Japanese adds (romaji_vowels), doubled letters once.
+// Romaji without the vowels Japanese adds (added_vowel), doubled letters once.
 std::string romaji_core(const std::string& r) {
   std::string out;
   for (std::size_t i = 0; i < r.size(); ++i) {
-    if (is_vowel(r[i]) && i > 0 && !is_vowel(r[i - 1]) && (i + 1 == r.size() || !is_vowel(r[i + 1])) &&
-        (r[i] == 'u' || (r[i] == 'o' && (r[i - 1] == 't' || r[i - 1] == 'd'))))
-      continue;
+    if (is_vowel(r[i]) && added_vowel(r, i)) continue;
     const char c = r[i] == 'l' ? 'r' : r[i];
     if (out.empty() || out.back() != c) out += c;
   }

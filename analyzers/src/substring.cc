@@ -359,7 +359,7 @@ std::vector<std::pair<std::size_t, std::size_t>> words_around(Analyzer& analyzer
                                                               std::size_t begin, std::size_t end) {
   constexpr std::size_t CONTEXT = 120;  // bytes each side: a few dozen characters
   std::size_t from = begin > CONTEXT ? begin - CONTEXT : 0, to = std::min(text.size(), end + CONTEXT);
-  while (from > 0 && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) --from;
+  from = unicode::char_start(text, from);
   while (to < text.size() && (static_cast<unsigned char>(text[to]) & 0xC0) == 0x80) ++to;
   const auto nl_before = text.rfind('\n', begin);
   if (nl_before != std::string_view::npos && nl_before + 1 > from) from = nl_before + 1;
@@ -423,8 +423,7 @@ bool acceptable(Analyzer& analyzer, std::string_view text, std::size_t begin, st
 // The byte offset k characters before byte p of s (0 when there are fewer).
 std::size_t chars_before(std::string_view s, std::size_t p, std::size_t k) {
   for (; k > 0 && p > 0; --k) {
-    --p;
-    while (p > 0 && (static_cast<unsigned char>(s[p]) & 0xC0) == 0x80) --p;
+    p = unicode::char_start(s, p - 1);
   }
   return p;
 }

@@ -39,6 +39,11 @@ char32_t next_code_point(std::string_view s, std::size_t& i) {
   return c < 0 ? U'\uFFFD' : static_cast<char32_t>(c);
 }
 
+std::size_t char_start(std::string_view s, std::size_t i) {
+  while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+  return i;
+}
+
 void append_utf8(std::string& out, char32_t c) {
   char buf[4];
   int32_t n = 0;

@@ -564,7 +564,7 @@ class VimgrepPrinter : public Printer {
         for (const auto& [b, e] : m.spans) {
           std::size_t from = b > MAX_VIMGREP_LINE / 4 ? b - MAX_VIMGREP_LINE / 4 : 0;
           std::size_t to = std::min(m.text.size(), from + MAX_VIMGREP_LINE);
-          while (from > 0 && (static_cast<unsigned char>(m.text[from]) & 0xC0) == 0x80) --from;
+          from = unicode::char_start(m.text, from);
           while (to < m.text.size() && (static_cast<unsigned char>(m.text[to]) & 0xC0) == 0x80) ++to;
           out += fmt::format("{}:{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "", shown(m, from, to),
                              to < m.text.size() ? ELLIPSIS : "");

@@ -26,6 +26,14 @@ struct MatchTerms {
   bool empty() const {
     return words.empty() && stems.empty() && substrings.empty() && literals.empty() && phrases.empty();
   }
+  /// Highlights the words of one name or piece: a lone word, or several
+  /// where they stand together (a phrase).
+  void add_together(const std::vector<std::string>& piece) {
+    if (piece.size() == 1)
+      words.insert(piece.front());
+    else if (!piece.empty())
+      phrases.push_back(piece);
+  }
 };
 
 /// A cited source's span in the stored text.

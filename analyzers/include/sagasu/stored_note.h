@@ -10,8 +10,8 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -65,12 +65,10 @@ struct KindHint {
 /// and its words ("SDC" = "Silent Data Corruption").
 struct Gloss {
   std::string a, b;  ///< as written: gloss, link: the Japanese, the Latin; abbreviation: it, its words
-  std::string how;              ///< "gloss" (X(Y)), "abbreviation" (Silent Data Corruption (SDC)), "link" ([[X|Y]])
+  std::string how;   ///< "gloss" (X(Y)), "abbreviation" (Silent Data Corruption (SDC)), "link" ([[X|Y]])
 
   bool operator==(const Gloss& o) const { return a == o.a && b == o.b && how == o.how; }
-  bool operator<(const Gloss& o) const {
-    return std::tie(a, b, how) < std::tie(o.a, o.b, o.how);
-  }
+  bool operator<(const Gloss& o) const { return std::tie(a, b, how) < std::tie(o.a, o.b, o.how); }
 };
 
 /// The DIGEST value: what entity resolution needs from one note, so an

@@ -13,6 +13,8 @@ namespace sagasu::unicode {
 std::size_t find_invalid_utf8(std::string_view s);
 /// Decodes the code point at s[i] and advances i; returns U+FFFD on bad input.
 char32_t next_code_point(std::string_view s, std::size_t& i);
+/// The start of the character that holds byte i of s (i itself unless it is a continuation byte).
+std::size_t char_start(std::string_view s, std::size_t i);
 /// Appends the UTF-8 encoding of c.
 void append_utf8(std::string& out, char32_t c);
 /// Number of code points in a valid UTF-8 string.
