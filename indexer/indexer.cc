@@ -119,7 +119,7 @@ IndexReport run_phases(const IndexOptions& opts) {
       }
       // The dictionaries are read (parsed and cached the first time) at index
       // time, so a search finds them ready.
-      if (shards.fresh() || writer.wrote()) Dictionary::prepare();
+      if (shards.fresh() || writer.wrote()) report.dictionary_problem = Dictionary::prepare();
       write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
       shards.commit();

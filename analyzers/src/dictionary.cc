@@ -9,7 +9,9 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unordered_set>
@@ -265,11 +267,20 @@ const Dictionary& Dictionary::system() {
   return dictionary;
 }
 
-void Dictionary::prepare() {
+std::string Dictionary::prepare() {
   const std::string folder = dictionary_folder();
-  if (folder.empty()) return;
+  if (folder.empty()) return "";
+  const std::string edict = (fs::path(folder) / "edict").string();
+  std::error_code ec;
+  if (!fs::exists(edict, ec)) return "";  // not installed: no dictionary, and nothing to say
   const std::string cache = cache_file(folder);
-  if (!cache.empty() && !fs::exists(cache)) (void)parse_into_cache(folder, cache);
+  if (cache.empty()) return fmt::format("{}: not used: no cache folder (set XDG_CACHE_HOME or HOME)", edict);
+  if (fs::exists(cache, ec)) return "";
+  if (std::ifstream in(edict, std::ios::binary); !in)
+    return fmt::format("{}: cannot be read: {}", edict, std::strerror(errno));
+  if (parse_into_cache(folder, cache).empty()) return fmt::format("{}: no entry in EDICT's format (EUC-JP)", edict);
+  if (!fs::exists(cache, ec)) return fmt::format("{}: cannot be written: the dictionaries are not used", cache);
+  return "";
 }
 
 std::string_view Dictionary::table() const {

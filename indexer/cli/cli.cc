@@ -294,6 +294,9 @@ std::string unresolved_count(const Args& a, const IndexReport& r, std::string_vi
 
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
 void print_summary(const Args& a, const IndexReport& r) {
+  if (!r.dictionary_problem.empty())
+    fmt::print(stderr, "{}: warning: {} (the bridge tier goes on without the dictionaries)\n", g_names.indexer,
+               cli::visible(r.dictionary_problem));
   if (!r.lock_taken_over.empty())
     fmt::print(stderr, "{}: {}: took over the lock left by {}: that indexer ended without releasing it\n",
                g_names.indexer, cli::visible(a.opts.index), cli::visible(r.lock_taken_over));

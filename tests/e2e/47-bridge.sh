@@ -33,4 +33,23 @@ N() { hits env SAGASU_EDICT= "$SEARCHER" --index "$idx" --json --snippets 0 "$@"
 expect "no dictionary: the vault's glossary still bridges" test "$(N observability | tail -1)" = "total 2"
 expect "no dictionary: no dictionary bridge" test "$(N 強化学習 | tail -1)" = "$(N --no-bridge 強化学習 | tail -1)"
 expect "with the dictionary: a dictionary bridge" test "$(J 強化学習 | tail -1)" != "$(N 強化学習 | tail -1)"
+# A dictionary that is there but cannot be used says so, naming the file;
+# the run indexes everything and the vault's glossary still bridges.
+bad="$WORK/bad-dict"
+mkdir -p "$bad"
+printf '\377\376 not a dictionary\n' >"$bad/edict"
+SAGASU_EDICT="$bad" "$INDEXER" --vault "$VAULT" --index "$WORK/bad-idx" 2>"$WORK/bad.err"
+rc=$?
+expect "a dictionary not in EDICT's format: exit 0 and a warning naming it" \
+  grep -q "warning: $bad/edict: no entry in EDICT's format" "$WORK/bad.err"
+expect "... every note indexed, and the vault's glossary bridges" test "$rc" = 0 -a \
+  "$(hits env SAGASU_EDICT="$bad" "$SEARCHER" --index "$WORK/bad-idx" --json --snippets 0 observability | tail -1)" = "total 2"
+printf 'x\n' >"$bad/edict"
+chmod 000 "$bad/edict"
+rm -rf "$WORK/cache"
+SAGASU_EDICT="$bad" as_user "$INDEXER" --vault "$VAULT" --index "$WORK/bad-idx" --rebuild 2>"$WORK/bad2.err"
+rc=$?
+chmod 644 "$bad/edict"
+expect "an unreadable dictionary: exit 0 and a warning naming it and why" \
+  test "$rc" = 0 -a -n "$(grep "warning: $bad/edict: cannot be read: Permission denied" "$WORK/bad2.err")"
 finish

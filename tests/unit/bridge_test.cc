@@ -170,6 +170,13 @@ TEST_CASE("Dictionary: a word's equivalents, parsed once and cached", "[dictiona
   REQUIRE(std::filesystem::exists(dicts.path / "cache" / "sagasu"));
   const Dictionary again(dicts.path.string(), false);
   CHECK(has(again, "耐障害性", "fault-tolerance"));
+  // A damaged cache (unsorted, lines cut short, bytes of nothing) is read
+  // without harm: only whole lines of the key looked up count.
+  for (const auto& f : std::filesystem::directory_iterator(dicts.path / "cache" / "sagasu"))
+    std::ofstream(f.path(), std::ios::binary) << "zz\tb\tw\n\xff\xfe\ngradient\t勾配\naa\tx\tw\ngradient";
+  const Dictionary damaged(dicts.path.string(), false);
+  CHECK(damaged.of("gradient").empty());
+  CHECK(damaged.of(analyzer.key("勾配")).empty());
   // No dictionary: nothing.
   CHECK(Dictionary("").empty());
   CHECK(Dictionary((dicts.path / "none").string()).empty());

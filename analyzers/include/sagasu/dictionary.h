@@ -38,8 +38,11 @@ class Dictionary {
   /// The dictionaries of dictionary_folder() as the indexer cached them,
   /// mapped once per process (a search never spends seconds parsing them).
   static const Dictionary& system();
-  /// Makes sure the cache of dictionary_folder()'s dictionaries exists (the indexer's part).
-  static void prepare();
+  /// Makes sure the cache of dictionary_folder()'s dictionaries exists (the
+  /// indexer's part). Returns what keeps them from being used when they are
+  /// there but cannot be ("/usr/share/edict/edict: cannot be read: Permission
+  /// denied"); "" when they can, or when there are none (they are optional).
+  static std::string prepare();
 
   /// The equivalents of a word or name by its key (Analyzer::key), in table order.
   std::vector<DictionaryEntry> of(std::string_view key) const;

@@ -96,6 +96,9 @@ struct IndexReport {
   /// The holder named by a lock no process held any more (an indexer killed,
   /// or gone with its machine), taken over by this run; "" when none.
   std::string lock_taken_over;
+  /// Why the bridge tier's dictionaries, installed, are not used (unreadable,
+  /// not in EDICT's format, no cache folder); "" when they are, or are absent.
+  std::string dictionary_problem;
   bool rebuilt = false;  ///< a new generation was built and switched to
   std::size_t shards = 1;  ///< the number of shard indexes written
   double seconds = 0;
