@@ -34,6 +34,15 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
   }
 }
 
+// The resolution the last run stored, if every shard holds the same one (a
+// run killed between two shards' commits leaves them unequal).
+std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
+  const std::string last = shards.metadata(schema::META_RESOLUTION);
+  for (std::size_t k = 1; k < shards.size(); ++k)
+    if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
+  return EntityResolver::deserialize(last);
+}
+
 // The resolution the index keeps, when it still holds: no note's digest and no
 // override changed (nothing changed, or only text that names no entity).
 // Resolving a large vault is most of such a run.
@@ -51,11 +60,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
                                              }) &&
                                  !shards.metadata(schema::META_FINDINGS).empty();
   if (!digests_unchanged) return std::nullopt;
-  const std::string last = shards.metadata(schema::META_RESOLUTION);
-  // Every shard holds the resolution; a run killed between two shards' commits leaves them unequal.
-  for (std::size_t k = 1; k < shards.size(); ++k)
-    if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
-  return EntityResolver::deserialize(last);
+  return stored_resolution(shards);
 }
 
 // The config's lists of people and organizations: their kinds and other spellings.
@@ -67,21 +72,26 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver) {
 
 // Notes whose facets depend on an entity whose name or kind changed: they are
 // rebuilt too, though their files did not change.
+// The resolution before the change is the one the last run stored (the same
+// config, or the index would be rebuilt), else that of the indexed digests.
 std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexState& state, ShardSet& shards,
                                        const VaultConfig& config, const std::string& old_overrides) {
-  EntityResolver before(config.kinds());
-  add_name_lists(config, before);
-  for (const auto& [path, ix] : state.indexed())
-    if (auto d = NoteDigest::decode(ix.digest)) before.add(*d);
-  before.load_overrides(old_overrides);
-  before.finish();
+  std::optional<EntityResolver> before = stored_resolution(shards);
+  if (!before) {
+    before.emplace(config.kinds());
+    add_name_lists(config, *before);
+    for (const auto& [path, ix] : state.indexed())
+      if (auto d = NoteDigest::decode(ix.digest)) before->add(*d);
+    before->load_overrides(old_overrides);
+    before->finish();
+  }
   std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
   for (const RunNote& n : state.notes())
     path_of_title.emplace(unicode::fold_name(n.digest().title), n.file->path);
   std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
   for (const auto& [path, ix] : state.indexed()) path_of_doc[{ix.shard, ix.docid}] = path;
   std::set<std::string> refresh;
-  for (const auto& name : now.changed_names(before)) {
+  for (const auto& name : now.changed_names(*before)) {
     const std::string term = schema::filter_term(schema::LINK, name);
     for (std::size_t k = 0; k < shards.size(); ++k)
       for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)

@@ -386,22 +386,23 @@ const std::string& EntityResolver::fold_once(const std::string& name) {
 }
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
-  std::set<std::string> keys;
-  for (const auto* r : {this, &other}) {
-    for (const auto& [k, v] : r->m_by_key) keys.insert(k);
-    for (const auto& [k, v] : r->m_first_spelling) keys.insert(k);
-    for (const auto& [name, info] : r->m_info) keys.insert(fold_name(name));
-  }
   std::set<std::string> changed;
-  for (const auto& key : keys) {
-    const std::string a = canonical(key), b = other.canonical(key);
+  auto differ = [&](const std::string& a, const std::string& b) {
     const WorkFacts *wa = work(a), *wb = other.work(b);
     const bool same_work = wa == wb || (wa && wb && *wa == *wb);  // a linking page takes a work's years
-    if (a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b) || !same_work) {
+    return a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b) || !same_work;
+  };
+  // The spellings both vaults use (every name a note that did not change
+  // mentions is one): those that now mean another page.
+  for (const auto& [spelling, a] : m_canonical)
+    if (auto b = other.m_canonical.find(spelling); b != other.m_canonical.end() && differ(a, b->second)) {
       changed.insert(a);
-      changed.insert(b);
+      changed.insert(b->second);
     }
-  }
+  // The names of known kind in either: those whose kind, evidence or work facts changed.
+  for (const auto* r : {this, &other})
+    for (const auto& [name, info] : r->m_info)
+      if (differ(name, name)) changed.insert(name);
   return changed;
 }
 

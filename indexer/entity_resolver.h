@@ -105,7 +105,9 @@ class EntityResolver {
   /// Alias keys claimed by more than one page: key → pages.
   const std::map<std::string, std::set<std::string>>& ambiguous() const { return m_ambiguous; }
   /// Canonical names (in either resolution) whose canonical name, kind or
-  /// evidence differ between two resolutions of a vault (before and after a change).
+  /// evidence differ between two resolutions of a vault (before and after a
+  /// change): of every spelling both resolutions resolved (so other may be
+  /// a deserialized one), and of every name either knows the kind of.
   std::set<std::string> changed_names(const EntityResolver& other) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
