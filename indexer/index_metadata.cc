@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 #include <xapian.h>
 
 #include "sagasu/analyzer.h"
@@ -54,6 +56,15 @@ std::map<std::string, std::string> synonym_lines(const Synonyms& synonyms) {
   return lines;
 }
 
+// Sets the keys under prefix px of db to `lines` (key → its lines; empty
+// lines: the key goes), leaving the others.
+void set_keys(Xapian::WritableDatabase& db, const std::string& px, const std::map<std::string, std::string>& lines) {
+  for (const auto& [key, value] : lines)
+    if (px.size() + key.size() <= schema::MAX_TERM_BYTES &&  // Xapian's key limit: no such name is typed
+        db.get_metadata(px + key) != value)                   // an update rewrites what changed only
+      db.set_metadata(px + key, value);
+}
+
 // Replaces the keys under prefix px of db with `lines` (key → its lines).
 void replace_keys(Xapian::WritableDatabase& db, const std::string& px,
                   const std::map<std::string, std::string>& lines) {
@@ -61,10 +72,7 @@ void replace_keys(Xapian::WritableDatabase& db, const std::string& px,
   for (auto m = db.metadata_keys_begin(px); m != db.metadata_keys_end(px); ++m) old_keys.push_back(*m);
   for (const auto& key : old_keys)
     if (!lines.count(key.substr(px.size()))) db.set_metadata(key, "");
-  for (const auto& [key, value] : lines)
-    if (px.size() + key.size() <= schema::MAX_TERM_BYTES &&  // Xapian's key limit: no such name is typed
-        db.get_metadata(px + key) != value)                   // an update rewrites what changed only
-      db.set_metadata(px + key, value);
+  set_keys(db, px, lines);
 }
 
 // The glossary as metadata (schema.h: META_GLOSSARY): each side's key
@@ -127,6 +135,31 @@ std::map<std::string, std::set<std::string>> vault_sounds(const std::vector<Xapi
   return sounds;
 }
 
+std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::string>& words,
+                                                           ShardSet& shards) {
+  std::map<std::string, std::set<std::string>> candidates;
+  for (const auto& w : words)
+    if (std::string key = sound_key(w); !key.empty()) candidates[std::move(key)].insert(w);
+  const std::string px(schema::META_SOUND);
+  std::map<std::string, std::set<std::string>> changes;
+  for (auto& [key, maybe] : candidates) {
+    const std::string before = shards.db(0).get_metadata(px + key);
+    for (std::size_t at = 0; at < before.size();) {
+      const std::size_t nl = std::min(before.find('\n', at), before.size());
+      maybe.insert(before.substr(at, nl - at));
+      at = nl + 1;
+    }
+    std::set<std::string>& now = changes[key];
+    for (const auto& w : maybe)
+      for (std::size_t k = 0; k < shards.size(); ++k)
+        if (shards.db(k).term_exists(w)) {
+          now.insert(w);
+          break;
+        }
+  }
+  return changes;
+}
+
 std::size_t Synonyms::size() const {
   std::size_t n = 0;
   for (const auto& [_, names] : titles) n += names.size();
@@ -145,15 +178,17 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
 void write_metadata(ShardSet& shards, const std::string& vault,
                     const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables) {
   Analyzer analyzer;
-  std::optional<std::map<std::string, std::string>> synonyms, glossary, sounds;
+  std::optional<std::map<std::string, std::string>> synonyms, glossary, sounds, sound_changes;
   if (tables.synonyms) synonyms = synonym_lines(*tables.synonyms);
   if (tables.glossary) glossary = glossary_lines(*tables.glossary, analyzer);
   if (tables.sounds) sounds = sound_lines(*tables.sounds);
+  if (tables.sound_changes) sound_changes = sound_lines(*tables.sound_changes);
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
     if (synonyms) replace_keys(db, std::string(schema::META_SYNONYM), *synonyms);
     if (glossary) replace_keys(db, std::string(schema::META_GLOSSARY), *glossary);
     if (sounds) replace_keys(db, std::string(schema::META_SOUND), *sounds);
+    if (sound_changes) set_keys(db, std::string(schema::META_SOUND), *sound_changes);
     db.set_metadata(std::string(schema::META_VAULT), vault);
     db.set_metadata(std::string(schema::META_SCHEMA_VERSION), std::string(schema::SCHEMA_VERSION));
     for (const auto& [key, value] : entries) db.set_metadata(key, value);

@@ -40,12 +40,21 @@ struct VaultTables {
   std::optional<Synonyms> synonyms;
   std::optional<std::map<Gloss, std::set<std::string>>> glossary;  ///< vault_glossary
   std::optional<std::map<std::string, std::set<std::string>>> sounds;  ///< vault_sounds
+  /// sound_changes: these keys' entries replace theirs (no words: the key goes), the others stay.
+  std::optional<std::map<std::string, std::set<std::string>>> sound_changes;
 };
 
 /// The vault's katakana and English words by sound key (sounds.h: プリフィル
 /// and prefill under "prfr"), from the word terms of every shard (pending
 /// changes included): the bridge tier's sound table (schema.h: META_SOUND).
 std::map<std::string, std::set<std::string>> vault_sounds(const std::vector<Xapian::Database>& dbs);
+
+/// What an update changes in the sound table: each sound key of `words`
+/// (the words of the documents it put in or took out) with the words that
+/// some shard holds now, of the key's entry before and of `words`. The rest
+/// of the table cannot have changed: a word comes or goes only with a
+/// document holding it. Equals vault_sounds for those keys, at the cost of the change.
+std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::string>& words, ShardSet& shards);
 
 /// Sets on every shard the vault's path, the schema version, the shard's
 /// number (a sharded index) and `entries`; and replaces the tables given.

@@ -12,6 +12,7 @@
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
+#include "sagasu/word_list.h"
 #include "vault_walk.h"
 
 namespace sagasu {
@@ -185,7 +186,7 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
     if (!m_opts.dry_run) {
       if (n.old) count_out(n.old->shard, n.old->docid);
       const std::size_t shard = m_shards.shard_of(n.file->path);
-      (*m_tallies)[shard].count(*built[i], 1);
+      count_in(shard, *built[i]);
       m_shards.db(shard).replace_document(schema::unique_id_term(n.file->path), *built[i]);
       m_wrote = true;
     }
@@ -244,7 +245,14 @@ void IndexWriter::delete_vanished(const IndexState& state, const std::set<std::s
 }
 
 void IndexWriter::count_out(std::size_t k, Xapian::docid docid) {
-  (*m_tallies)[k].count(m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID), -1);
+  const Xapian::Document doc = m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID);
+  (*m_tallies)[k].count(doc, -1);
+  for_each_word_term(doc, [&](const std::string& w) { m_words_touched.insert(w); });
+}
+
+void IndexWriter::count_in(std::size_t k, const Xapian::Document& doc) {
+  (*m_tallies)[k].count(doc, 1);
+  for_each_word_term(doc, [&](const std::string& w) { m_words_touched.insert(w); });
 }
 
 void IndexWriter::progress(std::size_t total) {

@@ -112,11 +112,11 @@ IndexReport run_phases(const IndexOptions& opts) {
         tables.synonyms = vault_synonyms(state.notes());
         tables.glossary = vault_glossary(state.notes());
       }
-      // The sound table depends on the vault's words: again whenever a document changed.
-      if (shards.fresh() || writer.wrote() || digests_changed) {
-        phase("sounds");
-        tables.sounds = vault_sounds(shards.databases());
-      }
+      // The sound table depends on the vault's words: whole for a fresh
+      // generation, else the keys of the words of the documents written or taken out.
+      phase("sounds");
+      if (shards.fresh()) tables.sounds = vault_sounds(shards.databases());
+      else if (writer.wrote()) tables.sound_changes = sound_changes(writer.words_touched(), shards);
       // The dictionaries are read (parsed and cached the first time) at index
       // time, so a search finds them ready.
       if (shards.fresh() || writer.wrote()) report.dictionary_problem = Dictionary::prepare();

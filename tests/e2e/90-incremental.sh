@@ -106,6 +106,16 @@ sed -i 's/| Authors | Shin, Suyeon;Jeon, Sujin;Kim, Junghyun |/| Authors | Shin,
   "$m/papers/icra2025-arxiv/2025-icra-socratic-planner-self-qa-e9f1e55e.md"
 same_as_rebuild "an author row is rewritten"
 
+# The sound table is updated by the words of the documents an update writes
+# or takes out: a loanword and its English come with a note and go with it
+# (regression: the table was recomputed from every word of the vault each run).
+printf '# ズィグザグ\nズィグザグ な zigzag 経路。\n' >"$m/zigzag.md"
+same_as_rebuild "a new loanword and its English"
+expect "the sound table holds the new loanword" grep -q "ズィグザグ" "$WORK/inc.dump"
+rm "$m/zigzag.md"
+same_as_rebuild "the note holding a loanword is deleted"
+expect "the sound table no longer holds it" bash -c "! grep -q 'ズィグザグ' '$WORK/inc.dump'"
+
 # The summary names what happened: a rename is a rename, a touch costs nothing.
 rm -rf "$v" && cp -r "$VAULT" "$v"
 "$INDEXER" --vault "$v" --index "$inc" --quiet

@@ -33,12 +33,10 @@
 
 namespace sagasu {
 
-/// Calls f with every word term of db (schema::is_word_term), in term order:
-/// the prefixed terms (capitals) are one range, skipped at once.
+/// Calls f with every word term (schema::is_word_term) of a sorted term
+/// list, in term order: the prefixed terms (capitals) are one range, skipped at once.
 template <class F>
-void for_each_word_term(const Xapian::Database& db, F f) {
-  auto t = db.allterms_begin();
-  const auto end = db.allterms_end();
+void for_each_word_term(Xapian::TermIterator t, const Xapian::TermIterator& end, F f) {
   while (t != end) {
     const std::string term = *t;
     if (!schema::is_word_term(term)) {
@@ -48,6 +46,18 @@ void for_each_word_term(const Xapian::Database& db, F f) {
     f(term);
     ++t;
   }
+}
+
+/// Every word term of db, in term order.
+template <class F>
+void for_each_word_term(const Xapian::Database& db, F f) {
+  for_each_word_term(db.allterms_begin(), db.allterms_end(), f);
+}
+
+/// Every word term of a document, in term order.
+template <class F>
+void for_each_word_term(const Xapian::Document& doc, F f) {
+  for_each_word_term(doc.termlist_begin(), doc.termlist_end(), f);
 }
 
 /// The file name of the word list in a generation folder.
