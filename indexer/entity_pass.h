@@ -31,7 +31,7 @@ class EntityPass {
   EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
              const std::filesystem::path& root, IndexReport& report);
 
-  /// The resolution of this run.
+  /// The resolution of this run; an empty one when no note changed (none is built).
   const EntityResolver& resolver() const { return m_resolver; }
   /// Did the notes or the override file change (or is the index built fresh)?
   /// Only then is what derives from the whole vault computed again.

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <optional>
 #include <string_view>
-#include <unordered_set>
 
 #include "entity_resolver.h"
 #include "parallel_for.h"
@@ -40,7 +39,7 @@ void IndexState::load(ShardSet& shards, const IndexOptions& opts) {
                             opts.index, vault, m_scan.root.string()));
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
-    std::map<Xapian::docid, IndexedNote*> by_docid;
+    std::vector<std::pair<Xapian::docid, IndexedNote*>> by_docid;  // in docid order, as streams run
     for (auto v = db.valuestream_begin(schema::SLOT_STATE); v != db.valuestream_end(schema::SLOT_STATE);
          ++v) {
       auto state = FileState::decode(*v);
@@ -49,15 +48,19 @@ void IndexState::load(ShardSet& shards, const IndexOptions& opts) {
       ix.shard = k;
       ix.docid = v.get_docid();
       ix.state = std::move(*state);
-      by_docid[ix.docid] = &ix;
+      by_docid.emplace_back(ix.docid, &ix);
     }
-    // The other values in docid order too: streams, not a document fetch each.
-    for (auto v = db.valuestream_begin(schema::SLOT_DIGEST); v != db.valuestream_end(schema::SLOT_DIGEST);
-         ++v)
-      if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->digest = *v;
-    for (auto v = db.valuestream_begin(schema::SLOT_SIGNATURE);
-         v != db.valuestream_end(schema::SLOT_SIGNATURE); ++v)
-      if (auto it = by_docid.find(v.get_docid()); it != by_docid.end()) it->second->signature = *v;
+    // The other values in docid order too: streams, not a document fetch
+    // each, joined with the states as they go.
+    auto join = [&](Xapian::valueno slot, std::string IndexedNote::*field) {
+      auto at = by_docid.begin();
+      for (auto v = db.valuestream_begin(slot); v != db.valuestream_end(slot) && at != by_docid.end(); ++v) {
+        while (at != by_docid.end() && at->first < v.get_docid()) ++at;
+        if (at != by_docid.end() && at->first == v.get_docid()) at->second->*field = *v;
+      }
+    };
+    join(schema::SLOT_DIGEST, &IndexedNote::digest);
+    join(schema::SLOT_SIGNATURE, &IndexedNote::signature);
   }
 }
 
@@ -65,11 +68,15 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
   const std::vector<VaultFile>& files = m_scan.files;
   m_notes.resize(files.size());
   std::vector<std::size_t> to_read;
+  // Files and indexed paths are both in path order: one merge finds each
+  // file's indexed version and the indexed paths no file has.
+  auto indexed = m_indexed.begin();
   for (std::size_t i = 0; i < files.size(); ++i) {
     RunNote& n = m_notes[i];
     n.file = &files[i];
-    auto it = m_indexed.find(files[i].path);
-    if (it != m_indexed.end()) n.old = &it->second;
+    for (; indexed != m_indexed.end() && indexed->first < files[i].path; ++indexed)
+      m_vanished.push_back(indexed->first);
+    if (indexed != m_indexed.end() && indexed->first == files[i].path) n.old = &(indexed++)->second;
     if (unicode::find_invalid_utf8(files[i].path) != std::string::npos) {
       n.status = RunNote::Status::Failed;
       n.error = "file name is not valid UTF-8";
@@ -105,11 +112,7 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     }
     if (opts.progress) opts.progress(++done, to_read.size());
   });
-  std::unordered_set<std::string_view> present;  // (views: no copy of every path)
-  present.reserve(m_notes.size());
-  for (const RunNote& n : m_notes) present.insert(n.file->path);
-  for (const auto& [path, ix] : m_indexed)
-    if (!present.count(path)) m_vanished.push_back(path);
+  for (; indexed != m_indexed.end(); ++indexed) m_vanished.push_back(indexed->first);
 }
 
 void IndexState::report_problems(const IndexOptions& opts, IndexReport& report) {

@@ -1,7 +1,10 @@
 #include "vault_walk.h"
 
 #include <fmt/format.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
@@ -9,25 +12,14 @@
 #include <cstring>
 #include <fstream>
 #include <system_error>
+#include <thread>
 
+#include "parallel_for.h"
 #include "sagasu/error.h"
 
 namespace fs = std::filesystem;
 
 namespace sagasu {
-namespace {
-
-// The vault-relative, '/'-separated path of p.
-std::string rel_path(const fs::path& root, const fs::path& p) {
-  return p.lexically_relative(root).generic_string();
-}
-
-bool wanted_extension(const fs::path& p, const std::vector<std::string>& exts) {
-  return wanted_file_name(p.filename().string(), exts);
-}
-
-}  // namespace
-
 bool hidden_name(std::string_view name) { return !name.empty() && name.front() == '.'; }
 
 bool wanted_file_name(std::string_view name, const std::vector<std::string>& exts) {
@@ -40,59 +32,111 @@ bool wanted_file_name(std::string_view name, const std::vector<std::string>& ext
   return false;
 }
 
+namespace {
+
+// An entry of a folder being walked, and what stating it found.
+struct Entry {
+  std::string name;
+  unsigned char type = DT_UNKNOWN;  // as the folder listing says
+  bool is_link = false;
+  int error = 0;  // errno of a failed stat
+  struct stat st {};
+};
+
+// Stats the entries of one folder (relative to its descriptor, following
+// links): on several threads when there are many, as a large vault keeps
+// tens of thousands of notes in one folder.
+void stat_entries(int fd, std::vector<Entry>& entries, unsigned jobs) {
+  constexpr std::size_t CHUNK = 512;
+  parallel_for((entries.size() + CHUNK - 1) / CHUNK, jobs, [&](std::size_t c, unsigned) {
+    for (std::size_t i = c * CHUNK; i < std::min(entries.size(), (c + 1) * CHUNK); ++i) {
+      Entry& e = entries[i];
+      e.is_link = e.type == DT_LNK;
+      if (e.type == DT_DIR) {
+        e.st.st_mode = S_IFDIR;
+        continue;
+      }
+      if (e.type == DT_UNKNOWN && ::fstatat(fd, e.name.c_str(), &e.st, AT_SYMLINK_NOFOLLOW) == 0)
+        e.is_link = S_ISLNK(e.st.st_mode);
+      if (::fstatat(fd, e.name.c_str(), &e.st, 0) != 0) e.error = errno;
+    }
+  });
+}
+
+}  // namespace
+
+// Folders are read with their descriptors and entries stated relative to
+// them on every core (no path is looked up from the root again), and a
+// regular file whose name is not wanted is not stated at all.
 VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
   VaultScan scan;
   std::error_code ec;
   scan.root = fs::canonical(opts.vault, ec);
   if (ec || !fs::is_directory(scan.root))
     throw Error(fmt::format("{}: not a vault folder: {}", opts.vault, ec ? ec.message() : "not a directory"));
-  const fs::path& root = scan.root;
-  auto unreadable = [&](const fs::path& dir, const std::error_code& why) {
-    report.skipped.push_back({rel_path(root, dir), fmt::format("cannot read folder: {}", why.message())});
-    scan.unreadable_dirs.push_back(rel_path(root, dir));
+  const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const std::string root = scan.root.string();
+  auto shown = [](const std::string& rel) { return rel.empty() ? std::string(".") : rel; };
+  auto unreadable = [&](const std::string& rel, int err) {
+    report.skipped.push_back({shown(rel), fmt::format("cannot read folder: {}", std::strerror(err))});
+    scan.unreadable_dirs.push_back(shown(rel));
   };
   // Hidden folders (.obsidian, .git, .sagasu, .trash) are not notes; symbolic
   // links to folders are not followed, so link loops cannot trap the walk.
-  std::vector<fs::path> stack{root};
+  std::vector<std::string> stack{""};  // vault-relative folders; "" is the vault
+  std::vector<Entry> entries;
   while (!stack.empty()) {
-    const fs::path dir = stack.back();
+    const std::string dir = std::move(stack.back());
     stack.pop_back();
-    fs::directory_iterator it(dir, ec), end;
-    if (ec) {
-      unreadable(dir, ec);
+    const std::string dir_path = dir.empty() ? root : root + "/" + dir;
+    const int fd = ::open(dir_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
+    if (!d) {
+      const int err = errno;
+      if (fd >= 0) ::close(fd);
+      unreadable(dir, err);
       continue;
     }
-    for (; it != end; it.increment(ec)) {
-      if (ec) {
-        unreadable(dir, ec);
+    entries.clear();
+    while (true) {
+      errno = 0;
+      const dirent* e = ::readdir(d);
+      if (!e) {
+        if (errno) unreadable(dir, errno);
         break;
       }
-      const fs::path& p = it->path();
-      const std::string name = p.filename().string();
-      if (hidden_name(name)) continue;
-      std::error_code sec;
-      const bool is_link = it->is_symlink(sec);
-      struct stat st {};
-      if (::stat(p.c_str(), &st) != 0) {  // follows links
-        if (wanted_extension(p, opts.extensions))
-          report.skipped.push_back(
-              {rel_path(root, p), is_link ? "broken symbolic link" : std::strerror(errno)});
+      const std::string_view name = e->d_name;
+      if (name == "." || name == ".." || hidden_name(name)) continue;
+      if (e->d_type == DT_REG && !wanted_file_name(name, opts.extensions)) continue;
+      entries.push_back({std::string(name), e->d_type});
+    }
+    stat_entries(fd, entries, jobs);
+    ::closedir(d);
+    for (Entry& e : entries) {
+      std::string rel = dir.empty() ? e.name : dir + "/" + e.name;
+      const bool wanted = wanted_file_name(e.name, opts.extensions);
+      if (e.error) {
+        if (wanted) report.skipped.push_back({rel, e.is_link ? "broken symbolic link" : std::strerror(e.error)});
         continue;
       }
-      if (S_ISDIR(st.st_mode)) {
-        if (is_link)
-          report.warnings.push_back({rel_path(root, p), "symbolic link to a folder, not followed"});
+      if (S_ISDIR(e.st.st_mode)) {
+        if (e.is_link)
+          report.warnings.push_back({rel, "symbolic link to a folder, not followed"});
         else
-          stack.push_back(p);
+          stack.push_back(std::move(rel));
         continue;
       }
-      if (!wanted_extension(p, opts.extensions)) continue;
-      if (!S_ISREG(st.st_mode)) {
-        report.skipped.push_back({rel_path(root, p), "not a regular file"});
+      if (!wanted) continue;
+      if (!S_ISREG(e.st.st_mode)) {
+        report.skipped.push_back({rel, "not a regular file"});
         continue;
       }
-      scan.files.push_back({p, rel_path(root, p), static_cast<std::uint64_t>(st.st_size),
-                            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec});
+      VaultFile f;
+      f.file = root + "/" + rel;
+      f.path = std::move(rel);
+      f.size = static_cast<std::uint64_t>(e.st.st_size);
+      f.mtime_ns = static_cast<std::int64_t>(e.st.st_mtim.tv_sec) * 1000000000 + e.st.st_mtim.tv_nsec;
+      scan.files.push_back(std::move(f));
     }
   }
   std::sort(scan.files.begin(), scan.files.end(),
