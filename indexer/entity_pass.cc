@@ -4,6 +4,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <tuple>
+#include <unordered_map>
 
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
@@ -117,12 +119,16 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
 void report_entities(const IndexState& state, const EntityResolver& resolver, bool entity_notes,
                      IndexReport& report) {
   std::map<std::string, EntityInfo> entities;
+  // Each spelling's entity, found once (a large vault mentions names millions of times).
+  std::unordered_map<std::string_view, std::map<std::string, EntityInfo>::iterator> by_spelling;
   for (const RunNote& n : state.notes()) {
     if (!n.has_digest()) continue;
     for (const auto& name : n.digest().names) {
-      const std::string canon = resolver.canonical(name);
-      auto [it, inserted] = entities.try_emplace(canon);
-      EntityInfo& e = it->second;
+      auto [at, first_time] = by_spelling.try_emplace(name);
+      bool inserted = false;
+      if (first_time) std::tie(at->second, inserted) = entities.try_emplace(resolver.canonical(name));
+      const std::string& canon = at->second->first;
+      EntityInfo& e = at->second->second;
       if (inserted) {
         e.name = canon;
         e.kind = resolver.kind(canon);

@@ -113,7 +113,9 @@ std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& m
   return names;
 }
 
-void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(digest); }
+void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(std::cref(digest)); }
+
+void EntityResolver::add(NoteDigest&& digest) { m_digests.push_back(std::cref(m_owned.emplace_back(std::move(digest)))); }
 
 void EntityResolver::add_override(std::string_view name, std::string_view kind) {
   // A word the vocabulary does not know is a kind of the user's own.
@@ -222,28 +224,32 @@ void EntityResolver::add_name(std::string_view name, std::string_view kind,
 
 void EntityResolver::finish() {
   // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
-  for (const auto& d : m_digests)
+  for (const NoteDigest& d : m_digests)
     for (const auto& w : d.kind_words)
       if (w.declared && !m_vocabulary.canonical(w.word)) m_vocabulary.add_kind(w.word);
   index_names();
   resolve_spellings();
   decide_kinds();
   // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
-  for (const auto& d : m_digests)
+  for (const NoteDigest& d : m_digests)
     if (const auto k = kind(d.title); k && is_work(*k)) {
       WorkFacts& w = m_works[d.title];
       w.venues = d.venues;
       w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
     }
+  // What pass 1 gathered is done with.
+  m_folded.clear();
+  m_digests.clear();
+  m_owned.clear();
 }
 
 // Every page by its title, then by its aliases and the config's other
 // spellings (a title always beats an alias); every name by its first spelling.
 void EntityResolver::index_names() {
-  for (const auto& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
-  for (const auto& d : m_digests)
+  for (const NoteDigest& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
+  for (const NoteDigest& d : m_digests)
     for (const auto& name : d.names) m_first_spelling.emplace(fold_once(name), name);
-  for (const auto& d : m_digests)
+  for (const NoteDigest& d : m_digests)
     for (const auto& alias : d.aliases) {
       const std::string key = fold_name(alias);
       auto it = m_by_key.find(key);
@@ -262,38 +268,40 @@ void EntityResolver::index_names() {
 
 // The canonical name of every spelling the vault uses, looked up from now on.
 void EntityResolver::resolve_spellings() {
-  auto resolve = [&](const std::string& name) {
-    if (m_canonical.count(name)) return;
-    const std::string& key = fold_once(name);
-    if (const std::string* page = page_of(key, name)) m_canonical.emplace(name, *page);
-    else if (auto seen = m_first_spelling.find(key); seen != m_first_spelling.end()) m_canonical.emplace(name, seen->second);
-    else m_canonical.emplace(name, name);
-  };
-  for (const auto& d : m_digests) {
-    resolve(d.title);
-    for (const auto& name : d.names) resolve(name);
-    for (const auto& [name, kind] : d.labelled) resolve(name);
+  for (const NoteDigest& d : m_digests) {
+    resolved(d.title);
+    for (const auto& name : d.names) resolved(name);
+    for (const auto& [name, kind] : d.labelled) resolved(name);
   }
-  for (const auto& [name, kind] : m_overrides) resolve(name);
-  m_folded.clear();
+  for (const auto& [name, kind] : m_overrides) resolved(name);
+}
+
+const std::string& EntityResolver::resolved(const std::string& name) {
+  if (auto known = m_canonical.find(name); known != m_canonical.end()) return known->second;
+  const std::string& key = fold_once(name);
+  if (const std::string* page = page_of(key, name)) return m_canonical.emplace(name, *page).first->second;
+  if (auto seen = m_first_spelling.find(key); seen != m_first_spelling.end())
+    return m_canonical.emplace(name, seen->second).first->second;
+  return m_canonical.emplace(name, name).first->second;
 }
 
 // Each name's kind from the most trusted evidence there is.
 void EntityResolver::decide_kinds() {
-  std::map<std::string, std::map<Kind, int>> votes;
-  for (const auto& d : m_digests)
-    for (const auto& [name, kind] : d.labelled) ++votes[canonical(name)][kind];
-  for (const auto& [name, kind] : m_overrides) set_kind(canonical(name), kind, KindEvidence::Override);
-  for (const auto& d : m_digests) {
+  // (Keyed by views of the canonical names m_canonical keeps: no copies.)
+  std::unordered_map<std::string_view, std::map<Kind, int>> votes;
+  for (const NoteDigest& d : m_digests)
+    for (const auto& [name, kind] : d.labelled) ++votes[resolved(name)][kind];
+  for (const auto& [name, kind] : m_overrides) set_kind(resolved(name), kind, KindEvidence::Override);
+  for (const NoteDigest& d : m_digests) {
     if (const auto k = declared(d)) set_kind(d.title, k->first, KindEvidence::OwnPage, k->second);
     if (d.bibliographic) set_kind(d.title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
   }
   for (const auto& [name, counts] : votes) {
     const auto best = std::max_element(counts.begin(), counts.end(),
                                        [](const auto& a, const auto& b) { return a.second < b.second; });
-    set_kind(name, best->first, KindEvidence::ListLabel);
+    set_kind(std::string(name), best->first, KindEvidence::ListLabel);
   }
-  for (const auto& d : m_digests) {
+  for (const NoteDigest& d : m_digests) {
     if (d.structure) set_kind(d.title, *d.structure, KindEvidence::PageStructure);
     if (d.defined) set_kind(d.title, *d.defined, KindEvidence::FirstSentence, d.defined_by);
   }
@@ -301,25 +309,25 @@ void EntityResolver::decide_kinds() {
   auto try_heuristic = [&](const std::string& name) {
     if (auto k = heuristic(name)) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
-  std::unordered_set<std::string> tried;  // each canonical name once
-  for (const auto& d : m_digests) {
+  std::unordered_set<std::string_view> tried;  // each canonical name once
+  for (const NoteDigest& d : m_digests) {
     if (tried.insert(d.title).second) try_heuristic(d.title);
     for (const auto& name : d.names) {
-      const std::string canon = canonical(name);
+      const std::string& canon = resolved(name);
       if (tried.insert(canon).second) try_heuristic(canon);
     }
   }
   decide_from_lists();
   // A page is a page: what nothing tells about is "other", not unresolved.
-  for (const auto& d : m_digests) set_kind(d.title, Kind(kinds::OTHER), KindEvidence::Page);
+  for (const NoteDigest& d : m_digests) set_kind(d.title, Kind(kinds::OTHER), KindEvidence::Page);
 }
 
 // The words around the links to a name, in every note that links it: the kind
 // most of them give, with the commonest marker as its evidence.
 void EntityResolver::decide_from_links() {
-  std::map<std::string, std::map<Kind, std::map<std::string, int>>> seen;  // name → kind → marker → notes
-  for (const auto& d : m_digests)
-    for (const auto& h : d.hints) ++seen[canonical(h.name)][h.kind][h.marker];
+  std::unordered_map<std::string_view, std::map<Kind, std::map<std::string, int>>> seen;  // name → kind → marker → notes
+  for (const NoteDigest& d : m_digests)
+    for (const auto& h : d.hints) ++seen[resolved(h.name)][h.kind][h.marker];
   for (const auto& [name, by_kind] : seen) {
     const Kind* best = nullptr;
     int best_notes = 0;
@@ -336,7 +344,7 @@ void EntityResolver::decide_from_links() {
     if (!best) continue;
     // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.
     const auto org = *best == kinds::PERSON ? heuristic(name) : std::nullopt;
-    set_kind(name, org ? org->first : *best, KindEvidence::LinkContext,
+    set_kind(std::string(name), org ? org->first : *best, KindEvidence::LinkContext,
              fmt::format("{} in {} note(s)", marker, best_notes));
   }
 }
@@ -344,28 +352,28 @@ void EntityResolver::decide_from_links() {
 // A name without a page, of no known kind, in a list whose other names are all
 // people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
 void EntityResolver::decide_from_lists() {
-  std::set<std::string> pages;  // a page says what it is, or is "other": never what its neighbours are
-  for (const auto& d : m_digests) pages.insert(d.title);
-  for (const auto& d : m_digests)
+  std::unordered_set<std::string_view> pages;  // a page says what it is, or is "other": never what its neighbours are
+  for (const NoteDigest& d : m_digests) pages.insert(d.title);
+  for (const NoteDigest& d : m_digests)
     for (const auto& list : d.lists) {
       std::set<Kind> kinds_seen;
       std::string first;
-      std::vector<std::string> open;
+      std::vector<const std::string*> open;
       for (const auto& n : list) {
-        const std::string canon = canonical(n);
-        const auto k = kind(canon);
-        if (!k) {
-          open.push_back(canon);
+        const std::string& canon = resolved(n);
+        const auto info = m_info.find(canon);
+        if (info == m_info.end() || !info->second.kind) {
+          open.push_back(&canon);
           continue;
         }
-        kinds_seen.insert(*k);
+        kinds_seen.insert(*info->second.kind);
         if (first.empty()) first = canon;
       }
       if (kinds_seen.size() != 1 || open.empty()) continue;
       const Kind& k = *kinds_seen.begin();
       if (k != kinds::PERSON && k != kinds::ORGANIZATION) continue;
-      for (const auto& name : open)
-        if (!pages.count(name)) set_kind(name, k, KindEvidence::ListMates, first);
+      for (const std::string* name : open)
+        if (!pages.count(*name)) set_kind(*name, k, KindEvidence::ListMates, first);
     }
 }
 
@@ -410,10 +418,13 @@ std::string EntityResolver::serialize() const {
   std::string out = "r4";
   put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
-  const std::map<std::string, std::string> sorted(m_canonical.begin(), m_canonical.end());
-  for (const auto& [name, canon] : sorted) {
-    put_field(out, name);
-    put_field(out, canon);
+  std::vector<const std::pair<const std::string, std::string>*> sorted;
+  sorted.reserve(m_canonical.size());
+  for (const auto& entry : m_canonical) sorted.push_back(&entry);
+  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : sorted) {
+    put_field(out, entry->first);
+    put_field(out, entry->second);
   }
   put_field(out, std::to_string(m_info.size()));
   for (const auto& [name, info] : m_info) {
@@ -479,23 +490,23 @@ bool is_work(std::string_view kind) {
 }
 
 const WorkFacts* EntityResolver::work(std::string_view canonical_name) const {
-  const auto it = m_works.find(std::string(canonical_name));
+  const auto it = m_works.find(canonical_name);
   return it == m_works.end() ? nullptr : &it->second;
 }
 
 std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const {
-  auto it = m_info.find(std::string(canonical_name));
+  auto it = m_info.find(canonical_name);
   if (it == m_info.end()) return std::nullopt;
   return it->second.kind;
 }
 
 std::string EntityResolver::evidence_detail(std::string_view canonical_name) const {
-  auto it = m_info.find(std::string(canonical_name));
+  auto it = m_info.find(canonical_name);
   return it == m_info.end() ? std::string() : it->second.detail;
 }
 
 KindEvidence EntityResolver::evidence(std::string_view canonical_name) const {
-  auto it = m_info.find(std::string(canonical_name));
+  auto it = m_info.find(canonical_name);
   return it == m_info.end() ? KindEvidence::None : it->second.evidence;
 }
 

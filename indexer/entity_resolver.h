@@ -2,6 +2,8 @@
 // that page is a person, an organization, a product, ...
 #pragma once
 
+#include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -73,8 +75,10 @@ class EntityResolver {
   explicit EntityResolver(KindVocabulary vocabulary = KindVocabulary::defaults())
       : m_vocabulary(std::move(vocabulary)) {}
 
-  /// Pass 1: one call per note of the vault, in path order.
+  /// Pass 1: one call per note of the vault, in path order. A digest passed
+  /// by reference is not copied: it must outlive finish().
   void add(const NoteDigest& digest);
+  void add(NoteDigest&& digest);
   /// A line of the override file: name → kind (wins over everything else).
   void add_override(std::string_view name, std::string_view kind);
   /// A name of the config's lists: its kind (as an override) and its other
@@ -123,19 +127,22 @@ class EntityResolver {
     std::string detail;
   };
   KindVocabulary m_vocabulary;
-  std::vector<NoteDigest> m_digests;
-  std::map<std::string, std::string> m_by_key;          // folded title/alias → page title
-  std::map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
+  std::vector<std::reference_wrapper<const NoteDigest>> m_digests;  // pass 1's, until finish()
+  std::deque<NoteDigest> m_owned;                                    // those given to keep
+  std::map<std::string, std::string, std::less<>> m_by_key;          // folded title/alias → page title
+  std::map<std::string, std::string, std::less<>> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, Kind> m_overrides;      // raw name → kind
-  std::map<std::string, Info> m_info;           // canonical → kind
+  std::map<std::string, Info, std::less<>> m_info;  // canonical → kind
   std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
-  std::map<std::string, WorkFacts> m_works;  // page title → its venues and years (works only)
+  std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
 
   std::unordered_map<std::string, std::string> m_folded;  // spelling → fold_name (during finish())
 
   const std::string* page_of(const std::string& key, std::string_view name) const;
+  /// During finish(): the canonical name of a spelling, resolved once and kept.
+  const std::string& resolved(const std::string& name);
   void index_names();
   void resolve_spellings();
   void decide_kinds();
