@@ -4,9 +4,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
+#include "parallel_for.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
@@ -189,7 +191,13 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
 void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
                          IndexReport& report) {
   add_name_lists(config, m_resolver);
-  for (const RunNote& n : state.notes())
+  // The indexed digests are decoded on every core first (each note's by one thread).
+  const auto& notes = state.notes();
+  const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+  parallel_for(notes.size(), jobs, [&](std::size_t i, unsigned) {
+    if (notes[i].has_digest()) notes[i].digest();
+  });
+  for (const RunNote& n : notes)
     if (n.has_digest()) m_resolver.add(n.digest());
   for (const auto& problem : m_resolver.load_overrides(m_overrides))
     report.warnings.push_back({OVERRIDES_FILE, problem});

@@ -401,9 +401,10 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
     return a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b) || !same_work;
   };
   // The spellings both vaults use (every name a note that did not change
-  // mentions is one): those that now mean another page.
+  // mentions is one): those that now mean another page. (One that means the
+  // same name is compared below, if either knows its kind.)
   for (const auto& [spelling, a] : m_canonical)
-    if (auto b = other.m_canonical.find(spelling); b != other.m_canonical.end() && differ(a, b->second)) {
+    if (auto b = other.m_canonical.find(spelling); b != other.m_canonical.end() && a != b->second) {
       changed.insert(a);
       changed.insert(b->second);
     }
