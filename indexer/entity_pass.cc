@@ -53,13 +53,17 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, bool overrides_changed) {
   const auto& notes = state.notes();
+  std::vector<std::size_t> changed;  // their indexed digests are compared
+  for (std::size_t i = 0; i < notes.size(); ++i)
+    if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
+  state.load_values(changed);
   const bool digests_unchanged = !shards.fresh() && !overrides_changed && state.vanished().empty() &&
                                  !opts.entity_notes &&
-                                 std::all_of(notes.begin(), notes.end(),
-                                             [](const RunNote& n) {
-                                               if (n.status != RunNote::Status::Changed) return true;
+                                 std::all_of(changed.begin(), changed.end(),
+                                             [&](std::size_t i) {
+                                               const RunNote& n = notes[i];
                                                if (!n.old) return false;
-                                               const auto before = NoteDigest::decode(n.old->digest);
+                                               const auto before = NoteDigest::decode(*n.old->digest);
                                                return before && *before == n.digest();
                                              }) &&
                                  !shards.metadata(schema::META_FINDINGS).empty();
@@ -95,7 +99,7 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
     before.emplace(config.kinds());
     add_name_lists(config, *before);
     for (const auto& [path, ix] : state.indexed())
-      if (auto d = NoteDigest::decode(ix.digest)) before->add(*d);
+      if (auto d = NoteDigest::decode(*ix.digest)) before->add(std::move(*d));
     before->load_overrides(old_overrides);
     before->finish();
   }
@@ -191,7 +195,8 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
 void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
                          IndexReport& report) {
   add_name_lists(config, m_resolver);
-  // The indexed digests are decoded on every core first (each note's by one thread).
+  // The indexed digests are read, then decoded on every core (each note's by one thread).
+  state.load_digests();
   const auto& notes = state.notes();
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
   parallel_for(notes.size(), jobs, [&](std::size_t i, unsigned) {

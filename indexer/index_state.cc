@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 
 #include "entity_resolver.h"
@@ -16,30 +17,41 @@
 namespace sagasu {
 
 const NoteDigest& RunNote::digest() const {
-  if (!m_digest) m_digest = old ? NoteDigest::decode(old->digest).value_or(NoteDigest{}) : NoteDigest{};
+  if (!m_digest) {
+    // A phase that needs indexed digests loads them first (IndexState::load_digests, load_values).
+    if (old && !old->digest) throw std::logic_error("RunNote::digest: the indexed digest was not read");
+    m_digest = old ? NoteDigest::decode(*old->digest).value_or(NoteDigest{}) : NoteDigest{};
+  }
   return *m_digest;
 }
 
 std::string RunNote::encoded_digest() const {
-  return m_digest || !old ? digest().encode() : old->digest;
+  if (m_digest || !old) return digest().encode();
+  if (!old->digest) throw std::logic_error("RunNote::encoded_digest: the indexed digest was not read");
+  return *old->digest;
 }
 
 IndexState::IndexState(const VaultScan& scan, ShardSet& shards, const IndexOptions& opts,
                        const VaultConfig& config, unsigned jobs, IndexReport& report)
-    : m_scan(scan) {
-  if (!shards.fresh()) load(shards, opts);
+    : m_scan(scan), m_shards(shards) {
+  if (!shards.fresh()) load(opts);
   classify(opts, config, jobs);
   report_problems(opts, report);
 }
 
-void IndexState::load(ShardSet& shards, const IndexOptions& opts) {
-  const std::string vault = shards.metadata(schema::META_VAULT);
+// The notes' states, in docid order; their digests only when the index does
+// not say they are all current (each is then checked).
+void IndexState::load(const IndexOptions& opts) {
+  const std::string vault = m_shards.metadata(schema::META_VAULT);
   if (!vault.empty() && vault != m_scan.root.string())
     throw Error(fmt::format("{}: index was built from vault {}, not {}; use --rebuild to replace it",
                             opts.index, vault, m_scan.root.string()));
-  for (std::size_t k = 0; k < shards.size(); ++k) {
-    Xapian::WritableDatabase& db = shards.db(k);
-    std::vector<std::pair<Xapian::docid, IndexedNote*>> by_docid;  // in docid order, as streams run
+  m_by_docid.resize(m_shards.size());
+  m_digests_current = true;
+  for (std::size_t k = 0; k < m_shards.size(); ++k) {
+    Xapian::WritableDatabase& db = m_shards.db(k);
+    m_digests_current = m_digests_current &&
+                        db.get_metadata(std::string(schema::META_DIGESTS)) == NoteDigest::version();
     for (auto v = db.valuestream_begin(schema::SLOT_STATE); v != db.valuestream_end(schema::SLOT_STATE);
          ++v) {
       auto state = FileState::decode(*v);
@@ -48,20 +60,51 @@ void IndexState::load(ShardSet& shards, const IndexOptions& opts) {
       ix.shard = k;
       ix.docid = v.get_docid();
       ix.state = std::move(*state);
-      by_docid.emplace_back(ix.docid, &ix);
+      m_by_docid[k].emplace_back(ix.docid, &ix);
     }
-    // The other values in docid order too: streams, not a document fetch
-    // each, joined with the states as they go.
-    auto join = [&](Xapian::valueno slot, std::string IndexedNote::*field) {
-      auto at = by_docid.begin();
-      for (auto v = db.valuestream_begin(slot); v != db.valuestream_end(slot) && at != by_docid.end(); ++v) {
-        while (at != by_docid.end() && at->first < v.get_docid()) ++at;
-        if (at != by_docid.end() && at->first == v.get_docid()) at->second->*field = *v;
-      }
-    };
-    join(schema::SLOT_DIGEST, &IndexedNote::digest);
-    join(schema::SLOT_SIGNATURE, &IndexedNote::signature);
   }
+  if (!m_digests_current) load_digests();
+}
+
+void IndexState::load_digests() const {
+  if (m_digests_loaded) return;
+  // A stream per shard (not a document fetch each), joined with the states in docid order.
+  for (std::size_t k = 0; k < m_by_docid.size(); ++k) {
+    Xapian::Database& db = m_shards.db(k);
+    const auto& by_docid = m_by_docid[k];
+    auto at = by_docid.begin();
+    for (auto v = db.valuestream_begin(schema::SLOT_DIGEST);
+         v != db.valuestream_end(schema::SLOT_DIGEST) && at != by_docid.end(); ++v) {
+      while (at != by_docid.end() && at->first < v.get_docid()) ++at;
+      if (at != by_docid.end() && at->first == v.get_docid()) at->second->digest = *v;
+    }
+    for (const auto& [docid, ix] : by_docid)
+      if (!ix->digest) ix->digest.emplace();  // a document without one: an empty digest
+  }
+  m_digests_loaded = true;
+}
+
+void IndexState::load_values(const std::vector<std::size_t>& which) const {
+  for (std::size_t i : which) {
+    const IndexedNote* ix = m_notes[i].old;
+    if (!ix || (ix->digest && ix->signature)) continue;
+    const Xapian::Document doc = m_shards.db(ix->shard).get_document(ix->docid, Xapian::DOC_ASSUME_VALID);
+    if (!ix->digest) ix->digest = doc.get_value(schema::SLOT_DIGEST);
+    ix->signature = doc.get_value(schema::SLOT_SIGNATURE);
+  }
+}
+
+bool IndexState::digest_current(const IndexedNote& ix) const {
+  return m_digests_current || (ix.digest && NoteDigest::current(*ix.digest));
+}
+
+std::string IndexState::digests_version() const {
+  // Every document written this run has a current digest, and so has every
+  // one kept as it was unless a note kept for a failure or an unreadable folder has another.
+  if (m_digests_current) return std::string(NoteDigest::version());
+  for (const auto& path : kept())
+    if (const auto it = m_indexed.find(path); it != m_indexed.end() && !digest_current(it->second)) return "";
+  return std::string(NoteDigest::version());
 }
 
 void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, unsigned jobs) {
@@ -83,7 +126,7 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
       continue;
     }
     if (n.old && n.old->state.size == files[i].size && n.old->state.mtime_ns == files[i].mtime_ns &&
-        NoteDigest::current(n.old->digest)) {
+        digest_current(*n.old)) {
       n.status = RunNote::Status::Unchanged;  // its digest is decoded if a later phase asks for it
       n.hash = n.old->state.hash;
     } else {
@@ -97,7 +140,7 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     try {
       const std::string content = read_vault_file(n.file->file, n.file->path, opts.max_file_bytes);
       n.hash = content_hash(content);
-      if (n.old && n.old->state.hash == n.hash && NoteDigest::current(n.old->digest)) {
+      if (n.old && n.old->state.hash == n.hash && digest_current(*n.old)) {
         n.status = RunNote::Status::Touched;
       } else {
         n.note = std::make_unique<Note>(parser.parse(n.file->path, content));

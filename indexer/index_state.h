@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,13 +23,14 @@
 
 namespace sagasu {
 
-/// What the index held for a path before this run.
+/// What the index held for a path before this run. The digest and the
+/// signature are read when a phase needs them (IndexState::load_digests, load_values).
 struct IndexedNote {
   std::size_t shard = 0;
   Xapian::docid docid = 0;
   FileState state;
-  std::string digest;     ///< encoded NoteDigest
-  std::string signature;  ///< DocumentBuilder::signature
+  mutable std::optional<std::string> digest;     ///< encoded NoteDigest
+  mutable std::optional<std::string> signature;  ///< DocumentBuilder::signature
 };
 
 /// One note of this run: a file of the vault.
@@ -81,17 +83,32 @@ class IndexState {
   const std::vector<std::string>& vanished() const { return m_vanished; }
   /// Did a file change, or vanish?
   bool vault_changed() const;
+  /// Reads the indexed digest of every note (one value stream per shard),
+  /// unless read already: before a phase that looks at every note's digest.
+  void load_digests() const;
+  /// Reads the indexed digest and signature of these notes (indexes into
+  /// notes()) that have none read yet, a document each: before they are rebuilt.
+  void load_values(const std::vector<std::size_t>& which) const;
+  /// The digest version every document of the index has after this run
+  /// commits (schema.h: META_DIGESTS), or "" when a document it keeps may have another.
+  std::string digests_version() const;
   /// Indexed paths whose documents stay as they are, counted as unchanged:
   /// failed files (so far) that had one, and notes below folders that could not be read.
   std::set<std::string> kept() const;
 
  private:
   const VaultScan& m_scan;
+  ShardSet& m_shards;
   std::map<std::string, IndexedNote> m_indexed;
+  // Each shard's indexed notes in docid order, as value streams run.
+  std::vector<std::vector<std::pair<Xapian::docid, IndexedNote*>>> m_by_docid;
+  bool m_digests_current = false;  // META_DIGESTS says every indexed digest is current
+  mutable bool m_digests_loaded = false;
   std::vector<RunNote> m_notes;
   std::vector<std::string> m_vanished;
 
-  void load(ShardSet& shards, const IndexOptions& opts);
+  void load(const IndexOptions& opts);
+  bool digest_current(const IndexedNote& ix) const;
   void classify(const IndexOptions& opts, const VaultConfig& config, unsigned jobs);
   void report_problems(const IndexOptions& opts, IndexReport& report);
 };

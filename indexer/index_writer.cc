@@ -18,10 +18,15 @@
 namespace sagasu {
 namespace {
 
+// The value a document keeps of its file: STATE.
+std::string state_value(const RunNote& note) {
+  const VaultFile& f = *note.file;
+  return FileState{f.path, f.size, f.mtime_ns, note.hash}.encode();
+}
+
 // The values a document keeps of its file and of its note's entities: STATE and DIGEST.
 void stamp(Xapian::Document& doc, const RunNote& note) {
-  const VaultFile& f = *note.file;
-  doc.add_value(schema::SLOT_STATE, FileState{f.path, f.size, f.mtime_ns, note.hash}.encode());
+  doc.add_value(schema::SLOT_STATE, state_value(note));
   doc.add_value(schema::SLOT_DIGEST, note.encoded_digest());
 }
 
@@ -73,7 +78,7 @@ std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBui
     }
     const FieldValues values = field_values(*note.note, read_metadata(*note.note, m_config), m_resolver);
     std::optional<Xapian::Document> doc;
-    if (!note.old || note.old->signature != builder.signature(*note.note, values)) {
+    if (!note.old || *note.old->signature != builder.signature(*note.note, values)) {
       doc = builder.build(*note.note, values);
       stamp(*doc, note);
     }
@@ -150,6 +155,7 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
 void IndexWriter::update(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report) {
   std::vector<RunNote>& notes = state.notes();
   std::vector<std::optional<Xapian::Document>> built(notes.size());
+  state.load_values(to_build);  // their indexed signatures and digests, before the threads start
   std::vector<std::unique_ptr<Analyzer>> analyzers(m_jobs);
   parallel_for(to_build.size(), m_jobs, [&](std::size_t k, unsigned t) {
     if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
@@ -211,16 +217,19 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
 }
 
 // A note whose document stays. Same content with a new mtime: only the state
-// changes (Xapian rewrites just the values).
+// changes (Xapian rewrites just the values); a note read again for a digest
+// of an older version gets this version's.
 void IndexWriter::keep(const RunNote& note, IndexReport& report) {
   ++report.unchanged;
   const IndexedNote* old = note.old;
-  if (m_opts.dry_run || !old ||
-      (old->state.mtime_ns == note.file->mtime_ns && old->state.size == note.file->size))
-    return;
+  if (m_opts.dry_run || !old) return;
+  const bool moved = old->state.mtime_ns != note.file->mtime_ns || old->state.size != note.file->size;
+  const bool new_digest = note.status == RunNote::Status::Changed && old->digest != note.encoded_digest();
+  if (!moved && !new_digest) return;
   Xapian::WritableDatabase& db = m_shards.db(old->shard);
   Xapian::Document doc = db.get_document(old->docid);
-  stamp(doc, note);
+  doc.add_value(schema::SLOT_STATE, state_value(note));
+  if (new_digest) doc.add_value(schema::SLOT_DIGEST, note.encoded_digest());
   db.replace_document(old->docid, doc);
   m_wrote = true;
 }

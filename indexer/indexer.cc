@@ -104,11 +104,13 @@ IndexReport run_phases(const IndexOptions& opts) {
     } else {
       auto metadata = entities.metadata();
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+      metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
       // The synonym table comes from the notes' digests: when the kept resolution
       // holds (no digest changed), so does the table, and no digest is decoded.
       const bool digests_changed = entities.any_change() && !entities.reused();
       VaultTables tables;
       if (digests_changed) {
+        state.load_digests();
         tables.synonyms = vault_synonyms(state.notes());
         tables.glossary = vault_glossary(state.notes());
       }
@@ -126,7 +128,10 @@ IndexReport run_phases(const IndexOptions& opts) {
       report.rebuilt = shards.fresh();
     }
   }
-  if (opts.glossary) report.glossary = vault_glossary(state.notes());
+  if (opts.glossary) {
+    state.load_digests();
+    report.glossary = vault_glossary(state.notes());
+  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
 }

@@ -219,6 +219,8 @@ std::string NoteDigest::encode() const {
 
 bool NoteDigest::current(std::string_view value) { return strings::starts_with(value, DIGEST_VERSION); }
 
+std::string_view NoteDigest::version() { return DIGEST_VERSION; }
+
 std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   if (in.substr(0, DIGEST_VERSION.size()) != DIGEST_VERSION) return std::nullopt;
   in.remove_prefix(DIGEST_VERSION.size());

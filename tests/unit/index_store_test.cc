@@ -11,6 +11,7 @@
 
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
 #include "test_index.h"
 
 namespace fs = std::filesystem;
@@ -201,4 +202,38 @@ TEST_CASE("run_index, a tally stored before another writer's commit is recounted
   REQUIRE(after.kinds.size() == 1);
   CHECK(after.kinds[0] == std::pair<std::string, std::size_t>("organization", 2));
   CHECK(before.kinds != after.kinds);
+}
+
+// A run reads no note's digest unless a phase needs it: the index says which
+// digest version all its documents have (META_DIGESTS). An index whose
+// documents may have older digests (an older Sagasu wrote them) has each
+// one checked, and a note with an older digest is read again (issue 15).
+TEST_CASE("run_index, a note whose digest is of another version is read again", "[index_store]") {
+  sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n本文。\n"}});
+  const std::string version(sagasu::NoteDigest::version());
+  CHECK(ti.db().get_metadata(std::string(sagasu::schema::META_DIGESTS)) == version);
+  {
+    Xapian::WritableDatabase w(ti.index, Xapian::DB_OPEN);
+    const std::string id = sagasu::schema::unique_id_term("a.md");
+    const Xapian::docid a = *w.postlist_begin(id);
+    Xapian::Document doc = w.get_document(a);
+    doc.add_value(sagasu::schema::SLOT_DIGEST, "d0 an older digest");
+    w.replace_document(a, doc);
+    w.set_metadata(std::string(sagasu::schema::META_DIGESTS), "");
+    w.commit();
+  }
+  sagasu::IndexOptions o;
+  o.vault = ti.vault;
+  o.index = ti.index;
+  o.jobs = 1;
+  const sagasu::IndexReport r = sagasu::run_index(o);
+  CHECK(r.updated == 0);  // the same text: the document stays, with this version's digest
+  const Xapian::Database db = ti.db();
+  CHECK(db.get_metadata(std::string(sagasu::schema::META_DIGESTS)) == version);
+  const Xapian::docid a = *db.postlist_begin(sagasu::schema::unique_id_term("a.md"));
+  CHECK(sagasu::NoteDigest::current(db.get_document(a).get_value(sagasu::schema::SLOT_DIGEST)));
+  // Once all are current again, a run that changes nothing reads none and writes nothing.
+  const Xapian::rev before = db.get_revision();
+  CHECK(sagasu::run_index(o).updated == 0);
+  CHECK(ti.db().get_revision() == before);
 }

@@ -232,6 +232,9 @@ inline constexpr std::string_view META_VAULT = "sagasu.vault";
 inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
+/// The digest version (NoteDigest::version) of every document's DIGEST, when
+/// they all have one; a run reads no digest it does not need when it is current.
+inline constexpr std::string_view META_DIGESTS = "sagasu.digests";
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
 inline constexpr std::string_view META_KINDS =
     "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)

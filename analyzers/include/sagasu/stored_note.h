@@ -98,6 +98,8 @@ struct NoteDigest {
   static std::optional<NoteDigest> decode(std::string_view value);
   /// Is value a digest of this version (without decoding it)?
   static bool current(std::string_view value);
+  /// This version's mark (what current() looks for).
+  static std::string_view version();
 };
 
 /// The COVERAGE value: where a note's facet values came from, and the property
