@@ -170,7 +170,7 @@ const std::string* EntityResolver::page_of(const std::string& key, std::string_v
 
 std::string EntityResolver::canonical(std::string_view name) const {
   // Every name of the vault was resolved once in finish(): no folding here.
-  if (auto known = m_canonical.find(std::string(name)); known != m_canonical.end()) return known->second;
+  if (const std::string_view* known = stored_canonical(name)) return std::string(*known);
   const std::string key = fold_name(name);
   if (const std::string* page = page_of(key, name)) return *page;
   // No page: case and width variants of one name are one value, spelled as first seen.
@@ -232,15 +232,19 @@ void EntityResolver::finish() {
   decide_kinds();
   // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
   for (const NoteDigest& d : m_digests)
-    if (const auto k = kind(d.title); k && is_work(*k)) {
+    if (const auto info = m_info.find(d.title); info != m_info.end() && info->second.kind && is_work(*info->second.kind)) {
       WorkFacts& w = m_works[d.title];
       w.venues = d.venues;
       w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
     }
-  // What pass 1 gathered is done with.
+  // What pass 1 gathered is done with; the resolution is kept as it is stored.
   m_folded.clear();
   m_digests.clear();
   m_owned.clear();
+  const bool loaded = load(std::make_shared<const std::string>(encode()));
+  (void)loaded;  // (an encoding of ours always reads back)
+  m_canonical.clear();
+  m_info.clear();
 }
 
 // Every page by its title, then by its aliases and the config's other
@@ -395,27 +399,29 @@ const std::string& EntityResolver::fold_once(const std::string& name) {
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
   std::set<std::string> changed;
-  auto differ = [&](const std::string& a, const std::string& b) {
-    const WorkFacts *wa = work(a), *wb = other.work(b);
+  auto differ = [&](std::string_view name) {
+    const WorkFacts *wa = work(name), *wb = other.work(name);
     const bool same_work = wa == wb || (wa && wb && *wa == *wb);  // a linking page takes a work's years
-    return a != b || kind(a) != other.kind(b) || evidence(a) != other.evidence(b) || !same_work;
+    return kind(name) != other.kind(name) || evidence(name) != other.evidence(name) || !same_work;
   };
   // The spellings both vaults use (every name a note that did not change
   // mentions is one): those that now mean another page. (One that means the
   // same name is compared below, if either knows its kind.)
-  for (const auto& [spelling, a] : m_canonical)
-    if (auto b = other.m_canonical.find(spelling); b != other.m_canonical.end() && a != b->second) {
-      changed.insert(a);
-      changed.insert(b->second);
+  for (const auto& [spelling, a] : m_spellings)
+    if (const std::string_view* b = other.stored_canonical(spelling); b && a != *b) {
+      changed.emplace(a);
+      changed.emplace(*b);
     }
   // The names of known kind in either: those whose kind, evidence or work facts changed.
   for (const auto* r : {this, &other})
-    for (const auto& [name, info] : r->m_info)
-      if (differ(name, name)) changed.insert(name);
+    for (const StoredKind& k : r->m_kinds)
+      if (differ(k.name)) changed.emplace(k.name);
   return changed;
 }
 
-std::string EntityResolver::serialize() const {
+std::string EntityResolver::serialize() const { return m_stored ? *m_stored : encode(); }
+
+std::string EntityResolver::encode() const {
   std::string out = "r4";
   put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
@@ -446,41 +452,93 @@ std::string EntityResolver::serialize() const {
 }
 
 std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
-  if (in.substr(0, 2) != "r4") return std::nullopt;
-  in.remove_prefix(2);
   EntityResolver r;
-  std::string count, a, b, c;
-  if (!get_field(in, count)) return std::nullopt;
-  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    if (!get_field(in, a) || !get_field(in, b)) return std::nullopt;
-    r.m_canonical.emplace(a, b);
+  if (!r.load(std::make_shared<const std::string>(in))) return std::nullopt;
+  return r;
+}
+
+bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
+  std::string_view in = *stored;
+  if (in.substr(0, 2) != "r4") return false;
+  in.remove_prefix(2);
+  // A field as a view into the encoding (put_field: a varint length, the bytes).
+  auto field = [&](std::string_view& f) {
+    std::size_t n = 0;
+    for (int shift = 0;; shift += 7) {
+      if (in.empty() || shift > 35) return false;
+      const auto b = static_cast<unsigned char>(in.front());
+      in.remove_prefix(1);
+      n |= static_cast<std::size_t>(b & 0x7F) << shift;
+      if (!(b & 0x80)) break;
+    }
+    if (in.size() < n) return false;
+    f = in.substr(0, n);
+    in.remove_prefix(n);
+    return true;
+  };
+  auto count = [&](std::size_t& n) {
+    std::string_view f;
+    if (!field(f) || f.empty() || f.size() > 9 || !std::all_of(f.begin(), f.end(), ::isdigit)) return false;
+    n = std::strtoul(std::string(f).c_str(), nullptr, 10);
+    return true;
+  };
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  std::vector<StoredKind> kinds;
+  std::map<std::string, WorkFacts, std::less<>> works;
+  std::size_t n = 0;
+  if (!count(n)) return false;
+  spellings.reserve(std::min<std::size_t>(n, in.size()));
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view a, b;
+    if (!field(a) || !field(b) || (!spellings.empty() && !(spellings.back().first < a))) return false;
+    spellings.emplace_back(a, b);
   }
-  if (!get_field(in, count)) return std::nullopt;
-  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    Info info;
-    if (!get_field(in, a) || !get_field(in, b) || !get_field(in, c) || !get_field(in, info.detail))
-      return std::nullopt;
-    if (!b.empty()) info.kind = b;
-    info.evidence = static_cast<KindEvidence>(std::atoi(c.c_str()));
-    r.m_info.emplace(a, info);
+  if (!count(n)) return false;
+  kinds.reserve(std::min<std::size_t>(n, in.size()));
+  for (std::size_t i = 0; i < n; ++i) {
+    StoredKind k;
+    std::string_view evidence;
+    if (!field(k.name) || !field(k.kind) || !field(evidence) || !field(k.detail) ||
+        (!kinds.empty() && !(kinds.back().name < k.name)))
+      return false;
+    k.evidence = static_cast<KindEvidence>(std::atoi(std::string(evidence).c_str()));
+    kinds.push_back(k);
   }
   auto list = [&](std::vector<std::string>& v) {
-    if (!get_field(in, count)) return false;
-    for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-      if (!get_field(in, a)) return false;
-      v.push_back(a);
+    std::size_t m = 0;
+    if (!count(m)) return false;
+    for (std::size_t i = 0; i < m; ++i) {
+      std::string_view f;
+      if (!field(f)) return false;
+      v.emplace_back(f);
     }
     return true;
   };
-  if (!get_field(in, count)) return std::nullopt;
-  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    std::string name;
+  if (!count(n)) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view name;
     WorkFacts w;
-    if (!get_field(in, name) || !list(w.venues) || !list(w.years)) return std::nullopt;
-    r.m_works.emplace(std::move(name), std::move(w));
+    if (!field(name) || !list(w.venues) || !list(w.years)) return false;
+    works.emplace(std::string(name), std::move(w));
   }
-  if (!in.empty()) return std::nullopt;
-  return r;
+  if (!in.empty()) return false;
+  m_stored = std::move(stored);
+  m_spellings = std::move(spellings);
+  m_kinds = std::move(kinds);
+  m_works = std::move(works);
+  return true;
+}
+
+const std::string_view* EntityResolver::stored_canonical(std::string_view spelling) const {
+  const auto it = std::lower_bound(m_spellings.begin(), m_spellings.end(), spelling,
+                                   [](const auto& e, std::string_view s) { return e.first < s; });
+  return it != m_spellings.end() && it->first == spelling ? &it->second : nullptr;
+}
+
+const EntityResolver::StoredKind* EntityResolver::stored_kind(std::string_view canonical_name) const {
+  const auto it = std::lower_bound(m_kinds.begin(), m_kinds.end(), canonical_name,
+                                   [](const StoredKind& k, std::string_view s) { return k.name < s; });
+  return it != m_kinds.end() && it->name == canonical_name ? &*it : nullptr;
 }
 
 bool is_work(std::string_view kind) {
@@ -496,19 +554,19 @@ const WorkFacts* EntityResolver::work(std::string_view canonical_name) const {
 }
 
 std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const {
-  auto it = m_info.find(canonical_name);
-  if (it == m_info.end()) return std::nullopt;
-  return it->second.kind;
+  const StoredKind* k = stored_kind(canonical_name);
+  if (!k || k->kind.empty()) return std::nullopt;
+  return Kind(k->kind);
 }
 
 std::string EntityResolver::evidence_detail(std::string_view canonical_name) const {
-  auto it = m_info.find(canonical_name);
-  return it == m_info.end() ? std::string() : it->second.detail;
+  const StoredKind* k = stored_kind(canonical_name);
+  return k ? std::string(k->detail) : std::string();
 }
 
 KindEvidence EntityResolver::evidence(std::string_view canonical_name) const {
-  auto it = m_info.find(canonical_name);
-  return it == m_info.end() ? KindEvidence::None : it->second.evidence;
+  const StoredKind* k = stored_kind(canonical_name);
+  return k ? k->evidence : KindEvidence::None;
 }
 
 }  // namespace sagasu

@@ -5,6 +5,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -133,8 +134,18 @@ class EntityResolver {
   std::map<std::string, std::string, std::less<>> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, Kind> m_overrides;      // raw name → kind
-  std::map<std::string, Info, std::less<>> m_info;  // canonical → kind
-  std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen in finish() → canonical
+  std::map<std::string, Info, std::less<>> m_info;  // canonical → kind (during finish())
+  std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen → canonical (during finish())
+  // The resolution after finish() or deserialize(): its encoding (serialize())
+  // and, in it, the spellings and the kinds as sorted views, looked up by
+  // binary search: a stored resolution is read without building a map.
+  struct StoredKind {
+    std::string_view name, kind, detail;
+    KindEvidence evidence = KindEvidence::None;
+  };
+  std::shared_ptr<const std::string> m_stored;  // (shared: moving a resolver keeps the views valid)
+  std::vector<std::pair<std::string_view, std::string_view>> m_spellings;  // spelling → canonical
+  std::vector<StoredKind> m_kinds;                                         // canonical → kind
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
   std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
 
@@ -143,6 +154,12 @@ class EntityResolver {
   const std::string* page_of(const std::string& key, std::string_view name) const;
   /// During finish(): the canonical name of a spelling, resolved once and kept.
   const std::string& resolved(const std::string& name);
+  /// The encoding of the resolution computed by finish().
+  std::string encode() const;
+  /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
+  bool load(std::shared_ptr<const std::string> stored);
+  const std::string_view* stored_canonical(std::string_view spelling) const;
+  const StoredKind* stored_kind(std::string_view canonical_name) const;
   void index_names();
   void resolve_spellings();
   void decide_kinds();
