@@ -154,6 +154,7 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
 // Documents are built in parallel; one thread writes them, in path order.
 void IndexWriter::update(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report) {
   std::vector<RunNote>& notes = state.notes();
+  m_changes.docids.resize(m_shards.size());
   std::vector<std::optional<Xapian::Document>> built(notes.size());
   state.load_values(to_build);  // their indexed signatures and digests, before the threads start
   std::vector<std::unique_ptr<Analyzer>> analyzers(m_jobs);
@@ -192,8 +193,8 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
     if (!m_opts.dry_run) {
       if (n.old) count_out(n.old->shard, n.old->docid);
       const std::size_t shard = m_shards.shard_of(n.file->path);
-      count_in(shard, *built[i]);
-      m_shards.db(shard).replace_document(schema::unique_id_term(n.file->path), *built[i]);
+      count_in(shard, m_shards.db(shard).replace_document(schema::unique_id_term(n.file->path), *built[i]),
+               *built[i]);
       m_wrote = true;
     }
     if (!renamed_from.empty()) {
@@ -231,6 +232,7 @@ void IndexWriter::keep(const RunNote& note, IndexReport& report) {
   doc.add_value(schema::SLOT_STATE, state_value(note));
   if (new_digest) doc.add_value(schema::SLOT_DIGEST, note.encoded_digest());
   db.replace_document(old->docid, doc);
+  m_changes.docids[old->shard].insert(old->docid);  // (values only: its words stay)
   m_wrote = true;
 }
 
@@ -256,12 +258,14 @@ void IndexWriter::delete_vanished(const IndexState& state, const std::set<std::s
 void IndexWriter::count_out(std::size_t k, Xapian::docid docid) {
   const Xapian::Document doc = m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID);
   (*m_tallies)[k].count(doc, -1);
-  for_each_word_term(doc, [&](const std::string& w) { m_words_touched.insert(w); });
+  m_changes.docids[k].insert(docid);
+  for_each_word_term(doc, [&](const std::string& w) { m_changes.words.insert(w); });
 }
 
-void IndexWriter::count_in(std::size_t k, const Xapian::Document& doc) {
+void IndexWriter::count_in(std::size_t k, Xapian::docid docid, const Xapian::Document& doc) {
   (*m_tallies)[k].count(doc, 1);
-  for_each_word_term(doc, [&](const std::string& w) { m_words_touched.insert(w); });
+  m_changes.docids[k].insert(docid);
+  for_each_word_term(doc, [&](const std::string& w) { m_changes.words.insert(w); });
 }
 
 void IndexWriter::progress(std::size_t total) {

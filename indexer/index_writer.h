@@ -44,9 +44,10 @@ class IndexWriter {
              std::vector<CoverageTally>& tallies);
   /// Did write() change any document (an update that changes nothing needs no commit)?
   bool wrote() const { return m_wrote; }
-  /// The word terms of the documents an update put in or took out (the words
-  /// whose presence in the vault may have changed); nothing for a fresh build.
-  const std::set<std::string>& words_touched() const { return m_words_touched; }
+  /// What an update changed: the documents it put in, replaced or took out,
+  /// and their word terms (the words whose presence may have changed);
+  /// nothing for a fresh build.
+  const ShardChanges& changes() const { return m_changes; }
 
  private:
   ShardSet& m_shards;
@@ -57,7 +58,7 @@ class IndexWriter {
   NoteParser m_parser;
   std::atomic<std::size_t> m_done{0};
   bool m_wrote = false;
-  std::set<std::string> m_words_touched;
+  ShardChanges m_changes;
   std::vector<CoverageTally>* m_tallies = nullptr;
 
   std::optional<Xapian::Document> document(RunNote& note, DocumentBuilder& builder);
@@ -68,11 +69,11 @@ class IndexWriter {
   void keep(const RunNote& note, IndexReport& report);
   void delete_vanished(const IndexState& state, const std::set<std::string>& renamed, IndexReport& report);
   void progress(std::size_t total);
-  /// Takes document docid of shard k out of the tally and its words into
-  /// words_touched (before it is replaced or deleted).
+  /// Takes document docid of shard k out of the tally, into the changes
+  /// (before it is replaced or deleted).
   void count_out(std::size_t k, Xapian::docid docid);
-  /// Counts a new document of shard k into the tally and its words into words_touched.
-  void count_in(std::size_t k, const Xapian::Document& doc);
+  /// Counts document docid, new in shard k, into the tally and the changes.
+  void count_in(std::size_t k, Xapian::docid docid, const Xapian::Document& doc);
 };
 
 }  // namespace sagasu

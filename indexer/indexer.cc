@@ -118,13 +118,13 @@ IndexReport run_phases(const IndexOptions& opts) {
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");
       if (shards.fresh()) tables.sounds = vault_sounds(shards.databases());
-      else if (writer.wrote()) tables.sound_changes = sound_changes(writer.words_touched(), shards);
+      else if (writer.wrote()) tables.sound_changes = sound_changes(writer.changes().words, shards);
       // The dictionaries are read (parsed and cached the first time) at index
       // time, so a search finds them ready.
       if (shards.fresh() || writer.wrote()) report.dictionary_problem = Dictionary::prepare();
       write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
-      shards.commit();
+      shards.commit(writer.changes());
       report.rebuilt = shards.fresh();
     }
   }

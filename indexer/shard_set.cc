@@ -20,6 +20,14 @@ void write_generation_files(const Xapian::Database& db, const std::string& folde
   WordList::write(db, folder);
 }
 
+// The same files brought up to date from those of revision `before`, where
+// only the documents `docids` (and their words) changed.
+void update_generation_files(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
+                             const std::set<Xapian::docid>& docids, const std::set<std::string>& words) {
+  FacetColumns::update(db, folder, before, docids);
+  WordList::update(db, folder, before, words);
+}
+
 }  // namespace
 
 ShardSet::ShardSet(const IndexOptions& opts, const std::string& config)
@@ -46,7 +54,7 @@ ShardSet::ShardSet(const IndexOptions& opts, const std::string& config)
     if (m_fresh)
       sh.new_generation = sh.store->next_name();
     else
-      sh.db = sh.store->open_current();
+      sh.db = sh.store->open_current(), sh.opened = sh.db.get_revision();
   }
 }
 
@@ -140,14 +148,19 @@ void ShardSet::begin_transaction() {
   for (Shard& sh : m_shards) sh.db.begin_transaction(true);
 }
 
-void ShardSet::commit() {
+void ShardSet::commit(const ShardChanges& changes) {
   // Each generation's facet columns and word list describe its committed revision; a run
   // killed before they are written leaves a file of another revision, which
   // readers ignore and the next run writes again.
   if (!m_fresh) {
-    for (Shard& sh : m_shards) {
+    for (std::size_t k = 0; k < m_shards.size(); ++k) {
+      Shard& sh = m_shards[k];
       sh.db.commit_transaction();
-      write_generation_files(sh.db, sh.store->path_of(sh.store->current()));
+      const std::string folder = sh.store->path_of(sh.store->current());
+      if (k < changes.docids.size())
+        update_generation_files(sh.db, folder, sh.opened, changes.docids[k], changes.words);
+      else
+        write_generation_files(sh.db, folder);
     }
     return;
   }

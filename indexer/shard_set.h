@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,14 @@
 #include "sagasu/indexer.h"
 
 namespace sagasu {
+
+/// What an update changed, so commit() brings the files beside each
+/// generation up to date from those of the revision the run began with
+/// (the facet columns, the word list) instead of writing them whole.
+struct ShardChanges {
+  std::vector<std::set<Xapian::docid>> docids;  ///< per shard: documents replaced, added or deleted
+  std::set<std::string> words;                  ///< the word terms of those documents, before and after
+};
 
 /// The shards an index run writes, from opening to commit.
 class ShardSet {
@@ -68,10 +77,11 @@ class ShardSet {
   /// An update from here on is one transaction per shard: readers see all of
   /// this run or none of it (commit() ends them).
   void begin_transaction();
-  /// Makes the run visible: an update commits each shard's transaction; a
+  /// Makes the run visible: an update commits each shard's transaction (and
+  /// brings the files beside its generation up to date with `changes`); a
   /// fresh build commits the new generations and switches every shard to them
   /// with one atomic rename of the stub.
-  void commit();
+  void commit(const ShardChanges& changes = {});
   /// Ends an update that changed nothing without a commit; brings the
   /// generation files up to date if a run died before writing them.
   void keep_as_is();
@@ -81,6 +91,7 @@ class ShardSet {
     IndexStore* store = nullptr;
     std::unique_ptr<IndexStore> own;  // a sharded index: the shard's own folder
     Xapian::WritableDatabase db;
+    Xapian::rev opened = 0;      // an update: the revision it began with
     std::string new_generation;  // a fresh build writes this generation
   };
   IndexStore m_store;  // the index folder, its lock and top stub

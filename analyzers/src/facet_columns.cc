@@ -1,6 +1,7 @@
 #include "sagasu/facet_columns.h"
 
 #include <filesystem>
+#include <map>
 #include <unordered_map>
 
 #include "sagasu/generation_file.h"
@@ -18,64 +19,150 @@ constexpr std::string_view MAGIC{"SGFC1\0\0\0", 8};
 // After the shared header: the docid limit, then the facet count.
 constexpr std::size_t LIMIT_AT = generation_file::HEADER, FACETS_AT = LIMIT_AT + 4, HEADER = FACETS_AT + 4;
 
-// One facet's column as bytes: slot, values, document offsets and ordinals.
-void append_column(const Xapian::Database& db, Xapian::valueno slot, std::uint32_t limit, std::string& out) {
-  std::unordered_map<std::string, std::uint32_t> ordinal_of;
-  std::vector<std::string> values;
-  std::vector<std::uint32_t> doc_offsets(limit + 1, 0), ordinals;
-  Xapian::docid next = 0;  // documents below have their offsets
-  for (auto v = db.valuestream_begin(slot); v != db.valuestream_end(slot); ++v) {
-    const Xapian::docid did = v.get_docid();
-    for (; next <= did; ++next) doc_offsets[next] = static_cast<std::uint32_t>(ordinals.size());
-    for (auto& value : schema::unpack_values(*v)) {
-      auto [it, fresh] = ordinal_of.try_emplace(value, static_cast<std::uint32_t>(values.size()));
-      if (fresh) values.push_back(std::move(value));
-      ordinals.push_back(it->second);
+// One facet's column, built in docid order: each value's ordinal is the
+// order of its first appearance, so one set of documents always gives one file.
+class ColumnBuilder {
+ public:
+  explicit ColumnBuilder(std::uint32_t limit) : m_limit(limit), m_doc_offsets(limit + 1, 0) {}
+  /// The values of document did come next (did above the last one's).
+  void start(Xapian::docid did) {
+    for (; m_next <= did; ++m_next) m_doc_offsets[m_next] = static_cast<std::uint32_t>(m_ordinals.size());
+  }
+  /// A value of the current document; returns its ordinal.
+  std::uint32_t add(std::string_view value) {
+    auto [it, fresh] = m_ordinal_of.try_emplace(std::string(value), static_cast<std::uint32_t>(m_values.size()));
+    if (fresh) m_values.emplace_back(value);
+    m_ordinals.push_back(it->second);
+    return it->second;
+  }
+  /// A value whose ordinal add() returned before.
+  void add_known(std::uint32_t ordinal) { m_ordinals.push_back(ordinal); }
+  /// The column as bytes: slot, values, document offsets and ordinals.
+  void append(Xapian::valueno slot, std::string& out) {
+    start(m_limit);  // (the offsets up to limit)
+    std::string blob;
+    std::vector<std::uint32_t> value_offsets{0};
+    for (const auto& v : m_values) {
+      blob += v;
+      value_offsets.push_back(static_cast<std::uint32_t>(blob.size()));
     }
+    const std::size_t unpadded = blob.size();
+    blob.resize((blob.size() + 3) / 4 * 4, '\0');
+    put32(out, slot);
+    put32(out, static_cast<std::uint32_t>(m_values.size()));
+    put32(out, static_cast<std::uint32_t>(unpadded));
+    for (auto o : value_offsets) put32(out, o);
+    out += blob;
+    for (auto o : m_doc_offsets) put32(out, o);
+    for (auto o : m_ordinals) put32(out, o);
   }
-  for (; next <= limit; ++next) doc_offsets[next] = static_cast<std::uint32_t>(ordinals.size());
-  std::string blob;
-  std::vector<std::uint32_t> value_offsets{0};
-  for (const auto& v : values) {
-    blob += v;
-    value_offsets.push_back(static_cast<std::uint32_t>(blob.size()));
-  }
-  const std::size_t unpadded = blob.size();
-  blob.resize((blob.size() + 3) / 4 * 4, '\0');
-  put32(out, slot);
-  put32(out, static_cast<std::uint32_t>(values.size()));
-  put32(out, static_cast<std::uint32_t>(unpadded));
-  for (auto o : value_offsets) put32(out, o);
-  out += blob;
-  for (auto o : doc_offsets) put32(out, o);
-  for (auto o : ordinals) put32(out, o);
-}
 
-}  // namespace
+ private:
+  std::uint32_t m_limit;
+  Xapian::docid m_next = 0;  // documents below have their offsets
+  std::unordered_map<std::string, std::uint32_t> m_ordinal_of;
+  std::vector<std::string> m_values;
+  std::vector<std::uint32_t> m_doc_offsets, m_ordinals;
+};
 
-void FacetColumns::write(const Xapian::Database& db, const std::string& folder) {
-  const std::string file = (fs::path(folder) / FACET_COLUMNS_FILE).string();
-  const Xapian::rev revision = db.get_revision();
-  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
-  const std::uint32_t limit = db.get_lastdocid() + 1;
+// The file's header: magic, revision, docid limit, facet count.
+std::string file_header(Xapian::rev revision, std::uint32_t limit) {
   std::string out = generation_file::header(MAGIC, revision);
   put32(out, limit);
   std::uint32_t facets = 0;
   for (const auto& f : schema::FIELDS) facets += f.is_facet();
   put32(out, facets);
-  for (const auto& f : schema::FIELDS)
-    if (f.is_facet()) append_column(db, static_cast<Xapian::valueno>(f.facet_slot), limit, out);
+  return out;
+}
+
+std::string file_in(const std::string& folder) { return (fs::path(folder) / FACET_COLUMNS_FILE).string(); }
+
+}  // namespace
+
+void FacetColumns::write(const Xapian::Database& db, const std::string& folder) {
+  const std::string file = file_in(folder);
+  const Xapian::rev revision = db.get_revision();
+  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  const std::uint32_t limit = db.get_lastdocid() + 1;
+  std::string out = file_header(revision, limit);
+  for (const auto& f : schema::FIELDS) {
+    if (!f.is_facet()) continue;
+    const auto slot = static_cast<Xapian::valueno>(f.facet_slot);
+    ColumnBuilder column(limit);
+    for (auto v = db.valuestream_begin(slot); v != db.valuestream_end(slot); ++v) {
+      column.start(v.get_docid());
+      for (const auto& value : schema::unpack_values(*v)) column.add(value);
+    }
+    column.append(slot, out);
+  }
   generation_file::replace(file, out);
+}
+
+void FacetColumns::update(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
+                          const std::set<Xapian::docid>& changed) {
+  const std::string file = file_in(folder);
+  const Xapian::rev revision = db.get_revision();
+  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  const auto old = open_revision(folder, before);
+  if (!old) return write(db, folder);
+  const std::uint32_t limit = db.get_lastdocid() + 1;
+  // The changed documents' values, and those of documents the old file did
+  // not reach, read once (a deleted one has none).
+  std::set<Xapian::docid> to_read(changed.begin(), changed.lower_bound(limit));
+  const Xapian::docid old_limit = old->m_columns.empty() ? limit : old->m_columns.front().limit;
+  for (Xapian::docid did = old_limit; did < limit; ++did) to_read.insert(did);
+  std::map<Xapian::docid, Xapian::Document> docs;
+  for (Xapian::docid did : to_read) {
+    try {
+      docs.emplace(did, db.get_document(did));
+    } catch (const Xapian::DocNotFoundError&) {
+    }
+  }
+  std::string out = file_header(revision, limit);
+  for (const auto& f : schema::FIELDS) {
+    if (!f.is_facet()) continue;
+    const auto slot = static_cast<Xapian::valueno>(f.facet_slot);
+    const FacetColumn* was = old->column(slot);
+    if (!was) return write(db, folder);
+    ColumnBuilder column(limit);
+    constexpr std::uint32_t UNSEEN = ~0u;
+    std::vector<std::uint32_t> now_of(was->values.size(), UNSEEN);  // an old ordinal's new one
+    for (Xapian::docid did = 1; did < limit; ++did) {
+      if (to_read.count(did)) {
+        const auto doc = docs.find(did);
+        if (doc == docs.end()) continue;
+        const std::string packed = doc->second.get_value(slot);
+        if (packed.empty()) continue;
+        column.start(did);
+        for (const auto& value : schema::unpack_values(packed)) column.add(value);
+        continue;
+      }
+      if (did >= was->limit || was->doc_offsets[did] == was->doc_offsets[did + 1]) continue;
+      column.start(did);
+      for (std::uint32_t k = was->doc_offsets[did]; k < was->doc_offsets[did + 1]; ++k) {
+        const std::uint32_t o = was->ordinals[k];
+        if (now_of[o] == UNSEEN) now_of[o] = column.add(was->values[o]);
+        else column.add_known(now_of[o]);
+      }
+    }
+    column.append(slot, out);
+  }
+  generation_file::replace(file, out);
+}
+
+std::shared_ptr<const FacetColumns> FacetColumns::open_revision(const std::string& folder, Xapian::rev revision) {
+  auto map = generation_file::Mapped::open(file_in(folder), MAGIC, revision);
+  if (!map || map->size() < HEADER) return nullptr;
+  std::shared_ptr<FacetColumns> columns(new FacetColumns());
+  columns->m_map = std::move(map);
+  if (!columns->parse()) return nullptr;
+  return columns;
 }
 
 std::shared_ptr<const FacetColumns> FacetColumns::open(const std::string& folder,
                                                        const Xapian::Database& db) {
-  auto map = generation_file::Mapped::open((fs::path(folder) / FACET_COLUMNS_FILE).string(), MAGIC,
-                                           db.get_revision());
-  if (!map || map->size() < HEADER) return nullptr;
-  std::shared_ptr<FacetColumns> columns(new FacetColumns());
-  columns->m_map = std::move(map);
-  if (get(columns->m_map->data() + LIMIT_AT, 4) != db.get_lastdocid() + 1 || !columns->parse()) return nullptr;
+  auto columns = open_revision(folder, db.get_revision());
+  if (!columns || get(columns->m_map->data() + LIMIT_AT, 4) != db.get_lastdocid() + 1) return nullptr;
   return columns;
 }
 

@@ -1,5 +1,6 @@
 #include "sagasu/word_list.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -36,6 +37,47 @@ void WordList::write(const Xapian::Database& db, const std::string& folder) {
     if (i < folded_lines.size() && folded_lines[i] != word_lines[i]) (out += '\t') += folded_lines[i];
     out += '\n';
   }
+  generation_file::replace(file, out);
+}
+
+void WordList::update(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
+                      const std::set<std::string>& touched) {
+  const std::string file = file_in(folder);
+  const Xapian::rev revision = db.get_revision();
+  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  const auto map = generation_file::Mapped::open(file, MAGIC, before);
+  if (!map || map->size() <= generation_file::HEADER || map->data()[map->size() - 1] != '\n')
+    return write(db, folder);
+  // The old lines and the touched words that db holds, merged in term order
+  // (the words' byte order, the list's).
+  std::string_view old(reinterpret_cast<const char*>(map->data()) + generation_file::HEADER + 1,
+                       map->size() - generation_file::HEADER - 1);
+  std::string out = generation_file::header(MAGIC, revision);
+  out += '\n';
+  auto touched_word = touched.begin();
+  auto add_touched = [&](const std::string& word) {
+    if (!schema::is_word_term(word) || !db.term_exists(word)) return;
+    out += word;
+    if (const std::string folded = fold_text(word).text; folded != word) (out += '\t') += folded;
+    out += '\n';
+  };
+  std::string_view last;
+  while (!old.empty()) {
+    const std::size_t eol = old.find('\n');
+    const std::string_view line = old.substr(0, eol + 1);
+    old.remove_prefix(eol + 1);
+    const std::string_view word = line.substr(0, std::min(line.find('\t'), line.size() - 1));
+    // A list out of order is damaged: it is written whole, not carried on.
+    if (word.empty() || (!last.empty() && !(last < word))) return write(db, folder);
+    last = word;
+    for (; touched_word != touched.end() && *touched_word < word; ++touched_word) add_touched(*touched_word);
+    if (touched_word != touched.end() && *touched_word == word) {
+      add_touched(*touched_word++);  // (its line again if db still holds it)
+      continue;
+    }
+    out += line;
+  }
+  for (; touched_word != touched.end(); ++touched_word) add_touched(*touched_word);
   generation_file::replace(file, out);
 }
 

@@ -69,6 +69,15 @@ for step in $(seq 1 12); do
     diff "$WORK/full.dump" "$WORK/inc.dump" | head -20
   fi
   expect "step $step: incremental index = full rebuild (indexer exit $rc)" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+  # The files beside the generation, brought up to date by the update, are
+  # those written whole: the word list a rebuild's (but for the revision in
+  # its header), the facet columns (by docid) those of the same database.
+  expect "step $step: the word list = the rebuild's" \
+    cmp -s <(tail -c +17 "$inc"/gen-*/sagasu-words) <(tail -c +17 "$WORK"/full/gen-*/sagasu-words)
+  rm -rf "$WORK/whole" && cp -r "$inc" "$WORK/whole" && rm "$WORK"/whole/gen-*/sagasu-facets
+  "$INDEXER" --vault "$v" --index "$WORK/whole" --quiet  # (changes nothing: writes the missing file)
+  expect "step $step: the facet columns = those written whole" \
+    cmp -s "$inc"/gen-*/sagasu-facets "$WORK"/whole/gen-*/sagasu-facets
 done
 
 # Two pages of one name in two folders: a change to how others list that

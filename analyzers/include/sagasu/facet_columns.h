@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,12 @@ class FacetColumns {
   /// temporary file renamed) unless the file there describes db's revision
   /// already. Throws Error naming the file when it cannot be written.
   static void write(const Xapian::Database& db, const std::string& folder);
+  /// Brings the columns in folder from revision `before` of db to its
+  /// revision, where only the documents in `changed` (replaced, added,
+  /// deleted) differ: the file write() makes, reading only their values.
+  /// Writes them whole when folder has no columns of revision `before`.
+  static void update(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
+                     const std::set<Xapian::docid>& changed);
   /// The columns in folder when they describe exactly this revision of db;
   /// nullptr otherwise (no file, another revision, a damaged file).
   static std::shared_ptr<const FacetColumns> open(const std::string& folder, const Xapian::Database& db);
@@ -67,6 +74,8 @@ class FacetColumns {
  private:
   FacetColumns() = default;
   bool parse();
+  /// The columns in folder when the file describes revision `revision`, whatever its document count.
+  static std::shared_ptr<const FacetColumns> open_revision(const std::string& folder, Xapian::rev revision);
   std::unique_ptr<generation_file::Mapped> m_map;
   std::vector<FacetColumn> m_columns;
 };

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,12 @@ class WordList {
   /// Writes the word list of db into folder (atomically) unless the file
   /// there describes db's revision already. Throws Error naming the file.
   static void write(const Xapian::Database& db, const std::string& folder);
+  /// Brings the list in folder from revision `before` of db to its revision,
+  /// where only the words in `touched` (those of the documents written or
+  /// taken out) may have come or gone: the file write() makes, at the cost of
+  /// the change. Writes it whole when folder has no list of revision `before`.
+  static void update(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
+                     const std::set<std::string>& touched);
   /// The list in folder when it describes exactly this revision of db; nullptr otherwise.
   static std::shared_ptr<const WordList> open(const std::string& folder, const Xapian::Database& db);
 
