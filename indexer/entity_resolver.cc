@@ -252,7 +252,7 @@ void EntityResolver::finish() {
 void EntityResolver::index_names() {
   for (const NoteDigest& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
   for (const NoteDigest& d : m_digests)
-    for (const auto& name : d.names) m_first_spelling.emplace(fold_once(name), name);
+    for (const auto& name : d.names) m_first_spelling.try_emplace(fold_once(name), name);
   for (const NoteDigest& d : m_digests)
     for (const auto& alias : d.aliases) {
       const std::string key = fold_name(alias);

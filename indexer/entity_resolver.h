@@ -131,7 +131,7 @@ class EntityResolver {
   std::vector<std::reference_wrapper<const NoteDigest>> m_digests;  // pass 1's, until finish()
   std::deque<NoteDigest> m_owned;                                    // those given to keep
   std::map<std::string, std::string, std::less<>> m_by_key;          // folded title/alias → page title
-  std::map<std::string, std::string, std::less<>> m_first_spelling;  // folded name → first spelling seen (no page)
+  std::unordered_map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, Kind> m_overrides;      // raw name → kind
   std::map<std::string, Info, std::less<>> m_info;  // canonical → kind (during finish())
