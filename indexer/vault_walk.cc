@@ -25,8 +25,9 @@ bool hidden_name(std::string_view name) { return !name.empty() && name.front() =
 bool wanted_file_name(std::string_view name, const std::vector<std::string>& exts) {
   for (const auto& e : exts) {
     if (e == "*") return true;
-    const std::string suffix = "." + e;
-    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    // name ends in "." + e (and is more than that)
+    if (name.size() > e.size() + 1 && name.compare(name.size() - e.size(), e.size(), e) == 0 &&
+        name[name.size() - e.size() - 1] == '.')
       return true;
   }
   return false;
@@ -38,6 +39,7 @@ namespace {
 struct Entry {
   std::string name;
   unsigned char type = DT_UNKNOWN;  // as the folder listing says
+  bool wanted = false;              // a name of the extensions wanted
   bool is_link = false;
   int error = 0;  // errno of a failed stat
   struct stat st {};
@@ -107,14 +109,15 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
       }
       const std::string_view name = e->d_name;
       if (name == "." || name == ".." || hidden_name(name)) continue;
-      if (e->d_type == DT_REG && !wanted_file_name(name, opts.extensions)) continue;
-      entries.push_back({std::string(name), e->d_type});
+      const bool wanted = wanted_file_name(name, opts.extensions);
+      if (e->d_type == DT_REG && !wanted) continue;
+      entries.push_back({std::string(name), e->d_type, wanted});
     }
     stat_entries(fd, entries, jobs);
     ::closedir(d);
     for (Entry& e : entries) {
-      std::string rel = dir.empty() ? e.name : dir + "/" + e.name;
-      const bool wanted = wanted_file_name(e.name, opts.extensions);
+      std::string rel = dir.empty() ? std::move(e.name) : dir + "/" + e.name;
+      const bool wanted = e.wanted;
       if (e.error) {
         if (wanted) report.skipped.push_back({rel, e.is_link ? "broken symbolic link" : std::strerror(e.error)});
         continue;
@@ -132,7 +135,8 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
         continue;
       }
       VaultFile f;
-      f.file = root + "/" + rel;
+      f.file.reserve(root.size() + 1 + rel.size());
+      ((f.file += root) += '/') += rel;
       f.path = std::move(rel);
       f.size = static_cast<std::uint64_t>(e.st.st_size);
       f.mtime_ns = static_cast<std::int64_t>(e.st.st_mtim.tv_sec) * 1000000000 + e.st.st_mtim.tv_nsec;
