@@ -18,6 +18,10 @@ namespace sagasu {
 
 const NoteDigest& RunNote::digest() const {
   if (!m_digest) {
+    if (m_encoded) {
+      m_digest = NoteDigest::decode(*m_encoded).value_or(NoteDigest{});
+      return *m_digest;
+    }
     // A phase that needs indexed digests loads them first (IndexState::load_digests, load_values).
     if (old && !old->digest) throw std::logic_error("RunNote::digest: the indexed digest was not read");
     m_digest = old ? NoteDigest::decode(*old->digest).value_or(NoteDigest{}) : NoteDigest{};
@@ -25,7 +29,14 @@ const NoteDigest& RunNote::digest() const {
   return *m_digest;
 }
 
+void RunNote::release_digest() {
+  if (!m_digest) return;
+  if (m_read_now && !m_encoded) m_encoded = m_digest->encode();
+  m_digest.reset();
+}
+
 std::string RunNote::encoded_digest() const {
+  if (m_encoded) return *m_encoded;
   if (m_digest || !old) return digest().encode();
   if (!old->digest) throw std::logic_error("RunNote::encoded_digest: the indexed digest was not read");
   return *old->digest;
@@ -84,6 +95,10 @@ void IndexState::load_digests() const {
   m_digests_loaded = true;
 }
 
+void IndexState::release_digests(unsigned jobs) {
+  parallel_for(m_notes.size(), jobs, [&](std::size_t i, unsigned) { m_notes[i].release_digest(); });
+}
+
 void IndexState::load_values(const std::vector<std::size_t>& which) const {
   for (std::size_t i : which) {
     const IndexedNote* ix = m_notes[i].old;
@@ -134,6 +149,7 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     }
   }
   const NoteParser parser;
+  const bool fresh = m_shards.fresh();
   std::atomic<std::size_t> done{0};
   parallel_for(to_read.size(), jobs, [&](std::size_t k, unsigned) {
     RunNote& n = m_notes[to_read[k]];
@@ -145,7 +161,11 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
       } else {
         n.note = std::make_unique<Note>(parser.parse(n.file->path, content));
         n.set_digest(make_digest(*n.note, read_metadata(*n.note, config)));
+        n.warnings = std::move(n.note->warnings);
         n.status = RunNote::Status::Changed;
+        // A fresh build writes every note in parts that read and parse their
+        // own again: holding the whole vault parsed meanwhile is its peak of memory.
+        if (fresh) n.note.reset();
       }
     } catch (const Error& e) {
       std::string reason = e.what();
@@ -167,8 +187,7 @@ void IndexState::report_problems(const IndexOptions& opts, IndexReport& report) 
   std::sort(report.skipped.begin(), report.skipped.end(),
             [](const Skipped& a, const Skipped& b) { return a.path < b.path; });
   for (const RunNote& n : m_notes)
-    if (n.note)
-      for (const auto& warning : n.note->warnings) report.warnings.push_back({n.file->path, warning});
+    for (const auto& warning : n.warnings) report.warnings.push_back({n.file->path, warning});
   if (opts.strict && !report.skipped.empty())
     throw Error(fmt::format(
         "{}: {} file(s) skipped and --strict given; the index is unchanged (first: {}: {})", opts.vault,

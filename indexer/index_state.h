@@ -41,22 +41,31 @@ struct RunNote {
   const IndexedNote* old = nullptr;  ///< what the index held for this path, if anything
   Status status = Status::Unchanged;
   std::string hash;            ///< content hash
-  std::unique_ptr<Note> note;  ///< parsed when it has to be (re)built
-  std::string error;           ///< why it failed
+  std::unique_ptr<Note> note;  ///< parsed when it has to be (re)built (an update keeps it for the writer)
+  std::vector<std::string> warnings;  ///< the parser's, when read
+  std::string error;                  ///< why it failed
 
   /// The note's digest: read now, or the indexed version's, decoded when first
   /// asked for (a run that changes nothing decodes none of the vault's
   /// digests; an indexed one that does not decode is empty).
   const NoteDigest& digest() const;
-  void set_digest(NoteDigest d) { m_digest = std::move(d); }
+  void set_digest(NoteDigest d) {
+    m_digest = std::move(d);
+    m_read_now = true;
+  }
   /// The digest as stored: the indexed value itself when it was never decoded.
   std::string encoded_digest() const;
   /// Does digest stand for the note: read now, or kept from the index (a
   /// failed file keeps its indexed version)?
   bool has_digest() const { return status != Status::Failed || old; }
+  /// Lets go of the decoded digest (a large vault's hold much memory): one
+  /// read now is kept encoded, an indexed one is the index's; digest() decodes it again if asked.
+  void release_digest();
 
  private:
   mutable std::optional<NoteDigest> m_digest;  // one thread reads a note at a time
+  std::optional<std::string> m_encoded;        // a digest read now, released
+  bool m_read_now = false;
 };
 
 /// What the index holds, and what this run does with each file of the vault.
@@ -86,6 +95,8 @@ class IndexState {
   /// Reads the indexed digest of every note (one value stream per shard),
   /// unless read already: before a phase that looks at every note's digest.
   void load_digests() const;
+  /// Lets go of every note's decoded digest (RunNote::release_digest), on `jobs` threads.
+  void release_digests(unsigned jobs);
   /// Reads the indexed digest and signature of these notes (indexes into
   /// notes()) that have none read yet, a document each: before they are rebuilt.
   void load_values(const std::vector<std::size_t>& which) const;

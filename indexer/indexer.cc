@@ -71,6 +71,20 @@ IndexReport run_phases(const IndexOptions& opts) {
   phase("entities");
   report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
   const EntityPass entities(state, shards, opts, config, scan.root, report);
+  // The tables derived from every note's digest (the synonyms, the glossary)
+  // again only when a digest changed; a kept resolution keeps them, and no
+  // digest is decoded. Then the decoded digests are let go: the documents
+  // need only their encodings.
+  const bool digests_changed = entities.any_change() && !entities.reused();
+  VaultTables tables;
+  if (digests_changed || opts.glossary) {
+    state.load_digests();
+    if (digests_changed) tables.synonyms = vault_synonyms(state.notes());
+    tables.glossary = vault_glossary(state.notes());
+    if (opts.glossary) report.glossary = *tables.glossary;
+    if (!digests_changed) tables.glossary.reset();  // (computed for the report only)
+  }
+  state.release_digests(jobs);
   // 4. The documents.
   phase("index");
   // Each shard's coverage tally, which an update brings up to date: the one
@@ -105,15 +119,6 @@ IndexReport run_phases(const IndexOptions& opts) {
       auto metadata = entities.metadata();
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
       metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
-      // The synonym table comes from the notes' digests: when the kept resolution
-      // holds (no digest changed), so does the table, and no digest is decoded.
-      const bool digests_changed = entities.any_change() && !entities.reused();
-      VaultTables tables;
-      if (digests_changed) {
-        state.load_digests();
-        tables.synonyms = vault_synonyms(state.notes());
-        tables.glossary = vault_glossary(state.notes());
-      }
       // The sound table depends on the vault's words: whole for a fresh
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");
@@ -127,10 +132,6 @@ IndexReport run_phases(const IndexOptions& opts) {
       shards.commit(writer.changes());
       report.rebuilt = shards.fresh();
     }
-  }
-  if (opts.glossary) {
-    state.load_digests();
-    report.glossary = vault_glossary(state.notes());
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return report;
