@@ -38,13 +38,19 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
   }
 }
 
-// The resolution the last run stored, if every shard holds the same one (a
-// run killed between two shards' commits leaves them unequal).
-std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
-  const std::string last = shards.metadata(schema::META_RESOLUTION);
+// The encoded resolution the last run stored, if every shard holds the same
+// one (a run killed between two shards' commits leaves them unequal).
+std::optional<std::string> stored_encoding(ShardSet& shards) {
+  std::string last = shards.metadata(schema::META_RESOLUTION);
   for (std::size_t k = 1; k < shards.size(); ++k)
     if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
-  return EntityResolver::deserialize(last);
+  return last;
+}
+
+// The resolution the last run stored, read.
+std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
+  const auto encoded = stored_encoding(shards);
+  return encoded ? EntityResolver::deserialize(*encoded) : std::nullopt;
 }
 
 // The resolution the index keeps, when it still holds: no note's digest and no
@@ -72,10 +78,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   // kept, not read (a no-op at 100k notes: 0.1 s less). It must be there, the
   // same on every shard.
   if (!state.vault_changed()) {
-    const std::string last = shards.metadata(schema::META_RESOLUTION);
-    for (std::size_t k = 1; k < shards.size(); ++k)
-      if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
-    if (last.empty()) return std::nullopt;
+    const auto encoded = stored_encoding(shards);
+    if (!encoded || encoded->empty()) return std::nullopt;
     return EntityResolver();
   }
   return stored_resolution(shards);

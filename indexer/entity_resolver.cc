@@ -461,21 +461,7 @@ bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
   std::string_view in = *stored;
   if (in.substr(0, 2) != "r4") return false;
   in.remove_prefix(2);
-  // A field as a view into the encoding (put_field: a varint length, the bytes).
-  auto field = [&](std::string_view& f) {
-    std::size_t n = 0;
-    for (int shift = 0;; shift += 7) {
-      if (in.empty() || shift > 35) return false;
-      const auto b = static_cast<unsigned char>(in.front());
-      in.remove_prefix(1);
-      n |= static_cast<std::size_t>(b & 0x7F) << shift;
-      if (!(b & 0x80)) break;
-    }
-    if (in.size() < n) return false;
-    f = in.substr(0, n);
-    in.remove_prefix(n);
-    return true;
-  };
+  auto field = [&](std::string_view& f) { return get_field(in, f); };
   auto count = [&](std::size_t& n) {
     std::string_view f;
     if (!field(f) || f.empty() || f.size() > 9 || !std::all_of(f.begin(), f.end(), ::isdigit)) return false;

@@ -2,13 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
-#include <algorithm>
 #include <xapian.h>
 
 #include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
 #include "sagasu/sounds.h"
+#include "sagasu/strings.h"
 #include "sagasu/word_list.h"
 
 namespace sagasu {
@@ -143,12 +142,7 @@ std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::s
   const std::string px(schema::META_SOUND);
   std::map<std::string, std::set<std::string>> changes;
   for (auto& [key, maybe] : candidates) {
-    const std::string before = shards.db(0).get_metadata(px + key);
-    for (std::size_t at = 0; at < before.size();) {
-      const std::size_t nl = std::min(before.find('\n', at), before.size());
-      maybe.insert(before.substr(at, nl - at));
-      at = nl + 1;
-    }
+    for (auto& w : strings::split_nonempty(shards.db(0).get_metadata(px + key), '\n')) maybe.insert(std::move(w));
     std::set<std::string>& now = changes[key];
     for (const auto& w : maybe)
       for (std::size_t k = 0; k < shards.size(); ++k)

@@ -191,8 +191,8 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
     if (!m_opts.dry_run) {
       if (n.old) count_out(n.old->shard, n.old->docid);
       const std::size_t shard = m_shards.shard_of(n.file->path);
-      count_in(shard, m_shards.db(shard).replace_document(schema::unique_id_term(n.file->path), *built[i]),
-               *built[i]);
+      count(shard, m_shards.db(shard).replace_document(schema::unique_id_term(n.file->path), *built[i]),
+            *built[i], 1);
       m_wrote = true;
     }
     if (!renamed_from.empty()) {
@@ -223,12 +223,14 @@ void IndexWriter::keep(const RunNote& note, IndexReport& report) {
   const IndexedNote* old = note.old;
   if (m_opts.dry_run || !old) return;
   const bool moved = old->state.mtime_ns != note.file->mtime_ns || old->state.size != note.file->size;
-  const bool new_digest = note.status == RunNote::Status::Changed && old->digest != note.encoded_digest();
-  if (!moved && !new_digest) return;
+  std::optional<std::string> digest;  // a note read again: this version's, when it differs
+  if (note.status == RunNote::Status::Changed)
+    if (std::string now = note.encoded_digest(); old->digest != now) digest = std::move(now);
+  if (!moved && !digest) return;
   Xapian::WritableDatabase& db = m_shards.db(old->shard);
   Xapian::Document doc = db.get_document(old->docid);
   doc.add_value(schema::SLOT_STATE, state_value(note));
-  if (new_digest) doc.add_value(schema::SLOT_DIGEST, note.encoded_digest());
+  if (digest) doc.add_value(schema::SLOT_DIGEST, *digest);
   db.replace_document(old->docid, doc);
   m_changes.docids[old->shard].insert(old->docid);  // (values only: its words stay)
   m_wrote = true;
@@ -254,14 +256,11 @@ void IndexWriter::delete_vanished(const IndexState& state, const std::set<std::s
 }
 
 void IndexWriter::count_out(std::size_t k, Xapian::docid docid) {
-  const Xapian::Document doc = m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID);
-  (*m_tallies)[k].count(doc, -1);
-  m_changes.docids[k].insert(docid);
-  for_each_word_term(doc, [&](const std::string& w) { m_changes.words.insert(w); });
+  count(k, docid, m_shards.db(k).get_document(docid, Xapian::DOC_ASSUME_VALID), -1);
 }
 
-void IndexWriter::count_in(std::size_t k, Xapian::docid docid, const Xapian::Document& doc) {
-  (*m_tallies)[k].count(doc, 1);
+void IndexWriter::count(std::size_t k, Xapian::docid docid, const Xapian::Document& doc, int sign) {
+  (*m_tallies)[k].count(doc, sign);
   m_changes.docids[k].insert(docid);
   for_each_word_term(doc, [&](const std::string& w) { m_changes.words.insert(w); });
 }

@@ -72,8 +72,9 @@ class IndexWriter {
   /// Takes document docid of shard k out of the tally, into the changes
   /// (before it is replaced or deleted).
   void count_out(std::size_t k, Xapian::docid docid);
-  /// Counts document docid, new in shard k, into the tally and the changes.
-  void count_in(std::size_t k, Xapian::docid docid, const Xapian::Document& doc);
+  /// Counts document docid of shard k into (sign 1: put in) or out of (-1)
+  /// the tally, and into the changes.
+  void count(std::size_t k, Xapian::docid docid, const Xapian::Document& doc, int sign);
 };
 
 }  // namespace sagasu

@@ -77,12 +77,15 @@ IndexReport run_phases(const IndexOptions& opts) {
   // need only their encodings.
   const bool digests_changed = entities.any_change() && !entities.reused();
   VaultTables tables;
-  if (digests_changed || opts.glossary) {
+  const bool write_tables = digests_changed && !opts.dry_run;
+  if (write_tables || opts.glossary) {
     state.load_digests();
-    if (digests_changed) tables.synonyms = vault_synonyms(state.notes());
-    tables.glossary = vault_glossary(state.notes());
-    if (opts.glossary) report.glossary = *tables.glossary;
-    if (!digests_changed) tables.glossary.reset();  // (computed for the report only)
+    auto glossary = vault_glossary(state.notes());
+    if (opts.glossary) report.glossary = glossary;
+    if (write_tables) {
+      tables.synonyms = vault_synonyms(state.notes());
+      tables.glossary = std::move(glossary);
+    }
   }
   state.release_digests(jobs);
   // 4. The documents.

@@ -149,7 +149,7 @@ void put_field(std::string& out, std::string_view s) {
   out.append(s);
 }
 
-bool get_field(std::string_view& in, std::string& s) {
+bool get_field(std::string_view& in, std::string_view& field) {
   std::size_t n = 0;
   int shift = 0;
   while (true) {
@@ -161,8 +161,15 @@ bool get_field(std::string_view& in, std::string& s) {
     if (!(b & 0x80)) break;
   }
   if (in.size() < n) return false;
-  s.assign(in.substr(0, n));
+  field = in.substr(0, n);
   in.remove_prefix(n);
+  return true;
+}
+
+bool get_field(std::string_view& in, std::string& s) {
+  std::string_view field;
+  if (!get_field(in, field)) return false;
+  s.assign(field);
   return true;
 }
 

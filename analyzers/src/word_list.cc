@@ -17,6 +17,13 @@ constexpr std::string_view MAGIC{"SGWL2\0\0\0", 8};
 
 std::string file_in(const std::string& folder) { return (fs::path(folder) / WORD_LIST_FILE).string(); }
 
+// A word's line: the word, and when its folding differs, a tab and the folding.
+void append_line(std::string& out, std::string_view word, std::string_view folded) {
+  out += word;
+  if (folded != word) (out += '\t') += folded;
+  out += '\n';
+}
+
 }  // namespace
 
 void WordList::write(const Xapian::Database& db, const std::string& folder) {
@@ -32,11 +39,8 @@ void WordList::write(const Xapian::Database& db, const std::string& folder) {
   const std::vector<std::string> folded_lines = strings::split(folded, '\n');
   std::string out = generation_file::header(MAGIC, revision);
   out += '\n';
-  for (std::size_t i = 0; i + 1 < word_lines.size(); ++i) {
-    out += word_lines[i];
-    if (i < folded_lines.size() && folded_lines[i] != word_lines[i]) (out += '\t') += folded_lines[i];
-    out += '\n';
-  }
+  for (std::size_t i = 0; i + 1 < word_lines.size(); ++i)
+    append_line(out, word_lines[i], i < folded_lines.size() ? folded_lines[i] : word_lines[i]);
   generation_file::replace(file, out);
 }
 
@@ -56,10 +60,7 @@ void WordList::update(const Xapian::Database& db, const std::string& folder, Xap
   out += '\n';
   auto touched_word = touched.begin();
   auto add_touched = [&](const std::string& word) {
-    if (!schema::is_word_term(word) || !db.term_exists(word)) return;
-    out += word;
-    if (const std::string folded = fold_text(word).text; folded != word) (out += '\t') += folded;
-    out += '\n';
+    if (schema::is_word_term(word) && db.term_exists(word)) append_line(out, word, fold_text(word).text);
   };
   std::string_view last;
   while (!old.empty()) {

@@ -125,5 +125,7 @@ struct NoteText {
 void put_field(std::string& out, std::string_view field);
 /// Reads one field written by put_field and advances in; false when malformed.
 bool get_field(std::string_view& in, std::string& field);
+/// The same, the field a view into in's bytes.
+bool get_field(std::string_view& in, std::string_view& field);
 
 }  // namespace sagasu
