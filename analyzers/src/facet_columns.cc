@@ -82,7 +82,7 @@ std::string file_in(const std::string& folder) { return (fs::path(folder) / FACE
 void FacetColumns::write(const Xapian::Database& db, const std::string& folder) {
   const std::string file = file_in(folder);
   const Xapian::rev revision = db.get_revision();
-  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  if (generation_file::describes(file, MAGIC, revision)) return;
   const std::uint32_t limit = db.get_lastdocid() + 1;
   std::string out = file_header(revision, limit);
   for (const auto& f : schema::FIELDS) {
@@ -102,7 +102,7 @@ void FacetColumns::update(const Xapian::Database& db, const std::string& folder,
                           const std::set<Xapian::docid>& changed) {
   const std::string file = file_in(folder);
   const Xapian::rev revision = db.get_revision();
-  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  if (generation_file::describes(file, MAGIC, revision)) return;
   const auto old = open_revision(folder, before);
   if (!old) return write(db, folder);
   const std::uint32_t limit = db.get_lastdocid() + 1;

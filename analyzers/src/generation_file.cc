@@ -34,14 +34,15 @@ std::string header(std::string_view magic, Xapian::rev revision) {
   return out;
 }
 
-Xapian::rev revision_of(const std::string& file, std::string_view magic) {
+bool describes(const std::string& file, std::string_view magic, Xapian::rev revision) {
+  if (revision == 0) return false;
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
+  if (fd < 0) return false;
   unsigned char head[HEADER];
   const bool ok = ::read(fd, head, sizeof head) == static_cast<ssize_t>(sizeof head);
   ::close(fd);
-  if (!ok || std::memcmp(head, magic.data(), magic.size()) != 0) return 0;
-  return static_cast<Xapian::rev>(get(head + 8, 8));
+  return ok && std::memcmp(head, magic.data(), magic.size()) == 0 &&
+         static_cast<Xapian::rev>(get(head + 8, 8)) == revision;
 }
 
 void replace(const std::string& file, const std::string& bytes) {

@@ -29,7 +29,7 @@ void append_line(std::string& out, std::string_view word, std::string_view folde
 void WordList::write(const Xapian::Database& db, const std::string& folder) {
   const std::string file = file_in(folder);
   const Xapian::rev revision = db.get_revision();
-  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  if (generation_file::describes(file, MAGIC, revision)) return;
   // Every word, one per line, in term order (byte order).
   std::string words;
   for_each_word_term(db, [&](const std::string& term) { (words += term) += '\n'; });
@@ -48,7 +48,7 @@ void WordList::update(const Xapian::Database& db, const std::string& folder, Xap
                       const std::set<std::string>& touched) {
   const std::string file = file_in(folder);
   const Xapian::rev revision = db.get_revision();
-  if (generation_file::revision_of(file, MAGIC) == revision && revision != 0) return;
+  if (generation_file::describes(file, MAGIC, revision)) return;
   const auto map = generation_file::Mapped::open(file, MAGIC, before);
   if (!map || map->size() <= generation_file::HEADER || map->data()[map->size() - 1] != '\n')
     return write(db, folder);

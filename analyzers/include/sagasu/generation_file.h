@@ -25,8 +25,9 @@ std::uint64_t get(const unsigned char* p, int bytes);
 /// A new file's bytes: the magic (8 bytes) and the revision.
 std::string header(std::string_view magic, Xapian::rev revision);
 
-/// The revision an existing file describes (0 when there is none or it is not one).
-Xapian::rev revision_of(const std::string& file, std::string_view magic);
+/// Does an existing file with this magic describe this revision (never revision 0)?
+/// A writer leaves such a file as it is.
+bool describes(const std::string& file, std::string_view magic, Xapian::rev revision);
 
 /// Durable, atomic replacement of a file (a generation file, the index stub):
 /// a temporary file, fsync, rename, fsync of the folder. Throws Error naming the file.
