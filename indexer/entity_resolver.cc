@@ -179,29 +179,42 @@ std::string EntityResolver::canonical(std::string_view name) const {
   return std::string(name);
 }
 
-std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view name) const {
-  const std::string folded = fold_name(name);
+std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view folded) {
   const auto org = [](const char* word) {
     return std::make_pair(Kind(kinds::ORGANIZATION), std::string(word));
   };
   // Publishers: 左右社, 白澤社, 岩波書店, BNN新社.
   for (const char* end : {"社", "書店", "出版"})
     if (strings::ends_with(folded, end) && unicode::length(folded) > unicode::length(end)) return org(end);
-  for (const char* word :
-       {"university", "大学", "研究所", "institute",   "laboratory", "laboratories", "lab",     "labs",
-        "inc.",       "inc",  "corp",   "corporation", "株式会社",   "研究センター", "college", "academy",
-        "学院",       "ltd",  "llc",    "gmbh",        "foundation", "機構",         "大學",    "press"}) {
-    const std::string w = fold_name(word);
-    if (unicode::all_of(w, unicode::is_latin_alpha) || w.back() == '.') {
-      // Latin keywords must be whole words.
+  // The keywords, folded once (a large vault asks about a hundred thousand names).
+  struct Keyword {
+    const char* word;
+    std::string folded;
+    bool latin;  // Latin keywords must be whole words
+  };
+  static const std::vector<Keyword> keywords = [] {
+    std::vector<Keyword> k;
+    for (const char* word :
+         {"university", "大学", "研究所", "institute",   "laboratory", "laboratories", "lab",     "labs",
+          "inc.",       "inc",  "corp",   "corporation", "株式会社",   "研究センター", "college", "academy",
+          "学院",       "ltd",  "llc",    "gmbh",        "foundation", "機構",         "大學",    "press"}) {
+      std::string w = fold_name(word);
+      const bool latin = unicode::all_of(w, unicode::is_latin_alpha) || w.back() == '.';
+      k.push_back({word, std::move(w), latin});
+    }
+    return k;
+  }();
+  for (const Keyword& k : keywords) {
+    const std::string& w = k.folded;
+    if (k.latin) {
       for (std::size_t p = folded.find(w); p != std::string::npos; p = folded.find(w, p + 1)) {
         const bool left = p == 0 || folded[p - 1] == ' ' || folded[p - 1] == ',';
         const std::size_t e = p + w.size();
         const bool right = e == folded.size() || folded[e] == ' ' || folded[e] == ',' || folded[e] == '.';
-        if (left && right) return org(word);
+        if (left && right) return org(k.word);
       }
     } else if (folded.find(w) != std::string::npos) {
-      return org(word);
+      return org(k.word);
     }
   }
   return std::nullopt;
@@ -239,20 +252,30 @@ void EntityResolver::finish() {
     }
   // What pass 1 gathered is done with; the resolution is kept as it is stored.
   m_folded.clear();
+  m_named.clear();
   m_digests.clear();
   m_owned.clear();
   const bool loaded = load(std::make_shared<const std::string>(encode()));
   (void)loaded;  // (an encoding of ours always reads back)
   m_canonical.clear();
   m_info.clear();
+  m_mentions = {};
 }
 
 // Every page by its title, then by its aliases and the config's other
 // spellings (a title always beats an alias); every name by its first spelling.
 void EntityResolver::index_names() {
-  for (const NoteDigest& d : m_digests) m_by_key[fold_name(d.title)] = d.title;
+  // A spelling seen before has had its say: only a new one is folded and may be a first.
   for (const NoteDigest& d : m_digests)
-    for (const auto& name : d.names) m_first_spelling.try_emplace(fold_once(name), name);
+    for (const auto& name : d.names) {
+      auto [it, first_time] = m_folded.try_emplace(name);
+      if (first_time) {
+        it->second.folded = fold_name(name);
+        m_first_spelling.try_emplace(it->second.folded, name);
+      }
+      m_named.push_back(&it->second);
+    }
+  for (const NoteDigest& d : m_digests) m_by_key[fold_once(d.title)] = d.title;
   for (const NoteDigest& d : m_digests)
     for (const auto& alias : d.aliases) {
       const std::string key = fold_name(alias);
@@ -270,12 +293,22 @@ void EntityResolver::index_names() {
   }
 }
 
-// The canonical name of every spelling the vault uses, looked up from now on.
+// The canonical name of every spelling the vault uses, resolved once per
+// mention and kept in the order the notes mention them (m_mentions): the
+// kinds are decided from these, without looking a spelling up again.
 void EntityResolver::resolve_spellings() {
+  m_mentions = {};
   for (const NoteDigest& d : m_digests) {
     resolved(d.title);
-    for (const auto& name : d.names) resolved(name);
-    for (const auto& [name, kind] : d.labelled) resolved(name);
+    for (const auto& name : d.names) {
+      Spelling& s = *m_named[m_mentions.names.size()];  // found by index_names()
+      if (!s.canonical) s.canonical = &resolved(name);
+      m_mentions.names.push_back(s.canonical);
+    }
+    for (const auto& [name, kind] : d.labelled) m_mentions.labelled.push_back(&resolved(name));
+    for (const auto& h : d.hints) m_mentions.hints.push_back(&resolved(h.name));
+    for (const auto& list : d.lists)
+      for (const auto& n : list) m_mentions.listed.push_back(&resolved(n));
   }
   for (const auto& [name, kind] : m_overrides) resolved(name);
 }
@@ -293,8 +326,11 @@ const std::string& EntityResolver::resolved(const std::string& name) {
 void EntityResolver::decide_kinds() {
   // (Keyed by views of the canonical names m_canonical keeps: no copies.)
   std::unordered_map<std::string_view, std::map<Kind, int>> votes;
-  for (const NoteDigest& d : m_digests)
-    for (const auto& [name, kind] : d.labelled) ++votes[resolved(name)][kind];
+  {
+    std::size_t m = 0;
+    for (const NoteDigest& d : m_digests)
+      for (const auto& [name, kind] : d.labelled) ++votes[*m_mentions.labelled[m++]][kind];
+  }
   for (const auto& [name, kind] : m_overrides) set_kind(resolved(name), kind, KindEvidence::Override);
   for (const NoteDigest& d : m_digests) {
     if (const auto k = declared(d)) set_kind(d.title, k->first, KindEvidence::OwnPage, k->second);
@@ -311,14 +347,16 @@ void EntityResolver::decide_kinds() {
   }
   decide_from_links();
   auto try_heuristic = [&](const std::string& name) {
-    if (auto k = heuristic(name)) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
+    if (auto k = heuristic(fold_once(name))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
   std::unordered_set<std::string_view> tried;  // each canonical name once
+  std::unordered_set<const std::string*> met;  // each spelling's canonical name once (cheaper to ask)
+  std::size_t m = 0;
   for (const NoteDigest& d : m_digests) {
     if (tried.insert(d.title).second) try_heuristic(d.title);
-    for (const auto& name : d.names) {
-      const std::string& canon = resolved(name);
-      if (tried.insert(canon).second) try_heuristic(canon);
+    for (std::size_t end = m + d.names.size(); m < end; ++m) {
+      const std::string* canon = m_mentions.names[m];
+      if (met.insert(canon).second && tried.insert(*canon).second) try_heuristic(*canon);
     }
   }
   decide_from_lists();
@@ -330,8 +368,9 @@ void EntityResolver::decide_kinds() {
 // most of them give, with the commonest marker as its evidence.
 void EntityResolver::decide_from_links() {
   std::unordered_map<std::string_view, std::map<Kind, std::map<std::string, int>>> seen;  // name → kind → marker → notes
+  std::size_t at = 0;
   for (const NoteDigest& d : m_digests)
-    for (const auto& h : d.hints) ++seen[resolved(h.name)][h.kind][h.marker];
+    for (const auto& h : d.hints) ++seen[*m_mentions.hints[at++]][h.kind][h.marker];
   for (const auto& [name, by_kind] : seen) {
     const Kind* best = nullptr;
     int best_notes = 0;
@@ -347,7 +386,7 @@ void EntityResolver::decide_from_links() {
     }
     if (!best) continue;
     // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.
-    const auto org = *best == kinds::PERSON ? heuristic(name) : std::nullopt;
+    const auto org = *best == kinds::PERSON ? heuristic(fold_once(std::string(name))) : std::nullopt;
     set_kind(std::string(name), org ? org->first : *best, KindEvidence::LinkContext,
              fmt::format("{} in {} note(s)", marker, best_notes));
   }
@@ -358,13 +397,14 @@ void EntityResolver::decide_from_links() {
 void EntityResolver::decide_from_lists() {
   std::unordered_set<std::string_view> pages;  // a page says what it is, or is "other": never what its neighbours are
   for (const NoteDigest& d : m_digests) pages.insert(d.title);
+  std::size_t m = 0;
   for (const NoteDigest& d : m_digests)
     for (const auto& list : d.lists) {
       std::set<Kind> kinds_seen;
       std::string first;
       std::vector<const std::string*> open;
-      for (const auto& n : list) {
-        const std::string& canon = resolved(n);
+      for (std::size_t end = m + list.size(); m < end; ++m) {
+        const std::string& canon = *m_mentions.listed[m];
         const auto info = m_info.find(canon);
         if (info == m_info.end() || !info->second.kind) {
           open.push_back(&canon);
@@ -392,9 +432,9 @@ void EntityResolver::set_kind(const std::string& name, const Kind& k, KindEviden
 
 // Each distinct spelling is folded once (a large vault repeats its names a million times).
 const std::string& EntityResolver::fold_once(const std::string& name) {
-  auto it = m_folded.find(name);
-  if (it == m_folded.end()) it = m_folded.emplace(name, fold_name(name)).first;
-  return it->second;
+  auto [it, first_time] = m_folded.try_emplace(name);
+  if (first_time) it->second.folded = fold_name(name);
+  return it->second.folded;
 }
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
@@ -434,7 +474,12 @@ std::string EntityResolver::encode() const {
     put_field(out, entry->second);
   }
   put_field(out, std::to_string(m_info.size()));
-  for (const auto& [name, info] : m_info) {
+  std::vector<const std::pair<const std::string, Info>*> kinds;
+  kinds.reserve(m_info.size());
+  for (const auto& entry : m_info) kinds.push_back(&entry);
+  std::sort(kinds.begin(), kinds.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  for (const auto* entry : kinds) {
+    const auto& [name, info] = *entry;
     put_field(out, name);
     put_field(out, info.kind.value_or(""));
     put_field(out, std::to_string(static_cast<int>(info.evidence)));

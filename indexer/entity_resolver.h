@@ -130,11 +130,11 @@ class EntityResolver {
   KindVocabulary m_vocabulary;
   std::vector<std::reference_wrapper<const NoteDigest>> m_digests;  // pass 1's, until finish()
   std::deque<NoteDigest> m_owned;                                    // those given to keep
-  std::map<std::string, std::string, std::less<>> m_by_key;          // folded title/alias → page title
+  std::unordered_map<std::string, std::string> m_by_key;             // folded title/alias → page title
   std::unordered_map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, Kind> m_overrides;      // raw name → kind
-  std::map<std::string, Info, std::less<>> m_info;  // canonical → kind (during finish())
+  std::unordered_map<std::string, Info> m_info;              // canonical → kind (during finish())
   std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen → canonical (during finish())
   // The resolution after finish() or deserialize(): its encoding (serialize())
   // and, in it, the spellings and the kinds as sorted views, looked up by
@@ -149,7 +149,20 @@ class EntityResolver {
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
   std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
 
-  std::unordered_map<std::string, std::string> m_folded;  // spelling → fold_name (during finish())
+  // During finish(): each spelling's fold_name and, once resolved, its canonical name.
+  struct Spelling {
+    std::string folded;
+    const std::string* canonical = nullptr;  // in m_canonical
+  };
+  std::unordered_map<std::string, Spelling> m_folded;
+  std::vector<Spelling*> m_named;  // the spelling of every name of every note, in order (index_names())
+  // During finish(): the canonical name of every mention, in the order of the
+  // notes and of their fields (names, labelled, hints, the lists' names), as
+  // the loops deciding kinds walk them. (Pointers into m_canonical: stable.)
+  struct Mentions {
+    std::vector<const std::string*> names, labelled, hints, listed;
+  };
+  Mentions m_mentions;
 
   const std::string* page_of(const std::string& key, std::string_view name) const;
   /// During finish(): the canonical name of a spelling, resolved once and kept.
@@ -167,8 +180,9 @@ class EntityResolver {
   void decide_from_lists();
   void set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail = {});
   const std::string& fold_once(const std::string& name);
-  /// The kind a name's words suggest ("… University", "…大学", "…社"), and the word.
-  std::optional<std::pair<Kind, std::string>> heuristic(std::string_view name) const;
+  /// The kind a name's words suggest ("… University", "…大学", "…社"), and
+  /// the word; of the name folded (fold_name).
+  static std::optional<std::pair<Kind, std::string>> heuristic(std::string_view folded);
   /// The kind a page declares (its first kind word the vocabulary knows), and that word.
   std::optional<std::pair<Kind, std::string>> declared(const NoteDigest& d) const;
 };

@@ -171,3 +171,21 @@ TEST_CASE("EntityResolver, the evidence of a kind from link words is a word of t
   CHECK(r.evidence_detail("Zeta Group").find("in 2 note(s)") != std::string::npos);
   CHECK(r.evidence_detail("Zeta Group").find("訳") == std::string::npos);
 }
+
+TEST_CASE("EntityResolver, a name without a page is spelled as first seen, however often it repeats",
+          "[entities]") {
+  NoteParser p;
+  const Note a = p.parse("a.md", "[[kyoto lab]] と [[Xin Liu]] の話。");
+  const Note b = p.parse("b.md", "[[Kyoto Lab]] と [[kyoto lab]]、[[Xin Liu]]。");
+  const Note c = p.parse("c.md", "[[KYOTO LAB]] と [[Kyoto Lab]]、[[ＫＹＯＴＯ ＬＡＢ]]。");
+  const Note x = p.parse("Xin Liu.md", "本文");
+  EntityResolver r;
+  for (const Note* n : {&a, &b, &c, &x}) r.add(test::digest(*n));
+  r.finish();
+  for (const char* spelling : {"kyoto lab", "Kyoto Lab", "KYOTO LAB", "ＫＹＯＴＯ ＬＡＢ"})
+    CHECK(r.canonical(spelling) == "kyoto lab");
+  CHECK(r.kind("kyoto lab") == "organization");  // the name's own word: lab
+  CHECK(r.evidence_detail("kyoto lab") == "lab");
+  CHECK(r.canonical("xin liu") == "Xin Liu");  // a page's title beats any spelling
+  CHECK(r.kind("Xin Liu") == "other");
+}
