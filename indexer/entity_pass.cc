@@ -107,19 +107,29 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
     before->load_overrides(old_overrides);
     before->finish();
   }
-  std::multimap<std::string, std::string> path_of_title;  // two folders may hold pages of one name
-  for (const RunNote& n : state.notes())
-    path_of_title.emplace(unicode::fold_name(n.digest().title), n.file->path);
-  std::map<std::pair<std::size_t, Xapian::docid>, std::string> path_of_doc;
-  for (const auto& [path, ix] : state.indexed()) path_of_doc[{ix.shard, ix.docid}] = path;
+  const std::set<std::string> changed = now.changed_names(*before);
   std::set<std::string> refresh;
-  for (const auto& name : now.changed_names(*before)) {
+  // The notes linking a changed name.
+  std::set<std::pair<std::size_t, Xapian::docid>> linking;
+  for (const auto& name : changed) {
     const std::string term = schema::filter_term(schema::LINK, name);
     for (std::size_t k = 0; k < shards.size(); ++k)
       for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
-        if (auto it = path_of_doc.find({k, *p}); it != path_of_doc.end()) refresh.insert(it->second);
-    const auto [first, last] = path_of_title.equal_range(unicode::fold_name(name));
-    for (auto page = first; page != last; ++page) refresh.insert(page->second);
+        linking.emplace(k, *p);
+  }
+  if (!linking.empty())
+    for (const auto& [path, ix] : state.indexed())
+      if (linking.count({ix.shard, ix.docid})) refresh.insert(path);
+  // The pages of a changed name: every note whose title folds as the name
+  // does (two folders may hold pages of one name). Titles that fold alike
+  // resolve alike, so only the titles resolving as a changed name are folded.
+  std::map<std::string, std::set<std::string>> folded_by_canonical;
+  for (const auto& name : changed) folded_by_canonical[now.canonical(name)].insert(unicode::fold_name(name));
+  for (const RunNote& n : state.notes()) {
+    const std::string& title = n.digest().title;
+    const auto it = folded_by_canonical.find(now.canonical(title));
+    if (it != folded_by_canonical.end() && it->second.count(unicode::fold_name(title)))
+      refresh.insert(n.file->path);
   }
   return refresh;
 }

@@ -439,23 +439,55 @@ const std::string& EntityResolver::fold_once(const std::string& name) {
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
   std::set<std::string> changed;
-  auto differ = [&](std::string_view name) {
-    const WorkFacts *wa = work(name), *wb = other.work(name);
-    const bool same_work = wa == wb || (wa && wb && *wa == *wb);  // a linking page takes a work's years
-    return kind(name) != other.kind(name) || evidence(name) != other.evidence(name) || !same_work;
-  };
+  // Both resolutions are sorted by name: each list is walked once beside the other's.
   // The spellings both vaults use (every name a note that did not change
   // mentions is one): those that now mean another page. (One that means the
   // same name is compared below, if either knows its kind.)
-  for (const auto& [spelling, a] : m_spellings)
-    if (const std::string_view* b = other.stored_canonical(spelling); b && a != *b) {
-      changed.emplace(a);
-      changed.emplace(*b);
+  for (auto a = m_spellings.begin(), b = other.m_spellings.begin();
+       a != m_spellings.end() && b != other.m_spellings.end();) {
+    if (a->first < b->first) {
+      ++a;
+    } else if (b->first < a->first) {
+      ++b;
+    } else {
+      if (a->second != b->second) {
+        changed.emplace(a->second);
+        changed.emplace(b->second);
+      }
+      ++a, ++b;
     }
-  // The names of known kind in either: those whose kind, evidence or work facts changed.
-  for (const auto* r : {this, &other})
-    for (const StoredKind& k : r->m_kinds)
-      if (differ(k.name)) changed.emplace(k.name);
+  }
+  // The names of known kind in either: those whose kind, evidence or work
+  // facts (a linking page takes a work's years) changed. A name one
+  // resolution does not list has no kind and no evidence there.
+  const auto same = [](const StoredKind& x, const StoredKind& y) {
+    return x.kind == y.kind && x.evidence == y.evidence;
+  };
+  const StoredKind none;
+  for (auto a = m_kinds.begin(), b = other.m_kinds.begin(); a != m_kinds.end() || b != other.m_kinds.end();) {
+    if (b == other.m_kinds.end() || (a != m_kinds.end() && a->name < b->name)) {
+      if (!same(*a, none)) changed.emplace(a->name);
+      ++a;
+    } else if (a == m_kinds.end() || b->name < a->name) {
+      if (!same(*b, none)) changed.emplace(b->name);
+      ++b;
+    } else {
+      if (!same(*a, *b)) changed.emplace(a->name);
+      ++a, ++b;
+    }
+  }
+  for (auto a = m_works.begin(), b = other.m_works.begin(); a != m_works.end() || b != other.m_works.end();) {
+    if (b == other.m_works.end() || (a != m_works.end() && a->first < b->first)) {
+      changed.emplace(a->first);
+      ++a;
+    } else if (a == m_works.end() || b->first < a->first) {
+      changed.emplace(b->first);
+      ++b;
+    } else {
+      if (!(a->second == b->second)) changed.emplace(a->first);
+      ++a, ++b;
+    }
+  }
   return changed;
 }
 

@@ -189,3 +189,34 @@ TEST_CASE("EntityResolver, a name without a page is spelled as first seen, howev
   CHECK(r.canonical("xin liu") == "Xin Liu");  // a page's title beats any spelling
   CHECK(r.kind("Xin Liu") == "other");
 }
+
+TEST_CASE("EntityResolver, changed names: another page, another kind, a work's other year; nothing else",
+          "[entities]") {
+  NoteParser p;
+  const Note a = p.parse("a.md", "## 関連\n- 関連研究者: [[Foo]] / [[Carol]]\n- 出典: [[Paper X]]\n");
+  const auto paper = [&](const char* year) {
+    return p.parse("Paper X.md",
+                   std::string("---\ntype: source\nyear: ") + year + "\nvenue: OSDI\n---\n本文");
+  };
+  const Note quiet = p.parse("Quiet.md", "---\nentity_type: organization\n---\n本文");
+  EntityResolver before;
+  for (const Note* n : {&a, &quiet}) before.add(test::digest(*n));
+  before.add(test::digest(paper("2024")));
+  before.finish();
+  // Foo becomes an alias of a new page; the paper's year changes; Carol and Quiet stay as they were.
+  const Note bar = p.parse("Bar.md", "---\naliases: [Foo]\nentity_type: organization\n---\n本文");
+  EntityResolver after;
+  for (const Note* n : {&a, &bar, &quiet}) after.add(test::digest(*n));
+  after.add(test::digest(paper("2025")));
+  after.finish();
+  REQUIRE(after.work("Paper X"));
+  CHECK(after.work("Paper X")->years == std::vector<std::string>{"2025"});
+  const auto stored = EntityResolver::deserialize(before.serialize());
+  REQUIRE(stored);
+  for (const EntityResolver* b : std::vector<const EntityResolver*>{&before, &*stored}) {
+    const auto changed = after.changed_names(*b);
+    CHECK(changed == std::set<std::string>{"Bar", "Foo", "Paper X"});
+    CHECK(b->changed_names(after) == changed);  // either way round
+  }
+  CHECK(after.changed_names(after).empty());
+}
