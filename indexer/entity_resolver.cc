@@ -347,6 +347,11 @@ void EntityResolver::decide_kinds() {
   }
   decide_from_links();
   auto try_heuristic = [&](const std::string& name) {
+    // A name known by better evidence keeps it: its words need not be read.
+    if (const auto known = m_info.find(name);
+        known != m_info.end() &&
+        static_cast<int>(known->second.evidence) <= static_cast<int>(KindEvidence::Heuristic))
+      return;
     if (auto k = heuristic(fold_once(name))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
   std::unordered_set<std::string_view> tried;  // each canonical name once
