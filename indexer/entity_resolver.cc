@@ -442,57 +442,63 @@ const std::string& EntityResolver::fold_once(const std::string& name) {
   return it->second.folded;
 }
 
+namespace {
+
+// Walks two ranges sorted by key side by side: only_a(x) for a key only the
+// first has, only_b(y) for one only the second has, both(x, y) for one both have.
+template <class A, class B, class Key, class OnlyA, class OnlyB, class Both>
+void walk_sorted(const A& a, const B& b, Key key, OnlyA only_a, OnlyB only_b, Both both) {
+  auto x = a.begin();
+  auto y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && key(*x) < key(*y))) {
+      only_a(*x++);
+    } else if (x == a.end() || key(*y) < key(*x)) {
+      only_b(*y++);
+    } else {
+      both(*x++, *y++);
+    }
+  }
+}
+
+}  // namespace
+
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
   std::set<std::string> changed;
-  // Both resolutions are sorted by name: each list is walked once beside the other's.
+  auto add = [&](std::string_view name) { changed.emplace(name); };
+  auto nothing = [](const auto&) {};
+  // (Both resolutions are sorted by name: each list is walked once beside the other's.)
   // The spellings both vaults use (every name a note that did not change
   // mentions is one): those that now mean another page. (One that means the
   // same name is compared below, if either knows its kind.)
-  for (auto a = m_spellings.begin(), b = other.m_spellings.begin();
-       a != m_spellings.end() && b != other.m_spellings.end();) {
-    if (a->first < b->first) {
-      ++a;
-    } else if (b->first < a->first) {
-      ++b;
-    } else {
-      if (a->second != b->second) {
-        changed.emplace(a->second);
-        changed.emplace(b->second);
-      }
-      ++a, ++b;
-    }
-  }
-  // The names of known kind in either: those whose kind, evidence or work
-  // facts (a linking page takes a work's years) changed. A name one
-  // resolution does not list has no kind and no evidence there.
-  const auto same = [](const StoredKind& x, const StoredKind& y) {
-    return x.kind == y.kind && x.evidence == y.evidence;
-  };
-  const StoredKind none;
-  for (auto a = m_kinds.begin(), b = other.m_kinds.begin(); a != m_kinds.end() || b != other.m_kinds.end();) {
-    if (b == other.m_kinds.end() || (a != m_kinds.end() && a->name < b->name)) {
-      if (!same(*a, none)) changed.emplace(a->name);
-      ++a;
-    } else if (a == m_kinds.end() || b->name < a->name) {
-      if (!same(*b, none)) changed.emplace(b->name);
-      ++b;
-    } else {
-      if (!same(*a, *b)) changed.emplace(a->name);
-      ++a, ++b;
-    }
-  }
-  for (auto a = m_works.begin(), b = other.m_works.begin(); a != m_works.end() || b != other.m_works.end();) {
-    if (b == other.m_works.end() || (a != m_works.end() && a->first < b->first)) {
-      changed.emplace(a->first);
-      ++a;
-    } else if (a == m_works.end() || b->first < a->first) {
-      changed.emplace(b->first);
-      ++b;
-    } else {
-      if (!(a->second == b->second)) changed.emplace(a->first);
-      ++a, ++b;
-    }
-  }
+  using Stored = std::pair<std::string_view, std::string_view>;
+  walk_sorted(
+      m_spellings, other.m_spellings, [](const Stored& s) { return s.first; }, nothing, nothing,
+      [&](const Stored& a, const Stored& b) {
+        if (a.second != b.second) add(a.second), add(b.second);
+      });
+  // The names of known kind in either: those whose kind or evidence changed
+  // (a name one resolution does not list has no kind and no evidence there),
+  // and the works whose venues or years changed (a linking page takes them).
+  const auto known = [](const StoredKind& k) { return !k.kind.empty() || k.evidence != KindEvidence::None; };
+  walk_sorted(
+      m_kinds, other.m_kinds, [](const StoredKind& k) { return k.name; },
+      [&](const StoredKind& a) {
+        if (known(a)) add(a.name);
+      },
+      [&](const StoredKind& b) {
+        if (known(b)) add(b.name);
+      },
+      [&](const StoredKind& a, const StoredKind& b) {
+        if (a.kind != b.kind || a.evidence != b.evidence) add(a.name);
+      });
+  using Work = std::pair<const std::string, WorkFacts>;
+  walk_sorted(
+      m_works, other.m_works, [](const Work& w) -> std::string_view { return w.first; },
+      [&](const Work& a) { add(a.first); }, [&](const Work& b) { add(b.first); },
+      [&](const Work& a, const Work& b) {
+        if (!(a.second == b.second)) add(a.first);
+      });
   return changed;
 }
 
