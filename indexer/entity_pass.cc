@@ -7,6 +7,7 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "parallel_for.h"
 #include "sagasu/error.h"
@@ -53,27 +54,37 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
   return encoded ? EntityResolver::deserialize(*encoded) : std::nullopt;
 }
 
-// The resolution the index keeps, when it still holds: no note's digest and no
-// override changed (nothing changed, or only text that names no entity).
-// Resolving a large vault is most of such a run.
+// The resolution the index keeps, when it still holds: no override changed,
+// no note came or went, and every changed note's digest is the same or
+// changed in a way that provably moves no name (EntityResolver::keeps: a
+// link added to a page that says what it is). Resolving a large vault is most
+// of such a run.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, bool overrides_changed) {
+  if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
+      shards.metadata(schema::META_FINDINGS).empty())
+    return std::nullopt;
   const auto& notes = state.notes();
   std::vector<std::size_t> changed;  // their indexed digests are compared
   for (std::size_t i = 0; i < notes.size(); ++i)
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
-  const bool digests_unchanged = !shards.fresh() && !overrides_changed && state.vanished().empty() &&
-                                 !opts.entity_notes &&
-                                 std::all_of(changed.begin(), changed.end(),
-                                             [&](std::size_t i) {
-                                               const RunNote& n = notes[i];
-                                               if (!n.old) return false;
-                                               const auto before = NoteDigest::decode(*n.old->digest);
-                                               return before && *before == n.digest();
-                                             }) &&
-                                 !shards.metadata(schema::META_FINDINGS).empty();
-  if (!digests_unchanged) return std::nullopt;
+  std::optional<EntityResolver> stored;         // read once a digest differs
+  std::unordered_set<std::string_view> titles;  // the vault's pages, then too
+  const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
+  for (const std::size_t i : changed) {
+    const RunNote& n = notes[i];
+    if (!n.old) return std::nullopt;
+    const auto before = NoteDigest::decode(*n.old->digest);
+    if (!before) return std::nullopt;
+    if (*before == n.digest()) continue;
+    if (!stored) {
+      if (!(stored = stored_resolution(shards))) return std::nullopt;
+      for (const RunNote& page : notes)
+        if (page.has_digest()) titles.insert(note_title(page.file->path));
+    }
+    if (!stored->keeps(*before, n.digest(), is_page)) return std::nullopt;
+  }
   // No note changed at all: no document is built, so the resolution is only
   // kept, not read (a no-op at 100k notes: 0.1 s less). It must be there, the
   // same on every shard.
@@ -82,7 +93,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!encoded || encoded->empty()) return std::nullopt;
     return EntityResolver();
   }
-  return stored_resolution(shards);
+  return stored ? std::move(stored) : stored_resolution(shards);
 }
 
 // The config's lists of people and organizations: their kinds and other spellings.

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -500,6 +502,72 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
         if (!(a.second == b.second)) add(a.first);
       });
   return changed;
+}
+
+bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
+                           const std::function<bool(std::string_view)>& is_page) const {
+  const NoteDigest &b = before, &a = after;
+  // What makes a page, its kind, a work's facts, the synonyms and the glossary.
+  if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source ||
+      a.aliases != b.aliases || a.kind_words != b.kind_words || a.structure != b.structure ||
+      a.venues != b.venues || a.years != b.years || a.text_year != b.text_year ||
+      a.bibliographic != b.bibliographic || a.defined != b.defined || a.defined_by != b.defined_by ||
+      a.glosses != b.glosses)
+    return false;
+  const auto spellings = [](const NoteDigest& d) {
+    std::set<std::string_view> s(d.names.begin(), d.names.end());
+    for (const auto& [name, kind] : d.labelled) s.insert(name);
+    for (const auto& h : d.hints) s.insert(h.name);
+    for (const auto& list : d.lists) s.insert(list.begin(), list.end());
+    return s;
+  };
+  const std::set<std::string_view> was = spellings(b), is = spellings(a);
+  // A spelling given up may have been the vault's last mention of it, unless it is a page's title.
+  for (const std::string_view spelling : was)
+    if (!is.count(spelling) && (!is_page(spelling) || !stored_canonical(spelling))) return false;
+  // Every spelling known, and the page each names, if it names one (a title
+  // or an alias decides it, never a first spelling, and it gets no list mates).
+  std::map<std::string_view, const StoredKind*> page;  // spelling → its page's kind, or nullptr
+  std::set<std::string_view> all = is;
+  all.insert(was.begin(), was.end());
+  for (const std::string_view spelling : all) {
+    const std::string_view* canonical = stored_canonical(spelling);
+    if (!canonical) return false;
+    page[spelling] = is_page(*canonical) ? stored_kind(*canonical) : nullptr;
+  }
+  // The names no page has, in order, as they were (their first spellings and list mates).
+  const auto plain = [&](const NoteDigest& d) {
+    std::vector<std::string_view> names;
+    for (const auto& n : d.names)
+      if (!page[n]) names.push_back(n);
+    return names;
+  };
+  if (plain(a) != plain(b)) return false;
+  // Lists added or taken away: of pages only.
+  std::map<std::vector<std::string>, int> lists;
+  for (const auto& l : b.lists) --lists[l];
+  for (const auto& l : a.lists) ++lists[l];
+  for (const auto& [list, n] : lists)
+    if (n != 0 && !std::all_of(list.begin(), list.end(), [&](const std::string& s) { return page[s]; }))
+      return false;
+  // List labels and link words counted again only for pages whose own
+  // declaration (or the override file) decides their kind.
+  const auto declared = [&](std::string_view spelling) {
+    const StoredKind* k = page[spelling];
+    return k && (k->evidence == KindEvidence::Override || k->evidence == KindEvidence::OwnPage ||
+                 k->evidence == KindEvidence::Bibliographic);
+  };
+  std::map<std::pair<std::string_view, std::string_view>, int> votes;
+  for (const auto& [name, kind] : b.labelled) --votes[{name, kind}];
+  for (const auto& [name, kind] : a.labelled) ++votes[{name, kind}];
+  for (const auto& [vote, n] : votes)
+    if (n != 0 && !declared(vote.first)) return false;
+  std::map<std::tuple<std::string_view, std::string_view, std::string_view>, int> hints;
+  for (const auto& h : b.hints) --hints[{h.name, h.kind, h.marker}];
+  for (const auto& h : a.hints) ++hints[{h.name, h.kind, h.marker}];
+  for (const auto& [hint, n] : hints)
+    if (n != 0 && !declared(std::get<0>(hint))) return false;
+  return true;
 }
 
 std::string EntityResolver::serialize() const { return m_stored ? *m_stored : encode(); }

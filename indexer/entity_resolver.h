@@ -115,6 +115,20 @@ class EntityResolver {
   /// a deserialized one), and of every name either knows the kind of.
   std::set<std::string> changed_names(const EntityResolver& other) const;
 
+  /// Does this resolution (after finish() or deserialize()) stay exactly what
+  /// resolving the vault again would give, when one note's digest changes
+  /// from `before` to `after` and every other note, the override file and the
+  /// config stay as they were (is_page: is there a note of this title)? True
+  /// only for a change that provably moves no name: the note's page fields,
+  /// aliases and glosses the same; no name it mentioned given up (it may have
+  /// been the vault's last mention) but a page's title; every name known; the names
+  /// that are no page's as they were, in order (first spellings, list mates);
+  /// lists added or taken away of pages only (pages get no list mates); list
+  /// labels and link words added or taken away only for pages whose own
+  /// declaration or the override file decides their kind.
+  bool keeps(const NoteDigest& before, const NoteDigest& after,
+             const std::function<bool(std::string_view)>& is_page) const;
+
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
   /// the same names without the notes (nullopt if malformed).

@@ -90,6 +90,12 @@ std::string Note::display_title() const {
   return heading_title.empty() ? title : heading_title;
 }
 
+std::string_view note_title(std::string_view path) {
+  std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
+  if (name.size() > 3 && strings::ends_with(name, ".md")) name.remove_suffix(3);
+  return name;
+}
+
 namespace {
 
 using strings::ends_with;
@@ -664,14 +670,12 @@ std::string_view strip_front_matter(std::string_view content, Note& note) {
   return content;
 }
 
-// A note with what its path tells: the title (the file name without .md), and the source it is when
+// A note with what its path tells: the title, and the source it is when
 // the name is a citation key.
 Note note_at(std::string_view path) {
   Note note;
   note.path = std::string(path);
-  std::string_view name = path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
-  if (name.size() > 3 && ends_with(name, ".md")) name.remove_suffix(3);
-  note.title = std::string(name);
+  note.title = std::string(note_title(path));
   if (!note.title.empty() && note.title.front() == '@') note.source = parse_citation(note.title);
   return note;
 }

@@ -108,6 +108,9 @@ struct Note {
   std::string display_title() const;
 };
 
+/// A note's title: its file name without .md (the page name links use).
+std::string_view note_title(std::string_view path);
+
 /// Obsidian Markdown → Note.
 class NoteParser {
  public:
