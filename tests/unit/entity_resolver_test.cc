@@ -297,6 +297,9 @@ TEST_CASE("EntityResolver, a change that moves no name keeps the resolution, and
   CHECK_FALSE(v.edit(base + "- 関連研究者: [[Quiet Page]]\n").second);  // (the vault tells the cases apart)
   // Nothing changed: kept (the caller compares digests first, but it holds).
   CHECK(v.edit(base).first);
+  // A list that gives a name no page has list mates.
+  v.note_before = "[[Nemo]] も。[[Xin Liu]] も。";
+  CHECK(v.edit("[[Xin Liu]]・[[Nemo]]。") == std::make_pair(false, false));
   // Names no page has, in another order: another first spelling.
   v.note_before = "[[Nobody]] も。[[NOBODY]] も。";
   CHECK(v.edit("[[NOBODY]] も。[[Nobody]] も。") == std::make_pair(false, false));
