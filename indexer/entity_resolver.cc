@@ -560,8 +560,13 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
   std::map<std::pair<std::string_view, std::string_view>, int> votes;
   for (const auto& [name, kind] : b.labelled) --votes[{name, kind}];
   for (const auto& [name, kind] : a.labelled) ++votes[{name, kind}];
-  for (const auto& [vote, n] : votes)
-    if (n != 0 && !declared(vote.first)) return false;
+  for (const auto& [vote, n] : votes) {
+    if (n == 0 || declared(vote.first)) continue;
+    // More votes for the kind a page's list labels already give it keep that kind.
+    const StoredKind* k = page[vote.first];
+    if (n > 0 && k && k->evidence == KindEvidence::ListLabel && k->kind == vote.second) continue;
+    return false;
+  }
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, int> hints;
   for (const auto& h : b.hints) --hints[{h.name, h.kind, h.marker}];
   for (const auto& h : a.hints) ++hints[{h.name, h.kind, h.marker}];

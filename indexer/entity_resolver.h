@@ -125,7 +125,8 @@ class EntityResolver {
   /// that are no page's as they were, in order (first spellings, list mates);
   /// lists added or taken away of pages only (pages get no list mates); list
   /// labels and link words added or taken away only for pages whose own
-  /// declaration or the override file decides their kind.
+  /// declaration or the override file decides their kind, or list labels
+  /// added for the kind a page's list labels give it already.
   bool keeps(const NoteDigest& before, const NoteDigest& after,
              const std::function<bool(std::string_view)>& is_page) const;
 

@@ -265,7 +265,7 @@ struct Vault {
 TEST_CASE("EntityResolver, a change that moves no name keeps the resolution, and only such a change",
           "[entities]") {
   Vault v;
-  const std::string& base = v.note_before;
+  const std::string base = v.note_before;
   struct Case {
     std::string after;
     bool keeps;
@@ -297,6 +297,11 @@ TEST_CASE("EntityResolver, a change that moves no name keeps the resolution, and
   CHECK_FALSE(v.edit(base + "- 関連研究者: [[Quiet Page]]\n").second);  // (the vault tells the cases apart)
   // Nothing changed: kept (the caller compares digests first, but it holds).
   CHECK(v.edit(base).first);
+  // A label for a page whose list labels decide its kind: the same kind keeps it, another does not.
+  v.note_before = base + "- 関連研究者: [[Quiet Page]]\n";
+  CHECK(v.edit(v.note_before + "- 研究者: [[Quiet Page]]\n") == std::make_pair(true, true));
+  CHECK(v.edit(v.note_before + "- 協力機関: [[Quiet Page]]\n").first == false);
+  CHECK(v.edit(base).first == false);  // a vote taken away
   // A list that gives a name no page has list mates.
   v.note_before = "[[Nemo]] も。[[Xin Liu]] も。";
   CHECK(v.edit("[[Xin Liu]]・[[Nemo]]。") == std::make_pair(false, false));
@@ -322,7 +327,9 @@ TEST_CASE("EntityResolver, keeps() never keeps what resolving again changes: ran
                                         "\n## 関連\n- 関連研究者: [[Xin Liu]] / [[Quiet Page]]\n",
                                         "\n## 関連\n- 協力機関: [[Meta]]\n",
                                         "\n## 関連\n- 関連研究者: [[Xin Liu]] / [[Meta]]\n",
-                                        "\n## 関連\n- 関連研究者: [[Nobody]]\n"};
+                                        "\n## 関連\n- 関連研究者: [[Nobody]]\n",
+                                        "\n- 協力機関: [[Quiet Page]]\n",
+                                        "\n- 研究者: [[Quiet Page]]\n"};
   std::mt19937 rng(20261201);
   const auto note = [&] {
     std::string text;
