@@ -535,14 +535,15 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
     if (!canonical) return false;
     page[spelling] = is_page(*canonical) ? stored_kind(*canonical) : nullptr;
   }
-  // The names no page has, in order, as they were (their first spellings and list mates).
-  const auto plain = [&](const NoteDigest& d) {
-    std::vector<std::string_view> names;
+  // The names no page has: the same ones, each first spelled as it was
+  // (a later mention of one counts for nothing but its notes and kinds).
+  const auto firsts = [&](const NoteDigest& d) {
+    std::map<std::string, std::string_view> first;  // folded name → its first spelling here
     for (const auto& n : d.names)
-      if (!page[n]) names.push_back(n);
-    return names;
+      if (!page[n]) first.try_emplace(fold_name(n), n);
+    return first;
   };
-  if (plain(a) != plain(b)) return false;
+  if (firsts(a) != firsts(b)) return false;
   // Lists added or taken away: of pages only.
   std::map<std::vector<std::string>, int> lists;
   for (const auto& l : b.lists) --lists[l];

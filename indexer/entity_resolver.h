@@ -122,7 +122,7 @@ class EntityResolver {
   /// only for a change that provably moves no name: the note's page fields,
   /// aliases and glosses the same; no name it mentioned given up (it may have
   /// been the vault's last mention) but a page's title; every name known; the names
-  /// that are no page's as they were, in order (first spellings, list mates);
+  /// that are no page's the same, each first spelled as it was (first spellings);
   /// lists added or taken away of pages only (pages get no list mates); list
   /// labels and link words added or taken away only for pages whose own
   /// declaration or the override file decides their kind, or list labels

@@ -276,7 +276,8 @@ TEST_CASE("EntityResolver, a change that moves no name keeps the resolution, and
       {base + "[[xin liu]] も。", true},                        // a known variant of its title
       {base + "- 関連研究者: [[Xin Liu]] / [[Meta]]\n", true},  // a list of pages makes no list mates
       {base + "[[Quiet Page]] もまた。", true},                 // a plain link to any page
-      {base + "[[Nobody]] もまた。", false},  // a name no page has: its first spelling could move
+      {"[[Nobody]] もまた。\n" + base, true},  // a name no page has, again: its first spelling stays
+      {"[[NOBODY]] も。" + base, false},       // another first spelling of it
       {base + "- 関連研究者: [[Quiet Page]]\n",
        false},                              // a label for a page that says nothing: it is a person now
       {base + "[[New Name]] も。", false},  // a name the vault did not know
