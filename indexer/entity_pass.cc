@@ -58,9 +58,10 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
 // no note came or went, and every changed note's digest is the same or
 // changed in a way that provably moves no name (EntityResolver::keeps: a
 // link added to a page that says what it is). Resolving a large vault is most
-// of such a run.
+// of such a run. `stored` is the stored resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
-                                              const IndexOptions& opts, bool overrides_changed) {
+                                              const IndexOptions& opts, bool overrides_changed,
+                                              std::optional<EntityResolver>& stored) {
   if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
@@ -69,8 +70,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (std::size_t i = 0; i < notes.size(); ++i)
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
-  std::optional<EntityResolver> stored;         // read once a digest differs
-  std::unordered_set<std::string_view> titles;  // the vault's pages, then too
+  std::unordered_set<std::string_view> titles;  // the vault's pages, once a digest differs
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
@@ -107,9 +107,11 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver) {
 // rebuilt too, though their files did not change.
 // The resolution before the change is the one the last run stored (the same
 // config, or the index would be rebuilt), else that of the indexed digests.
+// `before` is the stored one when it was read already.
 std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexState& state, ShardSet& shards,
-                                       const VaultConfig& config, const std::string& old_overrides) {
-  std::optional<EntityResolver> before = stored_resolution(shards);
+                                       const VaultConfig& config, const std::string& old_overrides,
+                                       std::optional<EntityResolver> before) {
+  if (!before) before = stored_resolution(shards);
   if (!before) {
     before.emplace(config.kinds());
     add_name_lists(config, *before);
@@ -205,7 +207,8 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   const std::string old_overrides = shards.metadata(schema::META_OVERRIDES);
   m_overrides = read_overrides(root, old_overrides, report);
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
-  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides)) {
+  std::optional<EntityResolver> stored;  // read at most once
+  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides, stored)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
@@ -213,7 +216,7 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   }
   resolve(state, opts, config, report);
   if (!shards.fresh() && m_any_change)
-    m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides);
+    m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides, std::move(stored));
 }
 
 // Pass 1 over every note's digest in path order, then the override file.

@@ -247,7 +247,8 @@ void EntityResolver::finish() {
   decide_kinds();
   // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
   for (const NoteDigest& d : m_digests)
-    if (const auto info = m_info.find(d.title); info != m_info.end() && info->second.kind && is_work(*info->second.kind)) {
+    if (const auto info = m_info.find(d.title);
+        info != m_info.end() && info->second.kind && is_work(*info->second.kind)) {
       WorkFacts& w = m_works[d.title];
       w.venues = d.venues;
       w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
@@ -576,7 +577,9 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
   return true;
 }
 
-std::string EntityResolver::serialize() const { return m_stored ? *m_stored : encode(); }
+std::string EntityResolver::serialize() const {
+  return m_stored ? *m_stored : encode();
+}
 
 std::string EntityResolver::encode() const {
   std::string out = "r4";

@@ -146,11 +146,13 @@ class EntityResolver {
   std::vector<std::reference_wrapper<const NoteDigest>> m_digests;  // pass 1's, until finish()
   std::deque<NoteDigest> m_owned;                                    // those given to keep
   std::unordered_map<std::string, std::string> m_by_key;             // folded title/alias → page title
-  std::unordered_map<std::string, std::string> m_first_spelling;  // folded name → first spelling seen (no page)
+  // folded name → first spelling seen (no page)
+  std::unordered_map<std::string, std::string> m_first_spelling;
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, Kind> m_overrides;      // raw name → kind
-  std::unordered_map<std::string, Info> m_info;              // canonical → kind (during finish())
-  std::unordered_map<std::string, std::string> m_canonical;  // every spelling seen → canonical (during finish())
+  std::unordered_map<std::string, Info> m_info;  // canonical → kind (during finish())
+  // every spelling seen → canonical (during finish())
+  std::unordered_map<std::string, std::string> m_canonical;
   // The resolution after finish() or deserialize(): its encoding (serialize())
   // and, in it, the spellings and the kinds as sorted views, looked up by
   // binary search: a stored resolution is read without building a map.

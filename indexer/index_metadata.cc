@@ -142,7 +142,8 @@ std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::s
   const std::string px(schema::META_SOUND);
   std::map<std::string, std::set<std::string>> changes;
   for (auto& [key, maybe] : candidates) {
-    for (auto& w : strings::split_nonempty(shards.db(0).get_metadata(px + key), '\n')) maybe.insert(std::move(w));
+    for (auto& w : strings::split_nonempty(shards.db(0).get_metadata(px + key), '\n'))
+      maybe.insert(std::move(w));
     std::set<std::string>& now = changes[key];
     for (const auto& w : maybe)
       for (std::size_t k = 0; k < shards.size(); ++k)

@@ -126,7 +126,8 @@ IndexReport run_phases(const IndexOptions& opts) {
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");
       if (shards.fresh()) tables.sounds = vault_sounds(shards.databases());
-      else if (writer.wrote()) tables.sound_changes = sound_changes(writer.changes().words, shards);
+      else if (writer.wrote())
+        tables.sound_changes = sound_changes(writer.changes().words, shards);
       // The dictionaries are read (parsed and cached the first time) at index
       // time, so a search finds them ready.
       if (shards.fresh() || writer.wrote()) report.dictionary_problem = Dictionary::prepare();

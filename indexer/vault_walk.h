@@ -14,7 +14,7 @@ namespace sagasu {
 
 /// A file of the vault as the walk saw it.
 struct VaultFile {
-  std::string file;  ///< where it is on disk (the vault's folder, '/', path)
+  std::string file;            ///< where it is on disk (the vault's folder, '/', path)
   std::string path;            ///< vault-relative, '/'-separated
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;

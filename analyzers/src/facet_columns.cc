@@ -30,7 +30,8 @@ class ColumnBuilder {
   }
   /// A value of the current document; returns its ordinal.
   std::uint32_t add(std::string_view value) {
-    auto [it, fresh] = m_ordinal_of.try_emplace(std::string(value), static_cast<std::uint32_t>(m_values.size()));
+    auto [it, fresh] =
+        m_ordinal_of.try_emplace(std::string(value), static_cast<std::uint32_t>(m_values.size()));
     if (fresh) m_values.emplace_back(value);
     m_ordinals.push_back(it->second);
     return it->second;
@@ -75,7 +76,9 @@ std::string file_header(Xapian::rev revision, std::uint32_t limit) {
   return out;
 }
 
-std::string file_in(const std::string& folder) { return (fs::path(folder) / FACET_COLUMNS_FILE).string(); }
+std::string file_in(const std::string& folder) {
+  return (fs::path(folder) / FACET_COLUMNS_FILE).string();
+}
 
 }  // namespace
 
@@ -141,8 +144,10 @@ void FacetColumns::update(const Xapian::Database& db, const std::string& folder,
       column.start(did);
       for (std::uint32_t k = was->doc_offsets[did]; k < was->doc_offsets[did + 1]; ++k) {
         const std::uint32_t o = was->ordinals[k];
-        if (now_of[o] == UNSEEN) now_of[o] = column.add(was->values[o]);
-        else column.add_known(now_of[o]);
+        if (now_of[o] == UNSEEN)
+          now_of[o] = column.add(was->values[o]);
+        else
+          column.add_known(now_of[o]);
       }
     }
     column.append(slot, out);
@@ -150,7 +155,8 @@ void FacetColumns::update(const Xapian::Database& db, const std::string& folder,
   generation_file::replace(file, out);
 }
 
-std::shared_ptr<const FacetColumns> FacetColumns::open_revision(const std::string& folder, Xapian::rev revision) {
+std::shared_ptr<const FacetColumns> FacetColumns::open_revision(const std::string& folder,
+                                                                Xapian::rev revision) {
   auto map = generation_file::Mapped::open(file_in(folder), MAGIC, revision);
   if (!map || map->size() < HEADER) return nullptr;
   std::shared_ptr<FacetColumns> columns(new FacetColumns());
