@@ -57,11 +57,15 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
 // The resolution the index keeps, when it still holds: no override changed,
 // no note came or went, and every changed note's digest is the same or
 // changed in a way that provably moves no name (EntityResolver::keeps: a
-// link added to a page that says what it is). Resolving a large vault is most
-// of such a run. `stored` is the stored resolution, when it had to be read.
+// link added to a page that says what it is) or only adds names no note had
+// (EntityResolver::extended: a link to a new name; then the resolution
+// returned has them, and `added` lists each with the note naming it).
+// Resolving a large vault is most of such a run. `stored` is the stored
+// resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, bool overrides_changed,
-                                              std::optional<EntityResolver>& stored) {
+                                              std::optional<EntityResolver>& stored,
+                                              std::vector<std::pair<std::string, std::string>>& added) {
   if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
@@ -72,6 +76,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   state.load_values(changed);
   std::unordered_set<std::string_view> titles;  // the vault's pages, once a digest differs
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
+  std::optional<EntityResolver> extended;  // the stored one with the names the notes before added
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     if (!n.old) return std::nullopt;
@@ -83,8 +88,16 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       for (const RunNote& page : notes)
         if (page.has_digest()) titles.insert(note_title(page.file->path));
     }
-    if (!stored->keeps(*before, n.digest(), is_page)) return std::nullopt;
+    // (Each note's change is weighed against the vault with the changes before it.)
+    const EntityResolver& now = extended ? *extended : *stored;
+    if (now.keeps(*before, n.digest(), is_page)) continue;
+    std::vector<std::string> names;
+    auto more = now.extended(*before, n.digest(), is_page, &names);
+    if (!more) return std::nullopt;
+    extended = std::move(more);
+    for (auto& name : names) added.emplace_back(std::move(name), n.file->path);
   }
+  if (extended) return extended;
   // No note changed at all: no document is built, so the resolution is only
   // kept, not read (a no-op at 100k notes: 0.1 s less). It must be there, the
   // same on every shard.
@@ -208,10 +221,23 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_overrides = read_overrides(root, old_overrides, report);
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
   std::optional<EntityResolver> stored;  // read at most once
-  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides, stored)) {
+  std::vector<std::pair<std::string, std::string>> added;  // names no note had: name, note
+  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, added)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
+    if (!added.empty()) {
+      // New names: the resolution is stored again, and those of no kind are
+      // unresolved, named by one note (the findings' names stay in order).
+      m_extended = true;
+      for (const auto& [name, path] : added) {
+        if (m_resolver.kind(name)) continue;
+        const auto at = std::lower_bound(report.unresolved.begin(), report.unresolved.end(), name,
+                                         [](const auto& u, const std::string& n) { return u.name < n; });
+        report.unresolved.insert(at, {name, {path}});
+      }
+      m_findings = encode_findings(report);
+    }
     return;
   }
   resolve(state, opts, config, report);
@@ -255,11 +281,12 @@ std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& in
 
 std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
-  if (!m_reused) {
+  if (!m_reused || m_extended) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     meta.emplace_back(std::string(schema::META_RESOLUTION), m_resolver.serialize());
-    meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   }
+  // (An extended resolution is a stored one, read with the default kinds: the vault's are as stored.)
+  if (!m_reused) meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   return meta;
 }
 

@@ -36,7 +36,9 @@ class EntityPass {
   /// Did the notes or the override file change (or is the index built fresh)?
   /// Only then is what derives from the whole vault computed again.
   bool any_change() const { return m_any_change; }
-  /// Was the resolution the index keeps reused (its metadata needs no rewrite)?
+  /// Was the resolution the index keeps reused, or only extended with names no
+  /// note had? (Either way what derives from the digests, the synonyms and the
+  /// glossary, still holds; an extended one is stored again with the findings.)
   bool reused() const { return m_reused; }
   /// Indexed paths whose files did not change but whose documents are rebuilt:
   /// they link to, or are the page of, an entity whose canonical name, kind or
@@ -53,7 +55,8 @@ class EntityPass {
   EntityResolver m_resolver;
   std::string m_overrides;
   bool m_any_change = false;
-  bool m_reused = false;  // the index's resolution and findings
+  bool m_reused = false;    // the index's resolution and findings (and what derives from the digests)
+  bool m_extended = false;  // ... with names no note had added (both stored again)
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
 

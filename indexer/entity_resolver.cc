@@ -1,6 +1,7 @@
 #include "entity_resolver.h"
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <functional>
@@ -254,12 +255,12 @@ void EntityResolver::finish() {
       w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
     }
   // What pass 1 gathered is done with; the resolution is kept as it is stored.
-  m_folded.clear();
   m_named.clear();
   m_digests.clear();
   m_owned.clear();
   const bool loaded = load(std::make_shared<const std::string>(encode()));
   (void)loaded;  // (an encoding of ours always reads back)
+  m_folded.clear();
   m_canonical.clear();
   m_info.clear();
   m_mentions = {};
@@ -325,6 +326,62 @@ const std::string& EntityResolver::resolved(const std::string& name) {
   return m_canonical.emplace(name, name).first->second;
 }
 
+namespace {
+
+// The kind most list labels give a name (the first of equals, in the order of kinds).
+const Kind& most_voted(const std::map<Kind, int>& counts) {
+  return std::max_element(counts.begin(), counts.end(),
+                          [](const auto& a, const auto& b) { return a.second < b.second; })
+      ->first;
+}
+
+// One list's names (decide_from_lists): when those of known kind are all
+// people (or all organizations), the others get that kind, with the first of
+// known kind as the detail. member(i) is the i-th name's canonical name,
+// kind_of(name) its kind so far (a pointer or optional, empty if none),
+// set(name, kind, first) gives it one.
+template <class Member, class KindOf, class Set>
+void list_mates(std::size_t size, Member member, KindOf kind_of, Set set) {
+  std::set<Kind> kinds_seen;
+  std::optional<std::size_t> first;
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < size; ++i) {
+    const auto k = kind_of(member(i));
+    if (!k) {
+      open.push_back(i);
+      continue;
+    }
+    kinds_seen.emplace(*k);
+    if (!first) first = i;
+  }
+  if (kinds_seen.size() != 1 || open.empty()) return;
+  const Kind& k = *kinds_seen.begin();
+  if (k != kinds::PERSON && k != kinds::ORGANIZATION) return;
+  for (const std::size_t i : open) set(member(i), k, member(*first));
+}
+
+}  // namespace
+
+std::optional<std::pair<Kind, std::string>> EntityResolver::link_verdict(
+    const std::map<Kind, std::map<std::string, int>>& by_kind, const std::function<std::string()>& folded) {
+  const Kind* best = nullptr;
+  int best_notes = 0;
+  std::string marker;  // the chosen kind's commonest marker
+  for (const auto& [kind, markers] : by_kind) {
+    int notes = 0, top = 0;
+    std::string kind_marker;
+    for (const auto& [m, n] : markers) {
+      notes += n;
+      if (n > top) top = n, kind_marker = m;
+    }
+    if (notes > best_notes) best = &kind, best_notes = notes, marker = kind_marker;
+  }
+  if (!best) return std::nullopt;
+  // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.
+  const auto org = *best == kinds::PERSON ? heuristic(folded()) : std::nullopt;
+  return std::make_pair(org ? org->first : *best, fmt::format("{} in {} note(s)", marker, best_notes));
+}
+
 // Each name's kind from the most trusted evidence there is.
 void EntityResolver::decide_kinds() {
   // (Keyed by views of the canonical names m_canonical keeps: no copies.)
@@ -339,11 +396,8 @@ void EntityResolver::decide_kinds() {
     if (const auto k = declared(d)) set_kind(d.title, k->first, KindEvidence::OwnPage, k->second);
     if (d.bibliographic) set_kind(d.title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
   }
-  for (const auto& [name, counts] : votes) {
-    const auto best = std::max_element(counts.begin(), counts.end(),
-                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-    set_kind(std::string(name), best->first, KindEvidence::ListLabel);
-  }
+  for (const auto& [name, counts] : votes)
+    set_kind(std::string(name), most_voted(counts), KindEvidence::ListLabel);
   for (const NoteDigest& d : m_digests) {
     if (d.structure) set_kind(d.title, *d.structure, KindEvidence::PageStructure);
     if (d.defined) set_kind(d.title, *d.defined, KindEvidence::FirstSentence, d.defined_by);
@@ -379,25 +433,9 @@ void EntityResolver::decide_from_links() {
   std::size_t at = 0;
   for (const NoteDigest& d : m_digests)
     for (const auto& h : d.hints) ++seen[*m_mentions.hints[at++]][h.kind][h.marker];
-  for (const auto& [name, by_kind] : seen) {
-    const Kind* best = nullptr;
-    int best_notes = 0;
-    std::string marker;  // the chosen kind's commonest marker
-    for (const auto& [kind, markers] : by_kind) {
-      int notes = 0, top = 0;
-      std::string kind_marker;
-      for (const auto& [m, n] : markers) {
-        notes += n;
-        if (n > top) top = n, kind_marker = m;
-      }
-      if (notes > best_notes) best = &kind, best_notes = notes, marker = kind_marker;
-    }
-    if (!best) continue;
-    // Who did something (「[[X]]による」, 「[[X]]が開発」) is a person unless the name is an organization's.
-    const auto org = *best == kinds::PERSON ? heuristic(fold_once(std::string(name))) : std::nullopt;
-    set_kind(std::string(name), org ? org->first : *best, KindEvidence::LinkContext,
-             fmt::format("{} in {} note(s)", marker, best_notes));
-  }
+  for (const auto& [name, by_kind] : seen)
+    if (auto k = link_verdict(by_kind, [&] { return fold_once(std::string(name)); }))
+      set_kind(std::string(name), k->first, KindEvidence::LinkContext, std::move(k->second));
 }
 
 // A name without a page, of no known kind, in a list whose other names are all
@@ -405,27 +443,20 @@ void EntityResolver::decide_from_links() {
 void EntityResolver::decide_from_lists() {
   std::unordered_set<std::string_view> pages;  // a page says what it is, or is "other": never what its neighbours are
   for (const NoteDigest& d : m_digests) pages.insert(d.title);
+  const auto kind_of = [&](const std::string& canon) -> const Kind* {
+    const auto info = m_info.find(canon);
+    return info == m_info.end() || !info->second.kind ? nullptr : &*info->second.kind;
+  };
+  const auto set = [&](const std::string& name, const Kind& k, const std::string& first) {
+    if (!pages.count(name)) set_kind(name, k, KindEvidence::ListMates, first);
+  };
   std::size_t m = 0;
   for (const NoteDigest& d : m_digests)
     for (const auto& list : d.lists) {
-      std::set<Kind> kinds_seen;
-      std::string first;
-      std::vector<const std::string*> open;
-      for (std::size_t end = m + list.size(); m < end; ++m) {
-        const std::string& canon = *m_mentions.listed[m];
-        const auto info = m_info.find(canon);
-        if (info == m_info.end() || !info->second.kind) {
-          open.push_back(&canon);
-          continue;
-        }
-        kinds_seen.insert(*info->second.kind);
-        if (first.empty()) first = canon;
-      }
-      if (kinds_seen.size() != 1 || open.empty()) continue;
-      const Kind& k = *kinds_seen.begin();
-      if (k != kinds::PERSON && k != kinds::ORGANIZATION) continue;
-      for (const std::string* name : open)
-        if (!pages.count(*name)) set_kind(*name, k, KindEvidence::ListMates, first);
+      list_mates(
+          list.size(), [&](std::size_t i) -> const std::string& { return *m_mentions.listed[m + i]; },
+          kind_of, set);
+      m += list.size();
     }
 }
 
@@ -507,6 +538,11 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 
 bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
                            const std::function<bool(std::string_view)>& is_page) const {
+  return admits(before, after, is_page, nullptr);
+}
+
+bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
+                            const std::function<bool(std::string_view)>& is_page, Fresh* fresh) const {
   const NoteDigest &b = before, &a = after;
   // What makes a page, its kind, a work's facts, the synonyms and the glossary.
   if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source ||
@@ -533,24 +569,36 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
   all.insert(was.begin(), was.end());
   for (const std::string_view spelling : all) {
     const std::string_view* canonical = stored_canonical(spelling);
-    if (!canonical) return false;
-    page[spelling] = is_page(*canonical) ? stored_kind(*canonical) : nullptr;
+    if (canonical) {
+      page[spelling] = is_page(*canonical) ? stored_kind(*canonical) : nullptr;
+      continue;
+    }
+    // Unknown: a name of its own (extended()) when it is no path to a page
+    // and nothing the vault knows folds like it.
+    if (!fresh || m_keys.empty() || was.count(spelling) || link_page_name(spelling).size() != spelling.size())
+      return false;
+    std::string key = fold_name(spelling);
+    if (known_key(key)) return false;
+    fresh->emplace(spelling, std::move(key));
+    page[spelling] = nullptr;
   }
+  const auto is_fresh = [&](std::string_view spelling) { return fresh && fresh->count(spelling); };
   // The names no page has: the same ones, each first spelled as it was
   // (a later mention of one counts for nothing but its notes and kinds).
   const auto firsts = [&](const NoteDigest& d) {
     std::map<std::string, std::string_view> first;  // folded name → its first spelling here
     for (const auto& n : d.names)
-      if (!page[n]) first.try_emplace(fold_name(n), n);
+      if (!page[n] && !is_fresh(n)) first.try_emplace(fold_name(n), n);
     return first;
   };
   if (firsts(a) != firsts(b)) return false;
-  // Lists added or taken away: of pages only.
+  // Lists added or taken away: of pages only (and new names, whose kinds extended() decides).
   std::map<std::vector<std::string>, int> lists;
   for (const auto& l : b.lists) --lists[l];
   for (const auto& l : a.lists) ++lists[l];
   for (const auto& [list, n] : lists)
-    if (n != 0 && !std::all_of(list.begin(), list.end(), [&](const std::string& s) { return page[s]; }))
+    if (n != 0 &&
+        !std::all_of(list.begin(), list.end(), [&](const std::string& s) { return page[s] || is_fresh(s); }))
       return false;
   // List labels and link words counted again only for pages whose own
   // declaration (or the override file) decides their kind.
@@ -563,7 +611,7 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
   for (const auto& [name, kind] : b.labelled) --votes[{name, kind}];
   for (const auto& [name, kind] : a.labelled) ++votes[{name, kind}];
   for (const auto& [vote, n] : votes) {
-    if (n == 0 || declared(vote.first)) continue;
+    if (n == 0 || declared(vote.first) || is_fresh(vote.first)) continue;
     // More votes for the kind a page's list labels already give it keep that kind.
     const StoredKind* k = page[vote.first];
     if (n > 0 && k && k->evidence == KindEvidence::ListLabel && k->kind == vote.second) continue;
@@ -573,8 +621,89 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
   for (const auto& h : b.hints) --hints[{h.name, h.kind, h.marker}];
   for (const auto& h : a.hints) ++hints[{h.name, h.kind, h.marker}];
   for (const auto& [hint, n] : hints)
-    if (n != 0 && !declared(std::get<0>(hint))) return false;
+    if (n != 0 && !declared(std::get<0>(hint)) && !is_fresh(std::get<0>(hint))) return false;
   return true;
+}
+
+std::optional<EntityResolver> EntityResolver::extended(const NoteDigest& before, const NoteDigest& after,
+                                                       const std::function<bool(std::string_view)>& is_page,
+                                                       std::vector<std::string>* added) const {
+  Fresh fresh;  // each spelling no note had → its key
+  if (!admits(before, after, is_page, &fresh)) return std::nullopt;
+  // Only this note mentions the new keys: each names one new name, spelled as
+  // the note's names first spell it (a key only its lists or link words spell: resolved again).
+  std::map<std::string_view, std::string_view> name_of_key;
+  for (const auto& n : after.names)
+    if (const auto f = fresh.find(n); f != fresh.end()) name_of_key.try_emplace(f->second, n);
+  std::map<std::string_view, std::string_view> canonical;  // new spelling → its name
+  for (const auto& [spelling, key] : fresh) {
+    const auto name = name_of_key.find(key);
+    if (name == name_of_key.end()) return std::nullopt;
+    canonical.emplace(spelling, name->second);
+  }
+  // Their kinds, from the evidence decide_kinds() weighs, all of it in this
+  // note: its list labels, the words around its links, the names' own words,
+  // then the lists they stand in (with pages, which get no list mates).
+  std::map<std::string_view, Info> info;
+  const auto set = [&](std::string_view name, const Kind& k, KindEvidence e, std::string detail) {
+    Info& i = info[name];
+    if (i.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(i.evidence))
+      i = {k, e, std::move(detail)};
+  };
+  std::map<std::string_view, std::map<Kind, int>> votes;
+  for (const auto& [name, kind] : after.labelled)
+    if (const auto c = canonical.find(name); c != canonical.end()) ++votes[c->second][kind];
+  for (const auto& [name, counts] : votes) set(name, most_voted(counts), KindEvidence::ListLabel, {});
+  std::map<std::string_view, std::map<Kind, std::map<std::string, int>>> seen;
+  for (const auto& h : after.hints)
+    if (const auto c = canonical.find(h.name); c != canonical.end()) ++seen[c->second][h.kind][h.marker];
+  for (const auto& [name, by_kind] : seen)
+    if (auto k = link_verdict(by_kind, [&] { return fresh.at(name); }))
+      set(name, k->first, KindEvidence::LinkContext, std::move(k->second));
+  for (const auto& [key, name] : name_of_key)
+    if (auto k = heuristic(key)) set(name, k->first, KindEvidence::Heuristic, k->second);
+  for (const auto& list : after.lists) {
+    if (std::none_of(list.begin(), list.end(), [&](const std::string& s) { return fresh.count(s); }))
+      continue;
+    const auto member = [&](std::size_t i) -> std::string_view {
+      const auto c = canonical.find(list[i]);
+      return c != canonical.end() ? c->second : *stored_canonical(list[i]);  // (a page: admits())
+    };
+    const auto kind_of = [&](std::string_view name) -> std::optional<std::string_view> {
+      if (const auto i = info.find(name); i != info.end()) return std::string_view(*i->second.kind);
+      const StoredKind* k = stored_kind(name);  // a page's kind, as the lists found it
+      if (!k || k->kind.empty() || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
+        return std::nullopt;
+      return k->kind;
+    };
+    list_mates(list.size(), member, kind_of,
+               [&](std::string_view name, const Kind& k, std::string_view first) {
+                 if (fresh.count(name))
+                   set(name, k, KindEvidence::ListMates, std::string(first));  // (not a page)
+               });
+  }
+  // The resolution with them: the spellings, kinds and keys merged in order.
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  spellings.reserve(m_spellings.size() + canonical.size());
+  std::merge(m_spellings.begin(), m_spellings.end(), canonical.begin(), canonical.end(),
+             std::back_inserter(spellings), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<StoredKind> added_kinds;
+  for (const auto& [name, i] : info) added_kinds.push_back({name, *i.kind, i.detail, i.evidence});
+  std::vector<StoredKind> kinds;
+  kinds.reserve(m_kinds.size() + added_kinds.size());
+  std::merge(m_kinds.begin(), m_kinds.end(), added_kinds.begin(), added_kinds.end(),
+             std::back_inserter(kinds),
+             [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; });
+  std::vector<std::uint64_t> keys;
+  keys.reserve(stored_keys() + name_of_key.size());
+  for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
+  for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
+  EntityResolver r(m_vocabulary);
+  if (!r.load(std::make_shared<const std::string>(encode(spellings, kinds, m_works, std::move(keys)))))
+    return std::nullopt;
+  if (added)
+    for (const auto& [key, name] : name_of_key) added->emplace_back(name);
+  return r;
 }
 
 std::string EntityResolver::serialize() const {
@@ -582,37 +711,57 @@ std::string EntityResolver::serialize() const {
 }
 
 std::string EntityResolver::encode() const {
-  std::string out = "r4";
-  put_field(out, std::to_string(m_canonical.size()));
   // Sorted, so one resolution always has one encoding.
-  std::vector<const std::pair<const std::string, std::string>*> sorted;
-  sorted.reserve(m_canonical.size());
-  for (const auto& entry : m_canonical) sorted.push_back(&entry);
-  std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : sorted) {
-    put_field(out, entry->first);
-    put_field(out, entry->second);
-  }
-  put_field(out, std::to_string(m_info.size()));
-  std::vector<const std::pair<const std::string, Info>*> kinds;
+  std::vector<std::pair<std::string_view, std::string_view>> spellings(m_canonical.begin(),
+                                                                       m_canonical.end());
+  std::sort(spellings.begin(), spellings.end());
+  std::vector<StoredKind> kinds;
   kinds.reserve(m_info.size());
-  for (const auto& entry : m_info) kinds.push_back(&entry);
-  std::sort(kinds.begin(), kinds.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : kinds) {
-    const auto& [name, info] = *entry;
-    put_field(out, name);
-    put_field(out, info.kind.value_or(""));
-    put_field(out, std::to_string(static_cast<int>(info.evidence)));
-    put_field(out, info.detail);
+  for (const auto& [name, info] : m_info)
+    kinds.push_back(
+        {name, info.kind ? std::string_view(*info.kind) : std::string_view(), info.detail, info.evidence});
+  std::sort(kinds.begin(), kinds.end(),
+            [](const StoredKind& a, const StoredKind& b) { return a.name < b.name; });
+  // Every key a spelling of the vault folds to, and every page's and alias's.
+  std::vector<std::uint64_t> keys;
+  keys.reserve(m_folded.size() + m_by_key.size());
+  for (const auto& [spelling, s] : m_folded) keys.push_back(key_hash(s.folded));
+  for (const auto& [key, page] : m_by_key) keys.push_back(key_hash(key));
+  return encode(spellings, kinds, m_works, keys);
+}
+
+std::string EntityResolver::encode(
+    const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+    const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
+    std::vector<std::uint64_t> keys) {
+  std::string out = "r5";
+  put_field(out, std::to_string(spellings.size()));
+  for (const auto& [spelling, canonical] : spellings) {
+    put_field(out, spelling);
+    put_field(out, canonical);
   }
-  put_field(out, std::to_string(m_works.size()));
-  for (const auto& [name, w] : m_works) {
+  put_field(out, std::to_string(kinds.size()));
+  for (const StoredKind& k : kinds) {
+    put_field(out, k.name);
+    put_field(out, k.kind);
+    put_field(out, std::to_string(static_cast<int>(k.evidence)));
+    put_field(out, k.detail);
+  }
+  put_field(out, std::to_string(works.size()));
+  for (const auto& [name, w] : works) {
     put_field(out, name);
     for (const auto* list : {&w.venues, &w.years}) {
       put_field(out, std::to_string(list->size()));
       for (const auto& v : *list) put_field(out, v);
     }
   }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::string packed(keys.size() * sizeof(std::uint64_t), '\0');
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t b = 0; b < sizeof(std::uint64_t); ++b)
+      packed[i * sizeof(std::uint64_t) + b] = static_cast<char>((keys[i] >> (8 * b)) & 0xFF);
+  put_field(out, packed);
   return out;
 }
 
@@ -624,7 +773,7 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
 
 bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
   std::string_view in = *stored;
-  if (in.substr(0, 2) != "r4") return false;
+  if (in.substr(0, 2) != "r5") return false;
   in.remove_prefix(2);
   auto field = [&](std::string_view& f) { return get_field(in, f); };
   auto count = [&](std::size_t& n) {
@@ -672,8 +821,10 @@ bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
     if (!field(name) || !list(w.venues) || !list(w.years)) return false;
     works.emplace(std::string(name), std::move(w));
   }
-  if (!in.empty()) return false;
+  std::string_view keys;
+  if (!field(keys) || keys.size() % sizeof(std::uint64_t) != 0 || !in.empty()) return false;
   m_stored = std::move(stored);
+  m_keys = keys;
   m_spellings = std::move(spellings);
   m_kinds = std::move(kinds);
   m_works = std::move(works);
@@ -690,6 +841,37 @@ const EntityResolver::StoredKind* EntityResolver::stored_kind(std::string_view c
   const auto it = std::lower_bound(m_kinds.begin(), m_kinds.end(), canonical_name,
                                    [](const StoredKind& k, std::string_view s) { return k.name < s; });
   return it != m_kinds.end() && it->name == canonical_name ? &*it : nullptr;
+}
+
+std::uint64_t EntityResolver::key_hash(std::string_view key) {
+  return XXH3_64bits(key.data(), key.size());
+}
+
+std::size_t EntityResolver::stored_keys() const {
+  return m_keys.size() / sizeof(std::uint64_t);
+}
+
+std::uint64_t EntityResolver::stored_key(std::size_t i) const {
+  std::uint64_t k = 0;
+  for (std::size_t b = 0; b < sizeof(std::uint64_t); ++b)
+    k |= static_cast<std::uint64_t>(static_cast<unsigned char>(m_keys[i * sizeof(std::uint64_t) + b]))
+         << (8 * b);
+  return k;
+}
+
+bool EntityResolver::known_key(std::string_view key) const {
+  const std::uint64_t h = key_hash(key);
+  std::size_t lo = 0, hi = stored_keys();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    const std::uint64_t k = stored_key(mid);
+    if (k == h) return true;
+    if (k < h)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
 }
 
 bool is_work(std::string_view kind) {

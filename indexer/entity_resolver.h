@@ -2,6 +2,7 @@
 // that page is a person, an organization, a product, ...
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -130,6 +131,17 @@ class EntityResolver {
   bool keeps(const NoteDigest& before, const NoteDigest& after,
              const std::function<bool(std::string_view)>& is_page) const;
 
+  /// The resolution resolving the vault again gives, when one note's digest
+  /// changes from `before` to `after` by what keeps() allows and by names no
+  /// note had (no spelling of the vault, no page or alias folds like them, and
+  /// no path names a page with them): each such name is its own, spelled as
+  /// the note first spells it, of the kind its list labels, the words around
+  /// its links, its own words and its lists give. nullopt for any other
+  /// change. `added`: the names added.
+  std::optional<EntityResolver> extended(const NoteDigest& before, const NoteDigest& after,
+                                         const std::function<bool(std::string_view)>& is_page,
+                                         std::vector<std::string>* added = nullptr) const;
+
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
   /// the same names without the notes (nullopt if malformed).
@@ -163,6 +175,8 @@ class EntityResolver {
   std::shared_ptr<const std::string> m_stored;  // (shared: moving a resolver keeps the views valid)
   std::vector<std::pair<std::string_view, std::string_view>> m_spellings;  // spelling → canonical
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
+  // Every key known (see known_key): sorted 64-bit hashes, little-endian, in m_stored.
+  std::string_view m_keys;
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
   std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
 
@@ -186,9 +200,26 @@ class EntityResolver {
   const std::string& resolved(const std::string& name);
   /// The encoding of the resolution computed by finish().
   std::string encode() const;
+  /// An encoding: spellings and kinds sorted by name; keys (key_hash) in any order.
+  static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+                            const std::vector<StoredKind>& kinds,
+                            const std::map<std::string, WorkFacts, std::less<>>& works,
+                            std::vector<std::uint64_t> keys);
+  /// The hash a folded key is stored as.
+  static std::uint64_t key_hash(std::string_view key);
+  /// Might a spelling of the stored resolution, a page or an alias fold to this
+  /// key? (Stored as hashes: a false true is possible, a false false is not.)
+  bool known_key(std::string_view key) const;
+  /// The number of keys stored, and the i-th (in order).
+  std::size_t stored_keys() const;
+  std::uint64_t stored_key(std::size_t i) const;
   /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
   bool load(std::shared_ptr<const std::string> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;
+  /// keeps(), and with fresh given, extended(): the spellings no note had, with their keys.
+  using Fresh = std::map<std::string_view, std::string>;
+  bool admits(const NoteDigest& before, const NoteDigest& after,
+              const std::function<bool(std::string_view)>& is_page, Fresh* fresh) const;
   const StoredKind* stored_kind(std::string_view canonical_name) const;
   void index_names();
   void resolve_spellings();
@@ -200,6 +231,11 @@ class EntityResolver {
   /// The kind a name's words suggest ("… University", "…大学", "…社"), and
   /// the word; of the name folded (fold_name).
   static std::optional<std::pair<Kind, std::string>> heuristic(std::string_view folded);
+  /// The kind the words around a name's links give (the kind most of them
+  /// give), and the detail: its commonest marker and in how many notes.
+  /// folded() is the name folded (asked only when the words say "person").
+  static std::optional<std::pair<Kind, std::string>> link_verdict(
+      const std::map<Kind, std::map<std::string, int>>& by_kind, const std::function<std::string()>& folded);
   /// The kind a page declares (its first kind word the vocabulary knows), and that word.
   std::optional<std::pair<Kind, std::string>> declared(const NoteDigest& d) const;
 };

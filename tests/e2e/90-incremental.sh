@@ -81,21 +81,25 @@ for step in $(seq 1 12); do
 done
 
 # Links and list labels added for pages that say what they are keep the
-# stored resolution (EntityResolver::keeps); a label for a page whose kind
-# lists decide, with a name no page has, resolves the vault again (the name
-# becomes a person: the notes linking it change). Either way the update is
-# what a rebuild makes.
+# stored resolution (EntityResolver::keeps); names no note had (one of no
+# kind: unresolved, one a list label makes a person) extend it
+# (EntityResolver::extended); a label for a page whose kind lists decide,
+# with a name no page has, resolves the vault again (the name becomes a
+# person: the notes linking it change). Each time the update is what a
+# rebuild makes, the stored resolution and findings included.
 k="$WORK/kept" && kinc="$WORK/kept-inc"
 cp -r "$SAGASU_SRC/data/vault" "$k"
 "$INDEXER" --vault "$k" --index "$kinc" --quiet
 for edit in '\n[[Qiying Yu]] と [[Yanghua Peng]] の話。\n## 関連\n- 関連研究者: [[Qiying Yu]] / [[Yanghua Peng]]\n' \
+            '\n\n[[まったく新しい名前]] の話。\n' \
+            '\n- 関連研究者: [[新しい研究者Z]] / [[Xin Liu]]\n' \
             '\n- 関連研究者: [[ByteDance Seed]] / [[テンソル並列]]\n'; do
   printf "$edit" >>"$k/questions/SDC の検知と診断はどう分担されるか.md"
   "$INDEXER" --vault "$k" --index "$kinc" --quiet
   rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
   "$DUMP" "$kinc" >"$WORK/inc.dump"
   "$DUMP" "$WORK/full" >"$WORK/full.dump"
-  expect "links to typed pages, then labels that move a name: incremental = rebuild" \
+  expect "links to typed pages, new names, then labels that move a name: incremental = rebuild" \
     cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 done
 

@@ -246,17 +246,27 @@ struct Vault {
     r.finish();
     return r.serialize();
   }
+  bool is_page(std::string_view name) const {
+    return name == "a" ||
+           std::any_of(pages.begin(), pages.end(), [&](const Note& n) { return n.title == name; });
+  }
   // Does the stored resolution keep for the edit, and does resolving again agree?
   std::pair<bool, bool> edit(const std::string& note_after) {
     const std::string stored = resolve(note_before);
     const auto r = EntityResolver::deserialize(stored);
-    const auto is_page = [&](std::string_view name) {
-      return name == "a" ||
-             std::any_of(pages.begin(), pages.end(), [&](const Note& n) { return n.title == name; });
-    };
-    const bool keeps = r->keeps(test::digest(p.parse("a.md", note_before)),
-                                test::digest(p.parse("a.md", note_after)), is_page);
+    const bool keeps =
+        r->keeps(test::digest(p.parse("a.md", note_before)), test::digest(p.parse("a.md", note_after)),
+                 [&](std::string_view name) { return is_page(name); });
     return {keeps, resolve(note_after) == stored};
+  }
+  // Does the stored resolution extend to the edit, and is the extension what
+  // resolving again gives (byte for byte)? The names added, in `added`.
+  std::pair<bool, bool> extend(const std::string& note_after, std::vector<std::string>* added = nullptr) {
+    const auto r = EntityResolver::deserialize(resolve(note_before));
+    const auto e = r->extended(
+        test::digest(p.parse("a.md", note_before)), test::digest(p.parse("a.md", note_after)),
+        [&](std::string_view name) { return is_page(name); }, added);
+    return {e.has_value(), e && e->serialize() == resolve(note_after)};
   }
 };
 
@@ -349,4 +359,98 @@ TEST_CASE("EntityResolver, keeps() never keeps what resolving again changes: ran
     }
   }
   CHECK(kept > 20);  // (the edits exercise the kept case)
+}
+
+TEST_CASE("EntityResolver, names no note had extend the resolution as resolving again would", "[entities]") {
+  Vault v;
+  const std::string base = v.note_before;
+  struct Case {
+    std::string after;
+    bool extends;
+  };
+  const std::vector<Case> cases{
+      {base + "[[New Name]] も。", true},                               // a name of no kind
+      {base + "\n- 関連研究者: [[新しい研究者Z]]\n", true},             // a list label says a person
+      {base + "[[Acme University]] も。", true},                        // its own words: an organization
+      {base + "[[新人]]（訳）。", true},                                // the words around the link
+      {base + "[[Xin Liu]]・[[Someone New]]（訳）。", true},            // listed with a person page
+      {base + "[[Quiet Page]]・[[Someone New]]。", true},               // with a page of no kind: none
+      {base + "[[New Name]] と [[NEW NAME]] と [[New Name]]。", true},  // spelled as first written
+      {base + "[[New Name]] も。\n- 協力機関: [[Meta]]\n- 関連研究者: [[Xin Liu]]\n",
+       true},                                                             // and what keeps
+      {base + "[[NOBODY]] も。", false},                                  // a known name's other spelling
+      {base + "[[Facebook]] も。", false},                                // an alias
+      {base + "[[folder/Xin Liu]] も。", false},                          // a path to a page
+      {base + "[[Xin Liu]]・[[Nobody]]・[[Someone New]]。", false},       // listed with a name no page has
+      {base + "\n- 関連研究者: [[Quiet Page]] / [[New Name]]\n", false},  // a label for a page of no kind
+      {"---\naliases: [A]\n---\n" + base + "[[New Name]] も。", false},   // the note's own fields
+  };
+  for (const Case& c : cases) {
+    INFO(c.after);
+    const auto [extends, same] = v.extend(c.after);
+    CHECK(extends == c.extends);
+    if (extends) CHECK(same);
+  }
+  // The names added, each once, as first spelled; what says their kinds.
+  std::vector<std::string> added;
+  REQUIRE(
+      v.extend(base + "[[New Name]] と [[NEW NAME]]。\n- 関連研究者: [[新しい研究者Z]]\n", &added).second);
+  CHECK(added == std::vector<std::string>{"New Name", "新しい研究者Z"});
+  const auto r = EntityResolver::deserialize(v.resolve(base));
+  const auto e = r->extended(test::digest(v.p.parse("a.md", base)),
+                             test::digest(v.p.parse("a.md", base + "[[Xin Liu]]・[[Someone New]]（訳）。")),
+                             [&](std::string_view name) { return v.is_page(name); });
+  REQUIRE(e);
+  CHECK(e->canonical("Someone New") == "Someone New");
+  CHECK(e->kind("Someone New") == Kind(kinds::PERSON));
+  CHECK(e->kind("New Name") == std::nullopt);
+  // Nothing new: what keeps() keeps, extended() gives unchanged.
+  CHECK(v.extend(base + "もう一度 [[Xin Liu]]。") == std::make_pair(true, true));
+  // A resolution stored before the keys were (r4) is not read: the index resolves the vault again.
+  std::string r4 = v.resolve(base);
+  r4[1] = '4';
+  CHECK_FALSE(EntityResolver::deserialize(r4));
+  CHECK(EntityResolver::deserialize(v.resolve(base)));
+}
+
+TEST_CASE("EntityResolver, extended() gives what resolving again gives: random edits", "[entities]") {
+  Vault v;
+  const std::vector<std::string> pieces{"[[Xin Liu]] の話。",
+                                        "[[Quiet Page]] も。",
+                                        "[[Nobody]] も。",
+                                        "[[Meta]]による開発。",
+                                        "[[Quiet Page]]（訳）。",
+                                        "[[Xin Liu|劉鑫]] も。",
+                                        "[[Someone New]] も。",
+                                        "[[someone new]]（訳）。",
+                                        "[[Acme Labs]]による開発。",
+                                        "[[新人]]・[[Xin Liu]]。",
+                                        "[[新人]]・[[Someone New]]・[[Meta]]。",
+                                        "[[Someone New]]・[[Nobody]]。",
+                                        "[[Quiet Page]]・[[Acme Labs]]（訳）。",
+                                        "\n## 関連\n- 関連研究者: [[Xin Liu]] / [[Someone New]]\n",
+                                        "\n## 関連\n- 協力機関: [[Acme Labs]] / [[Meta]]\n",
+                                        "\n## 関連\n- 関連研究者: [[Nobody]]\n",
+                                        "\n- 協力機関: [[新人]]\n",
+                                        "\n- 研究者: [[Quiet Page]]\n"};
+  std::mt19937 rng(20261202);
+  const auto note = [&] {
+    std::string text;
+    for (std::size_t n = rng() % 5; n > 0; --n) text += pieces[rng() % pieces.size()];
+    return text;
+  };
+  int extended = 0, with_names = 0;
+  for (int i = 0; i < 800; ++i) {
+    v.note_before = note();
+    const std::string after = note();
+    std::vector<std::string> added;
+    const auto [extends, same] = v.extend(after, &added);
+    INFO(v.note_before << "\n→\n" << after);
+    if (extends) {
+      ++extended;
+      CHECK(same);
+      if (!added.empty()) ++with_names;
+    }
+  }
+  CHECK(with_names > 30);  // (the edits exercise the case)
 }
