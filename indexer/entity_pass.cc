@@ -48,23 +48,25 @@ std::optional<std::string> stored_encoding(ShardSet& shards) {
   return last;
 }
 
-// The resolution the last run stored, read.
+// The resolution the last run stored, read, with the kinds it was resolved with.
 std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
   const auto encoded = stored_encoding(shards);
-  return encoded ? EntityResolver::deserialize(*encoded) : std::nullopt;
+  const auto kinds = KindVocabulary::decode(shards.metadata(schema::META_KINDS));
+  return encoded && kinds ? EntityResolver::deserialize(*encoded, *kinds) : std::nullopt;
 }
 
 // The resolution the index keeps, when it still holds: no override changed,
 // no note came or went, and every changed note's digest is the same or
 // changed in a way that provably moves no name (EntityResolver::keeps: a
 // link added to a page that says what it is) or only adds names no note had
-// (EntityResolver::extended: a link to a new name; then the resolution
-// returned has them, and `added` lists each with the note naming it).
+// (EntityResolver::extended: a link to a new name, a new page no note
+// names; then the resolution returned has them, `extends` is set, and
+// `added` lists each new name with the note naming it).
 // Resolving a large vault is most of such a run. `stored` is the stored
 // resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, bool overrides_changed,
-                                              std::optional<EntityResolver>& stored,
+                                              std::optional<EntityResolver>& stored, bool& extends,
                                               std::vector<std::pair<std::string, std::string>>& added) {
   if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
@@ -79,10 +81,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   std::optional<EntityResolver> extended;  // the stored one with the names the notes before added
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
-    if (!n.old) return std::nullopt;
-    const auto before = NoteDigest::decode(*n.old->digest);
-    if (!before) return std::nullopt;
-    if (*before == n.digest()) continue;
+    std::optional<NoteDigest> before;  // none: a new note
+    if (n.old && !(before = NoteDigest::decode(*n.old->digest))) return std::nullopt;
+    if (before && *before == n.digest()) continue;
     if (!stored) {
       if (!(stored = stored_resolution(shards))) return std::nullopt;
       for (const RunNote& page : notes)
@@ -90,14 +91,17 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     }
     // (Each note's change is weighed against the vault with the changes before it.)
     const EntityResolver& now = extended ? *extended : *stored;
-    if (now.keeps(*before, n.digest(), is_page)) continue;
+    if (before && now.keeps(*before, n.digest(), is_page)) continue;
     std::vector<std::string> names;
-    auto more = now.extended(*before, n.digest(), is_page, &names);
+    auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &names);
     if (!more) return std::nullopt;
     extended = std::move(more);
     for (auto& name : names) added.emplace_back(std::move(name), n.file->path);
   }
-  if (extended) return extended;
+  if (extended) {
+    extends = true;
+    return extended;
+  }
   // No note changed at all: no document is built, so the resolution is only
   // kept, not read (a no-op at 100k notes: 0.1 s less). It must be there, the
   // same on every shard.
@@ -222,14 +226,14 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
   std::optional<EntityResolver> stored;  // read at most once
   std::vector<std::pair<std::string, std::string>> added;  // names no note had: name, note
-  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, added)) {
+  if (auto kept =
+          kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, m_extended, added)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
-    if (!added.empty()) {
-      // New names: the resolution is stored again, and those of no kind are
-      // unresolved, named by one note (the findings' names stay in order).
-      m_extended = true;
+    if (m_extended) {
+      // New names or pages: the resolution is stored again, and the new names
+      // of no kind are unresolved, named by one note (the findings' names stay in order).
       for (const auto& [name, path] : added) {
         if (m_resolver.kind(name)) continue;
         const auto at = std::lower_bound(report.unresolved.begin(), report.unresolved.end(), name,
@@ -284,9 +288,8 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   if (!m_reused || m_extended) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     meta.emplace_back(std::string(schema::META_RESOLUTION), m_resolver.serialize());
+    meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   }
-  // (An extended resolution is a stored one, read with the default kinds: the vault's are as stored.)
-  if (!m_reused) meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   return meta;
 }
 

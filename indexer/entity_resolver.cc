@@ -625,11 +625,35 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   return true;
 }
 
-std::optional<EntityResolver> EntityResolver::extended(const NoteDigest& before, const NoteDigest& after,
+std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before, const NoteDigest& after,
                                                        const std::function<bool(std::string_view)>& is_page,
                                                        std::vector<std::string>* added) const {
+  // A new note is a new page: extended when nothing the vault knows folds
+  // like its title (then no note names it), it brings no alias, gloss or
+  // kind word of its own (the synonyms, glossary and kinds stay), and it does
+  // not name itself. It is then weighed as a change from the same page
+  // mentioning nothing.
+  NoteDigest unwritten;
+  std::string title_key;
+  if (!before) {
+    title_key = fold_name(after.title);
+    if (m_keys.empty() || known_key(title_key) || link_page_name(after.title).size() != after.title.size() ||
+        !after.aliases.empty() || !after.glosses.empty())
+      return std::nullopt;
+    for (const auto& w : after.kind_words)
+      if (w.declared && !m_vocabulary.canonical(w.word)) return std::nullopt;
+    unwritten = after;
+    unwritten.labelled.clear();
+    unwritten.names.clear();
+    unwritten.hints.clear();
+    unwritten.lists.clear();
+    before = &unwritten;
+  }
   Fresh fresh;  // each spelling no note had → its key
-  if (!admits(before, after, is_page, &fresh)) return std::nullopt;
+  if (!admits(*before, after, is_page, &fresh)) return std::nullopt;
+  if (!title_key.empty())
+    for (const auto& [spelling, key] : fresh)
+      if (key == title_key) return std::nullopt;
   // Only this note mentions the new keys: each names one new name, spelled as
   // the note's names first spell it (a key only its lists or link words spell: resolved again).
   std::map<std::string_view, std::string_view> name_of_key;
@@ -682,6 +706,28 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest& before,
                    set(name, k, KindEvidence::ListMates, std::string(first));  // (not a page)
                });
   }
+  // The new page's kind, from what it says of itself (decide_kinds()), and its facts if it is a work.
+  std::map<std::string, WorkFacts, std::less<>> new_work;
+  const std::map<std::string, WorkFacts, std::less<>>* works = &m_works;
+  if (!title_key.empty()) {
+    const std::string_view t = after.title;
+    if (const auto k = declared(after)) set(t, k->first, KindEvidence::OwnPage, k->second);
+    if (after.bibliographic) set(t, Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
+    if (after.structure) set(t, *after.structure, KindEvidence::PageStructure, {});
+    if (after.defined) set(t, *after.defined, KindEvidence::FirstSentence, after.defined_by);
+    if (auto k = heuristic(title_key)) set(t, k->first, KindEvidence::Heuristic, k->second);
+    set(t, Kind(kinds::OTHER), KindEvidence::Page, {});
+    canonical.emplace(t, t);
+    name_of_key.emplace(title_key, t);
+    if (is_work(*info[t].kind)) {
+      new_work = m_works;
+      WorkFacts& w = new_work[after.title];
+      w.venues = after.venues;
+      w.years = after.years.empty() && !after.text_year.empty() ? std::vector<std::string>{after.text_year}
+                                                                : after.years;
+      works = &new_work;
+    }
+  }
   // The resolution with them: the spellings, kinds and keys merged in order.
   std::vector<std::pair<std::string_view, std::string_view>> spellings;
   spellings.reserve(m_spellings.size() + canonical.size());
@@ -699,10 +745,11 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest& before,
   for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
-  if (!r.load(std::make_shared<const std::string>(encode(spellings, kinds, m_works, std::move(keys)))))
+  if (!r.load(std::make_shared<const std::string>(encode(spellings, kinds, *works, std::move(keys)))))
     return std::nullopt;
   if (added)
-    for (const auto& [key, name] : name_of_key) added->emplace_back(name);
+    for (const auto& [key, name] : name_of_key)
+      if (key != title_key) added->emplace_back(name);
   return r;
 }
 
@@ -725,7 +772,14 @@ std::string EntityResolver::encode() const {
   // Every key a spelling of the vault folds to, and every page's and alias's.
   std::vector<std::uint64_t> keys;
   keys.reserve(m_folded.size() + m_by_key.size());
-  for (const auto& [spelling, s] : m_folded) keys.push_back(key_hash(s.folded));
+  for (const auto& [spelling, s] : m_folded) {
+    keys.push_back(key_hash(s.folded));
+    // A link in a page's path form ([[folder/Page]]) would mean a new page of that name.
+    if (spelling.find_first_of("/^.") != std::string::npos ||
+        strings::trim(spelling).size() != spelling.size())
+      if (const std::string page = link_page_name(spelling); page.size() != spelling.size())
+        keys.push_back(key_hash(fold_name(page)));
+  }
   for (const auto& [key, page] : m_by_key) keys.push_back(key_hash(key));
   return encode(spellings, kinds, m_works, keys);
 }
@@ -765,8 +819,8 @@ std::string EntityResolver::encode(
   return out;
 }
 
-std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in) {
-  EntityResolver r;
+std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in, KindVocabulary vocabulary) {
+  EntityResolver r(std::move(vocabulary));
   if (!r.load(std::make_shared<const std::string>(in))) return std::nullopt;
   return r;
 }

@@ -136,17 +136,22 @@ class EntityResolver {
   /// note had (no spelling of the vault, no page or alias folds like them, and
   /// no path names a page with them): each such name is its own, spelled as
   /// the note first spells it, of the kind its list labels, the words around
-  /// its links, its own words and its lists give. nullopt for any other
-  /// change. `added`: the names added.
-  std::optional<EntityResolver> extended(const NoteDigest& before, const NoteDigest& after,
+  /// its links, its own words and its lists give. A new note (before null)
+  /// is a new page: extended when its title is such a name too, and it has
+  /// no alias, no gloss and no kind word the vocabulary lacks, and does not
+  /// name itself; its kind is what it says of itself. nullopt for any other
+  /// change. `added`: the names added (not the new page).
+  std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
                                          std::vector<std::string>* added = nullptr) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
-  /// the same names without the notes (nullopt if malformed).
+  /// the same names without the notes (nullopt if malformed); with the
+  /// vocabulary it was resolved with, it can be extended().
   std::string serialize() const;
-  static std::optional<EntityResolver> deserialize(std::string_view data);
+  static std::optional<EntityResolver> deserialize(std::string_view data,
+                                                   KindVocabulary vocabulary = KindVocabulary::defaults());
 
  private:
   struct Info {

@@ -103,6 +103,27 @@ for edit in '\n[[Qiying Yu]] と [[Yanghua Peng]] の話。\n## 関連\n- 関連
     cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 done
 
+# A new note that no note names, citing pages and naming a new person,
+# extends the resolution as well (a work: its venue and year are stored).
+cat >"$k/wiki/sources/@2026__OSDI__A Brand New Paper.md" <<'NOTE'
+---
+type: paper
+venue: OSDI
+year: 2026
+---
+# A Brand New Paper
+
+[[Xin Liu]] と [[ByteDance Seed]] の論文。
+
+## 関連
+- 関連研究者: [[新しい共著者]]
+NOTE
+"$INDEXER" --vault "$k" --index "$kinc" --quiet
+rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
+"$DUMP" "$kinc" >"$WORK/inc.dump"
+"$DUMP" "$WORK/full" >"$WORK/full.dump"
+expect "a new paper that no note names: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+
 # Two pages of one name in two folders: a change to how others list that
 # name updates both (regression: only one was refreshed).
 mkdir -p "$v/a" "$v/b"

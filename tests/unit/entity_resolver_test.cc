@@ -263,10 +263,22 @@ struct Vault {
   // resolving again gives (byte for byte)? The names added, in `added`.
   std::pair<bool, bool> extend(const std::string& note_after, std::vector<std::string>* added = nullptr) {
     const auto r = EntityResolver::deserialize(resolve(note_before));
+    const NoteDigest before = test::digest(p.parse("a.md", note_before));
     const auto e = r->extended(
-        test::digest(p.parse("a.md", note_before)), test::digest(p.parse("a.md", note_after)),
+        &before, test::digest(p.parse("a.md", note_after)),
         [&](std::string_view name) { return is_page(name); }, added);
     return {e.has_value(), e && e->serialize() == resolve(note_after)};
+  }
+  // A new note: is the stored resolution extended, and as resolving again gives?
+  std::pair<bool, bool> add_note(const std::string& file, const std::string& text,
+                                 std::vector<std::string>* added = nullptr) {
+    const auto r = EntityResolver::deserialize(resolve(note_before));
+    pages.push_back(p.parse(file, text));
+    const auto e = r->extended(
+        nullptr, test::digest(pages.back()), [&](std::string_view name) { return is_page(name); }, added);
+    const std::string again = resolve(note_before);
+    pages.pop_back();
+    return {e.has_value(), e && e->serialize() == again};
   }
 };
 
@@ -397,9 +409,10 @@ TEST_CASE("EntityResolver, names no note had extend the resolution as resolving 
       v.extend(base + "[[New Name]] と [[NEW NAME]]。\n- 関連研究者: [[新しい研究者Z]]\n", &added).second);
   CHECK(added == std::vector<std::string>{"New Name", "新しい研究者Z"});
   const auto r = EntityResolver::deserialize(v.resolve(base));
-  const auto e = r->extended(test::digest(v.p.parse("a.md", base)),
-                             test::digest(v.p.parse("a.md", base + "[[Xin Liu]]・[[Someone New]]（訳）。")),
-                             [&](std::string_view name) { return v.is_page(name); });
+  const NoteDigest before = test::digest(v.p.parse("a.md", base));
+  const auto e =
+      r->extended(&before, test::digest(v.p.parse("a.md", base + "[[Xin Liu]]・[[Someone New]]（訳）。")),
+                  [&](std::string_view name) { return v.is_page(name); });
   REQUIRE(e);
   CHECK(e->canonical("Someone New") == "Someone New");
   CHECK(e->kind("Someone New") == Kind(kinds::PERSON));
@@ -453,4 +466,82 @@ TEST_CASE("EntityResolver, extended() gives what resolving again gives: random e
     }
   }
   CHECK(with_names > 30);  // (the edits exercise the case)
+}
+
+TEST_CASE("EntityResolver, a new note no note names extends the resolution as resolving again would",
+          "[entities]") {
+  Vault v;
+  struct Case {
+    std::string file, text;
+    bool extends;
+  };
+  const std::vector<Case> cases{
+      {"@2026__OSDI__New Paper.md", "---\ntype: paper\nvenue: OSDI\nyear: 2026\n---\n[[Xin Liu]] の論文。",
+       true},
+      {"Jane Roe.md", "---\nentity_type: person\n---\n[[Meta]] の研究者。", true},    // its own page says
+      {"Acme University.md", "本文。", true},                                         // its name's words
+      {"新しい概念.md", "## 定義\n新しい考え。\n## 未解決の問い\n- なぜか。", true},  // its layout
+      {"Plain.md", "[[Quiet Page]] と [[Fresh Person]] の話。\n- 関連研究者: [[Fresh Person]]\n", true},
+      {"Plain.md", "[[Xin Liu]]（訳）。[[Meta]]による開発。",
+       true},                                                 // link words for pages that say what they are
+      {"Nobody.md", "本文。", false},                         // a name notes mention
+      {"Facebook.md", "本文。", false},                       // an alias
+      {"XIN LIU.md", "本文。", false},                        // another page's title, folded
+      {"Plain.md", "---\naliases: [P]\n---\n本文。", false},  // an alias of its own
+      {"Plain.md", "[[Nobody]] も。", false},                 // a name no page has, known
+      {"Plain.md", "[[Plain]] 自身。", false},                // itself
+      {"Plain.md", "---\ntype: gizmo\n---\n本文。", false},   // a kind the vocabulary lacks
+      {"Plain.md", "- 関連研究者: [[Quiet Page]]\n", false},  // a label for a page of no kind
+  };
+  for (const Case& c : cases) {
+    INFO(c.file << ": " << c.text);
+    const auto [extends, same] = v.add_note(c.file, c.text);
+    CHECK(extends == c.extends);
+    if (extends) CHECK(same);
+  }
+  std::vector<std::string> added;
+  REQUIRE(v.add_note("Plain.md", "- 関連研究者: [[Fresh Person]]\n", &added).second);
+  CHECK(added == std::vector<std::string>{"Fresh Person"});  // (not the page)
+  // A link in a page's path form elsewhere would mean the new page: resolved again.
+  v.pages.push_back(v.p.parse("y.md", "[[notes/Future Page]] を参照。"));
+  CHECK(v.add_note("Future Page.md", "本文。") == std::make_pair(false, false));
+  CHECK(v.add_note("Other Page.md", "本文。") == std::make_pair(true, true));
+}
+
+TEST_CASE("EntityResolver, extended() for a new note gives what resolving again gives: random notes",
+          "[entities]") {
+  Vault v;
+  const std::vector<std::string> titles{"Fresh Page", "Acme Institute", "Nobody",
+                                        "Xin Liu",    "meta",           "新しい本"};
+  const std::vector<std::string> heads{"",
+                                       "---\nentity_type: person\n---\n",
+                                       "---\ntype: book\nyear: 2020\n---\n",
+                                       "---\ntags: [organization]\n---\n",
+                                       "## 定義\n新しい考え。\n",
+                                       "---\naliases: [FP]\n---\n"};
+  const std::vector<std::string> pieces{"[[Xin Liu]] の話。",
+                                        "[[Quiet Page]] も。",
+                                        "[[Nobody]] も。",
+                                        "[[Meta]]による開発。",
+                                        "[[Someone New]] も。",
+                                        "[[someone new]]（訳）。",
+                                        "[[新人]]・[[Xin Liu]]。",
+                                        "[[Fresh Page]] も。",
+                                        "\n## 関連\n- 関連研究者: [[Xin Liu]] / [[Someone New]]\n",
+                                        "\n- 協力機関: [[Acme Labs]] / [[Meta]]\n",
+                                        "\n- 研究者: [[Quiet Page]]\n"};
+  std::mt19937 rng(20261203);
+  int extended = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::string text = heads[rng() % heads.size()];
+    for (std::size_t n = rng() % 4; n > 0; --n) text += pieces[rng() % pieces.size()];
+    const std::string file = titles[rng() % titles.size()] + ".md";
+    INFO(file << ": " << text);
+    const auto [extends, same] = v.add_note(file, text);
+    if (extends) {
+      ++extended;
+      CHECK(same);
+    }
+  }
+  CHECK(extended > 40);  // (the notes exercise the case)
 }
