@@ -61,7 +61,7 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
 // link added to a page that says what it is) or only adds names no note had
 // (EntityResolver::extended: a link to a new name, a new page no note
 // names; then the resolution returned has them, `extends` is set, and
-// `added` lists each new name with the note naming it).
+// `added` lists each name no page has that a note now mentions, with the note).
 // Resolving a large vault is most of such a run. `stored` is the stored
 // resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
@@ -232,13 +232,17 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {
-      // New names or pages: the resolution is stored again, and the new names
-      // of no kind are unresolved, named by one note (the findings' names stay in order).
+      // New names or pages: the resolution is stored again; the names of no
+      // kind the notes now mention are unresolved in these notes too (the
+      // findings' names stay in order).
       for (const auto& [name, path] : added) {
         if (m_resolver.kind(name)) continue;
         const auto at = std::lower_bound(report.unresolved.begin(), report.unresolved.end(), name,
                                          [](const auto& u, const std::string& n) { return u.name < n; });
-        report.unresolved.insert(at, {name, {path}});
+        if (at != report.unresolved.end() && at->name == name)
+          at->notes.insert(path);
+        else
+          report.unresolved.insert(at, {name, {path}});
       }
       m_findings = encode_findings(report);
     }

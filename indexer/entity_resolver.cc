@@ -542,8 +542,9 @@ bool EntityResolver::keeps(const NoteDigest& before, const NoteDigest& after,
 }
 
 bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
-                            const std::function<bool(std::string_view)>& is_page, Fresh* fresh) const {
+                            const std::function<bool(std::string_view)>& is_page, Additions* more) const {
   const NoteDigest &b = before, &a = after;
+  auto* fresh = more ? &more->fresh : nullptr;
   // What makes a page, its kind, a work's facts, the synonyms and the glossary.
   if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source ||
       a.aliases != b.aliases || a.kind_words != b.kind_words || a.structure != b.structure ||
@@ -564,13 +565,15 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     if (!is.count(spelling) && (!is_page(spelling) || !stored_canonical(spelling))) return false;
   // Every spelling known, and the page each names, if it names one (a title
   // or an alias decides it, never a first spelling, and it gets no list mates).
-  std::map<std::string_view, const StoredKind*> page;  // spelling → its page's kind, or nullptr
+  std::map<std::string_view, const StoredKind*> page;   // spelling → its page's kind, or nullptr
+  std::map<std::string_view, const StoredKind*> named;  // spelling → its name's kind, if known
   std::set<std::string_view> all = is;
   all.insert(was.begin(), was.end());
   for (const std::string_view spelling : all) {
     const std::string_view* canonical = stored_canonical(spelling);
     if (canonical) {
-      page[spelling] = is_page(*canonical) ? stored_kind(*canonical) : nullptr;
+      named[spelling] = stored_kind(*canonical);
+      page[spelling] = is_page(*canonical) ? named[spelling] : nullptr;
       continue;
     }
     // Unknown: a name of its own (extended()) when it is no path to a page
@@ -584,14 +587,24 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   }
   const auto is_fresh = [&](std::string_view spelling) { return fresh && fresh->count(spelling); };
   // The names no page has: the same ones, each first spelled as it was
-  // (a later mention of one counts for nothing but its notes and kinds).
+  // (a later mention of one counts for nothing but its notes and kinds); for
+  // extended(), more of them, each first spelled here as the vault first
+  // spells it (then the note cannot be the first to spell it otherwise).
   const auto firsts = [&](const NoteDigest& d) {
     std::map<std::string, std::string_view> first;  // folded name → its first spelling here
     for (const auto& n : d.names)
       if (!page[n] && !is_fresh(n)) first.try_emplace(fold_name(n), n);
     return first;
   };
-  if (firsts(a) != firsts(b)) return false;
+  const auto firsts_after = firsts(a), firsts_before = firsts(b);
+  for (const auto& [key, spelling] : firsts_before)
+    if (const auto it = firsts_after.find(key); it == firsts_after.end() || it->second != spelling)
+      return false;
+  for (const auto& [key, spelling] : firsts_after)
+    if (!firsts_before.count(key)) {
+      if (!more || *stored_canonical(spelling) != spelling) return false;
+      more->mentioned.push_back(spelling);
+    }
   // Lists added or taken away: of pages only (and new names, whose kinds extended() decides).
   std::map<std::vector<std::string>, int> lists;
   for (const auto& l : b.lists) --lists[l];
@@ -600,10 +613,10 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     if (n != 0 &&
         !std::all_of(list.begin(), list.end(), [&](const std::string& s) { return page[s] || is_fresh(s); }))
       return false;
-  // List labels and link words counted again only for pages whose own
-  // declaration (or the override file) decides their kind.
+  // List labels and link words counted again only for names whose own
+  // page's declaration (or the override file) decides their kind.
   const auto declared = [&](std::string_view spelling) {
-    const StoredKind* k = page[spelling];
+    const StoredKind* k = named[spelling];
     return k && (k->evidence == KindEvidence::Override || k->evidence == KindEvidence::OwnPage ||
                  k->evidence == KindEvidence::Bibliographic);
   };
@@ -612,8 +625,8 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   for (const auto& [name, kind] : a.labelled) ++votes[{name, kind}];
   for (const auto& [vote, n] : votes) {
     if (n == 0 || declared(vote.first) || is_fresh(vote.first)) continue;
-    // More votes for the kind a page's list labels already give it keep that kind.
-    const StoredKind* k = page[vote.first];
+    // More votes for the kind a name's list labels already give it keep that kind.
+    const StoredKind* k = named[vote.first];
     if (n > 0 && k && k->evidence == KindEvidence::ListLabel && k->kind == vote.second) continue;
     return false;
   }
@@ -649,8 +662,9 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
     unwritten.lists.clear();
     before = &unwritten;
   }
-  Fresh fresh;  // each spelling no note had → its key
-  if (!admits(*before, after, is_page, &fresh)) return std::nullopt;
+  Additions more;
+  if (!admits(*before, after, is_page, &more)) return std::nullopt;
+  const Fresh& fresh = more.fresh;  // each spelling no note had → its key
   if (!title_key.empty())
     for (const auto& [spelling, key] : fresh)
       if (key == title_key) return std::nullopt;
@@ -747,9 +761,11 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
   EntityResolver r(m_vocabulary);
   if (!r.load(std::make_shared<const std::string>(encode(spellings, kinds, *works, std::move(keys)))))
     return std::nullopt;
-  if (added)
+  if (added) {
     for (const auto& [key, name] : name_of_key)
       if (key != title_key) added->emplace_back(name);
+    added->insert(added->end(), more.mentioned.begin(), more.mentioned.end());
+  }
   return r;
 }
 

@@ -125,9 +125,9 @@ class EntityResolver {
   /// been the vault's last mention) but a page's title; every name known; the names
   /// that are no page's the same, each first spelled as it was (first spellings);
   /// lists added or taken away of pages only (pages get no list mates); list
-  /// labels and link words added or taken away only for pages whose own
-  /// declaration or the override file decides their kind, or list labels
-  /// added for the kind a page's list labels give it already.
+  /// labels and link words added or taken away only for names whose own
+  /// page's declaration or the override file decides their kind, or list
+  /// labels added for the kind a name's list labels give it already.
   bool keeps(const NoteDigest& before, const NoteDigest& after,
              const std::function<bool(std::string_view)>& is_page) const;
 
@@ -140,7 +140,9 @@ class EntityResolver {
   /// is a new page: extended when its title is such a name too, and it has
   /// no alias, no gloss and no kind word the vocabulary lacks, and does not
   /// name itself; its kind is what it says of itself. nullopt for any other
-  /// change. `added`: the names added (not the new page).
+  /// change. `added`: the names no page has that the note now mentions
+  /// (new ones, and known ones it mentions first spelled as the vault first
+  /// spells them, with no list label, link word or list that could move their kind).
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
                                          std::vector<std::string>* added = nullptr) const;
@@ -221,10 +223,14 @@ class EntityResolver {
   /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
   bool load(std::shared_ptr<const std::string> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;
-  /// keeps(), and with fresh given, extended(): the spellings no note had, with their keys.
-  using Fresh = std::map<std::string_view, std::string>;
+  /// keeps(), and with `more` given, extended(): what the change may add.
+  using Fresh = std::map<std::string_view, std::string>;  // spellings no note had → their keys
+  struct Additions {
+    Fresh fresh;
+    std::vector<std::string_view> mentioned;  // names no page has, known, that the note now mentions
+  };
   bool admits(const NoteDigest& before, const NoteDigest& after,
-              const std::function<bool(std::string_view)>& is_page, Fresh* fresh) const;
+              const std::function<bool(std::string_view)>& is_page, Additions* more) const;
   const StoredKind* stored_kind(std::string_view canonical_name) const;
   void index_names();
   void resolve_spellings();

@@ -82,7 +82,8 @@ done
 
 # Links and list labels added for pages that say what they are keep the
 # stored resolution (EntityResolver::keeps); names no note had (one of no
-# kind: unresolved, one a list label makes a person) extend it
+# kind: unresolved, one a list label makes a person) and a name of no page
+# that other notes name (unresolved in one note more) extend it
 # (EntityResolver::extended); a label for a page whose kind lists decide,
 # with a name no page has, resolves the vault again (the name becomes a
 # person: the notes linking it change). Each time the update is what a
@@ -93,6 +94,7 @@ cp -r "$SAGASU_SRC/data/vault" "$k"
 for edit in '\n[[Qiying Yu]] と [[Yanghua Peng]] の話。\n## 関連\n- 関連研究者: [[Qiying Yu]] / [[Yanghua Peng]]\n' \
             '\n\n[[まったく新しい名前]] の話。\n' \
             '\n- 関連研究者: [[新しい研究者Z]] / [[Xin Liu]]\n' \
+            '\n\n[[テンソル並列]] もまた。\n' \
             '\n- 関連研究者: [[ByteDance Seed]] / [[テンソル並列]]\n'; do
   printf "$edit" >>"$k/questions/SDC の検知と診断はどう分担されるか.md"
   "$INDEXER" --vault "$k" --index "$kinc" --quiet

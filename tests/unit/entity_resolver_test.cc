@@ -488,7 +488,10 @@ TEST_CASE("EntityResolver, a new note no note names extends the resolution as re
       {"Facebook.md", "本文。", false},                       // an alias
       {"XIN LIU.md", "本文。", false},                        // another page's title, folded
       {"Plain.md", "---\naliases: [P]\n---\n本文。", false},  // an alias of its own
-      {"Plain.md", "[[Nobody]] も。", false},                 // a name no page has, known
+      {"Plain.md", "[[Nobody]] も。", true},   // a name no page has, spelled as the vault first spells it
+      {"Plain.md", "[[nobody]] も。", false},  // spelled otherwise (this note may come first)
+      {"Plain.md", "- 関連研究者: [[Nobody]]\n", false},      // a label for it: now a person
+      {"Plain.md", "[[Nobody]]（訳）。", false},              // words around it
       {"Plain.md", "[[Plain]] 自身。", false},                // itself
       {"Plain.md", "---\ntype: gizmo\n---\n本文。", false},   // a kind the vocabulary lacks
       {"Plain.md", "- 関連研究者: [[Quiet Page]]\n", false},  // a label for a page of no kind
@@ -502,6 +505,9 @@ TEST_CASE("EntityResolver, a new note no note names extends the resolution as re
   std::vector<std::string> added;
   REQUIRE(v.add_note("Plain.md", "- 関連研究者: [[Fresh Person]]\n", &added).second);
   CHECK(added == std::vector<std::string>{"Fresh Person"});  // (not the page)
+  added.clear();
+  REQUIRE(v.add_note("Plain.md", "[[Nobody]] も。[[Fresh Person]] も。", &added).second);
+  CHECK(added == std::vector<std::string>{"Fresh Person", "Nobody"});  // (its notes gain this one)
   // A link in a page's path form elsewhere would mean the new page: resolved again.
   v.pages.push_back(v.p.parse("y.md", "[[notes/Future Page]] を参照。"));
   CHECK(v.add_note("Future Page.md", "本文。") == std::make_pair(false, false));
