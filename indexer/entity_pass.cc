@@ -55,19 +55,26 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
   return encoded && kinds ? EntityResolver::deserialize(*encoded, *kinds) : std::nullopt;
 }
 
+// A name no page has that a note now mentions, or no longer does.
+struct Mention {
+  std::string name, note;
+  bool mentioned = true;
+};
+
 // The resolution the index keeps, when it still holds: no override changed,
 // no note came or went, and every changed note's digest is the same or
 // changed in a way that provably moves no name (EntityResolver::keeps: a
 // link added to a page that says what it is) or only adds names no note had
 // (EntityResolver::extended: a link to a new name, a new page no note
-// names; then the resolution returned has them, `extends` is set, and
-// `added` lists each name no page has that a note now mentions, with the note).
+// names, a name no page has given up; then the resolution returned has
+// them, `extends` is set, and `mentions` lists each name no page has that a
+// note now mentions (true) or no longer mentions (false), with the note).
 // Resolving a large vault is most of such a run. `stored` is the stored
 // resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, bool overrides_changed,
                                               std::optional<EntityResolver>& stored, bool& extends,
-                                              std::vector<std::pair<std::string, std::string>>& added) {
+                                              std::vector<Mention>& mentions) {
   if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
@@ -92,11 +99,12 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // (Each note's change is weighed against the vault with the changes before it.)
     const EntityResolver& now = extended ? *extended : *stored;
     if (before && now.keeps(*before, n.digest(), is_page)) continue;
-    std::vector<std::string> names;
-    auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &names);
+    std::vector<std::string> added, dropped;
+    auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &added, &dropped);
     if (!more) return std::nullopt;
     extended = std::move(more);
-    for (auto& name : names) added.emplace_back(std::move(name), n.file->path);
+    for (auto& name : added) mentions.push_back({std::move(name), n.file->path, true});
+    for (auto& name : dropped) mentions.push_back({std::move(name), n.file->path, false});
   }
   if (extended) {
     extends = true;
@@ -225,24 +233,28 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_overrides = read_overrides(root, old_overrides, report);
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
   std::optional<EntityResolver> stored;  // read at most once
-  std::vector<std::pair<std::string, std::string>> added;  // names no note had: name, note
+  std::vector<Mention> mentions;
   if (auto kept =
-          kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, m_extended, added)) {
+          kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, m_extended, mentions)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {
-      // New names or pages: the resolution is stored again; the names of no
-      // kind the notes now mention are unresolved in these notes too (the
-      // findings' names stay in order).
-      for (const auto& [name, path] : added) {
+      // New names or pages, names given up: the resolution is stored again;
+      // the names of no kind the notes now mention are unresolved in these
+      // notes too, those they no longer mention not (the findings' names stay in order).
+      auto& unresolved = report.unresolved;
+      for (const auto& [name, note, mentioned] : mentions) {
         if (m_resolver.kind(name)) continue;
-        const auto at = std::lower_bound(report.unresolved.begin(), report.unresolved.end(), name,
-                                         [](const auto& u, const std::string& n) { return u.name < n; });
-        if (at != report.unresolved.end() && at->name == name)
-          at->notes.insert(path);
-        else
-          report.unresolved.insert(at, {name, {path}});
+        auto at = std::lower_bound(unresolved.begin(), unresolved.end(), name,
+                                   [](const auto& u, const std::string& n) { return u.name < n; });
+        if (at == unresolved.end() || at->name != name) {
+          if (mentioned) unresolved.insert(at, {name, {note}});
+        } else if (mentioned) {
+          at->notes.insert(note);
+        } else if (at->notes.erase(note) && at->notes.empty()) {
+          unresolved.erase(at);
+        }
       }
       m_findings = encode_findings(report);
     }

@@ -255,11 +255,11 @@ void EntityResolver::finish() {
       w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
     }
   // What pass 1 gathered is done with; the resolution is kept as it is stored.
+  const bool loaded = load(std::make_shared<const std::string>(encode()));
+  (void)loaded;  // (an encoding of ours always reads back)
   m_named.clear();
   m_digests.clear();
   m_owned.clear();
-  const bool loaded = load(std::make_shared<const std::string>(encode()));
-  (void)loaded;  // (an encoding of ours always reads back)
   m_folded.clear();
   m_canonical.clear();
   m_info.clear();
@@ -560,9 +560,26 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     return s;
   };
   const std::set<std::string_view> was = spellings(b), is = spellings(a);
-  // A spelling given up may have been the vault's last mention of it, unless it is a page's title.
-  for (const std::string_view spelling : was)
-    if (!is.count(spelling) && (!is_page(spelling) || !stored_canonical(spelling))) return false;
+  // A spelling given up may have been the vault's last use of it, unless it
+  // is a page's title. For extended(), a name no page has may be given up
+  // when it is its name's one spelling (so no first spelling changes) and no
+  // override names it: other notes still use it, or it goes with its last use.
+  std::set<std::string_view> given_up;
+  for (const std::string_view spelling : was) {
+    if (is.count(spelling)) continue;
+    const std::string_view* canonical = stored_canonical(spelling);
+    if (!canonical) return false;
+    if (is_page(spelling)) continue;
+    const StoredKind* k = stored_kind(spelling);
+    if (!more || *canonical != spelling || uses(spelling) == 0 || !sole_spelling(spelling) ||
+        (k && k->evidence == KindEvidence::Override) || link_page_name(spelling).size() != spelling.size())
+      return false;
+    given_up.insert(spelling);
+    if (uses(spelling) == 1) more->gone.push_back(spelling);
+  }
+  const auto is_gone = [&](std::string_view spelling) {
+    return more && std::find(more->gone.begin(), more->gone.end(), spelling) != more->gone.end();
+  };
   // Every spelling known, and the page each names, if it names one (a title
   // or an alias decides it, never a first spelling, and it gets no list mates).
   std::map<std::string_view, const StoredKind*> page;   // spelling → its page's kind, or nullptr
@@ -586,10 +603,18 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     page[spelling] = nullptr;
   }
   const auto is_fresh = [&](std::string_view spelling) { return fresh && fresh->count(spelling); };
+  // The spellings of names no page has are counted by the notes using them:
+  // kept only when the note uses the same ones.
+  if (!more)
+    for (const std::string_view spelling : all)
+      if (!page[spelling] && was.count(spelling) != is.count(spelling)) return false;
   // The names no page has: the same ones, each first spelled as it was
   // (a later mention of one counts for nothing but its notes and kinds); for
   // extended(), more of them, each first spelled here as the vault first
-  // spells it (then the note cannot be the first to spell it otherwise).
+  // spells it (then the note cannot be the first to spell it otherwise), or
+  // fewer, given up as above. (A name's own words are read when some note
+  // names it: any note using a spelling names it, an attachment's aside,
+  // which is never a name. So a mention neither adds nor takes them away.)
   const auto firsts = [&](const NoteDigest& d) {
     std::map<std::string, std::string_view> first;  // folded name → its first spelling here
     for (const auto& n : d.names)
@@ -597,21 +622,25 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     return first;
   };
   const auto firsts_after = firsts(a), firsts_before = firsts(b);
-  for (const auto& [key, spelling] : firsts_before)
-    if (const auto it = firsts_after.find(key); it == firsts_after.end() || it->second != spelling)
-      return false;
+  for (const auto& [key, spelling] : firsts_before) {
+    const auto it = firsts_after.find(key);
+    if (it != firsts_after.end() && it->second == spelling) continue;
+    if (it != firsts_after.end() || !given_up.count(spelling)) return false;
+    more->dropped.push_back(spelling);
+  }
   for (const auto& [key, spelling] : firsts_after)
     if (!firsts_before.count(key)) {
       if (!more || *stored_canonical(spelling) != spelling) return false;
       more->mentioned.push_back(spelling);
     }
-  // Lists added or taken away: of pages only (and new names, whose kinds extended() decides).
+  // Lists added or taken away: of pages only (and of names new or gone,
+  // whose kinds extended() decides).
   std::map<std::vector<std::string>, int> lists;
   for (const auto& l : b.lists) --lists[l];
   for (const auto& l : a.lists) ++lists[l];
   for (const auto& [list, n] : lists)
-    if (n != 0 &&
-        !std::all_of(list.begin(), list.end(), [&](const std::string& s) { return page[s] || is_fresh(s); }))
+    if (n != 0 && !std::all_of(list.begin(), list.end(),
+                               [&](const std::string& s) { return page[s] || is_fresh(s) || is_gone(s); }))
       return false;
   // List labels and link words counted again only for names whose own
   // page's declaration (or the override file) decides their kind.
@@ -624,7 +653,7 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   for (const auto& [name, kind] : b.labelled) --votes[{name, kind}];
   for (const auto& [name, kind] : a.labelled) ++votes[{name, kind}];
   for (const auto& [vote, n] : votes) {
-    if (n == 0 || declared(vote.first) || is_fresh(vote.first)) continue;
+    if (n == 0 || declared(vote.first) || is_fresh(vote.first) || is_gone(vote.first)) continue;
     // More votes for the kind a name's list labels already give it keep that kind.
     const StoredKind* k = named[vote.first];
     if (n > 0 && k && k->evidence == KindEvidence::ListLabel && k->kind == vote.second) continue;
@@ -633,14 +662,22 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, int> hints;
   for (const auto& h : b.hints) --hints[{h.name, h.kind, h.marker}];
   for (const auto& h : a.hints) ++hints[{h.name, h.kind, h.marker}];
-  for (const auto& [hint, n] : hints)
-    if (n != 0 && !declared(std::get<0>(hint)) && !is_fresh(std::get<0>(hint))) return false;
+  for (const auto& [hint, n] : hints) {
+    const std::string_view name = std::get<0>(hint);
+    if (n != 0 && !declared(name) && !is_fresh(name) && !is_gone(name)) return false;
+  }
   return true;
+}
+
+bool EntityResolver::sole_spelling(std::string_view name) const {
+  return std::count_if(m_spellings.begin(), m_spellings.end(),
+                       [&](const auto& s) { return s.second == name; }) == 1;
 }
 
 std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before, const NoteDigest& after,
                                                        const std::function<bool(std::string_view)>& is_page,
-                                                       std::vector<std::string>* added) const {
+                                                       std::vector<std::string>* added,
+                                                       std::vector<std::string>* dropped) const {
   // A new note is a new page: extended when nothing the vault knows folds
   // like its title (then no note names it), it brings no alias, gloss or
   // kind word of its own (the synonyms, glossary and kinds stay), and it does
@@ -742,11 +779,16 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
       works = &new_work;
     }
   }
-  // The resolution with them: the spellings, kinds and keys merged in order.
+  // The resolution with them, and without the names gone: the spellings,
+  // kinds, uses and keys merged in order.
+  const std::set<std::string_view> gone(more.gone.begin(), more.gone.end());
   std::vector<std::pair<std::string_view, std::string_view>> spellings;
   spellings.reserve(m_spellings.size() + canonical.size());
   std::merge(m_spellings.begin(), m_spellings.end(), canonical.begin(), canonical.end(),
              std::back_inserter(spellings), [](const auto& x, const auto& y) { return x.first < y.first; });
+  spellings.erase(std::remove_if(spellings.begin(), spellings.end(),
+                                 [&](const auto& s) { return gone.count(s.first) > 0; }),
+                  spellings.end());
   std::vector<StoredKind> added_kinds;
   for (const auto& [name, i] : info) added_kinds.push_back({name, *i.kind, i.detail, i.evidence});
   std::vector<StoredKind> kinds;
@@ -754,18 +796,61 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
   std::merge(m_kinds.begin(), m_kinds.end(), added_kinds.begin(), added_kinds.end(),
              std::back_inserter(kinds),
              [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; });
+  kinds.erase(
+      std::remove_if(kinds.begin(), kinds.end(), [&](const StoredKind& k) { return gone.count(k.name) > 0; }),
+      kinds.end());
+  // A spelling of a name no page has counts this note once more when the
+  // note now uses it, once less when it no longer does.
+  std::map<std::string_view, int> change;
+  for (const auto& [spelling, key] : fresh) change[spelling] = 1;
+  {
+    const auto unpaged = [&](const NoteDigest& d) {  // the spellings of names no page has
+      std::set<std::string_view> s;
+      const auto add = [&](std::string_view n) {
+        if (fresh.count(n)) return;
+        const std::string_view* c = stored_canonical(n);
+        if (c && !is_page(*c)) s.insert(n);
+      };
+      for (const auto& n : d.names) add(n);
+      for (const auto& l : d.labelled) add(l.first);
+      for (const auto& h : d.hints) add(h.name);
+      for (const auto& list : d.lists)
+        for (const auto& n : list) add(n);
+      return s;
+    };
+    const auto was = unpaged(*before), is = unpaged(after);
+    for (const std::string_view s : is)
+      if (!was.count(s)) ++change[s];
+    for (const std::string_view s : was)
+      if (!is.count(s)) --change[s];
+  }
+  std::vector<std::pair<std::string_view, std::uint32_t>> counted;
+  counted.reserve(m_uses.size() + fresh.size());
+  auto c = change.begin();
+  for (const auto& [spelling, notes] : m_uses) {
+    for (; c != change.end() && c->first < spelling; ++c) counted.emplace_back(c->first, c->second);
+    std::int64_t n = notes;
+    if (c != change.end() && c->first == spelling) n += (c++)->second;
+    if (n > 0) counted.emplace_back(spelling, static_cast<std::uint32_t>(n));
+  }
+  for (; c != change.end(); ++c) counted.emplace_back(c->first, c->second);
+  std::set<std::uint64_t> gone_keys;
+  for (const std::string_view name : gone) gone_keys.insert(key_hash(fold_name(name)));
   std::vector<std::uint64_t> keys;
   keys.reserve(stored_keys() + name_of_key.size());
-  for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
+  for (std::size_t k = 0; k < stored_keys(); ++k)
+    if (!gone_keys.count(stored_key(k))) keys.push_back(stored_key(k));
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
-  if (!r.load(std::make_shared<const std::string>(encode(spellings, kinds, *works, std::move(keys)))))
+  if (!r.load(
+          std::make_shared<const std::string>(encode(spellings, kinds, *works, counted, std::move(keys)))))
     return std::nullopt;
   if (added) {
     for (const auto& [key, name] : name_of_key)
       if (key != title_key) added->emplace_back(name);
     added->insert(added->end(), more.mentioned.begin(), more.mentioned.end());
   }
+  if (dropped) dropped->assign(more.dropped.begin(), more.dropped.end());
   return r;
 }
 
@@ -797,14 +882,46 @@ std::string EntityResolver::encode() const {
         keys.push_back(key_hash(fold_name(page)));
   }
   for (const auto& [key, page] : m_by_key) keys.push_back(key_hash(key));
-  return encode(spellings, kinds, m_works, keys);
+  return encode(spellings, kinds, m_works, count_uses(), keys);
+}
+
+// In how many notes each spelling of a name no page has stands (in any of
+// their names, labels, link words or lists): when its last note gives it up,
+// it is no spelling of the vault any more (extended()).
+std::vector<std::pair<std::string_view, std::uint32_t>> EntityResolver::count_uses() const {
+  std::unordered_set<std::string_view> titles;
+  for (const NoteDigest& d : m_digests) titles.insert(d.title);
+  struct Use {
+    std::uint32_t notes = 0;
+    std::size_t last = 0;  // the last note counted, from 1
+    const std::string* canonical = nullptr;
+  };
+  std::unordered_map<std::string_view, Use> uses;
+  std::size_t note = 0, names = 0, labelled = 0, hints = 0, listed = 0;
+  for (const NoteDigest& d : m_digests) {
+    ++note;
+    const auto use = [&](std::string_view spelling, const std::string* canonical) {
+      Use& u = uses[spelling];
+      if (u.last != note) u.last = note, ++u.notes, u.canonical = canonical;
+    };
+    for (const auto& n : d.names) use(n, m_mentions.names[names++]);
+    for (const auto& l : d.labelled) use(l.first, m_mentions.labelled[labelled++]);
+    for (const auto& h : d.hints) use(h.name, m_mentions.hints[hints++]);
+    for (const auto& list : d.lists)
+      for (const auto& n : list) use(n, m_mentions.listed[listed++]);
+  }
+  std::vector<std::pair<std::string_view, std::uint32_t>> counted;
+  for (const auto& [spelling, u] : uses)
+    if (!titles.count(*u.canonical)) counted.emplace_back(spelling, u.notes);
+  std::sort(counted.begin(), counted.end());
+  return counted;
 }
 
 std::string EntityResolver::encode(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
     const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
-    std::vector<std::uint64_t> keys) {
-  std::string out = "r5";
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& uses, std::vector<std::uint64_t> keys) {
+  std::string out = "r6";
   put_field(out, std::to_string(spellings.size()));
   for (const auto& [spelling, canonical] : spellings) {
     put_field(out, spelling);
@@ -825,6 +942,11 @@ std::string EntityResolver::encode(
       for (const auto& v : *list) put_field(out, v);
     }
   }
+  put_field(out, std::to_string(uses.size()));
+  for (const auto& [spelling, notes] : uses) {
+    put_field(out, spelling);
+    put_field(out, std::to_string(notes));
+  }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   std::string packed(keys.size() * sizeof(std::uint64_t), '\0');
@@ -843,7 +965,7 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in, K
 
 bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
   std::string_view in = *stored;
-  if (in.substr(0, 2) != "r5") return false;
+  if (in.substr(0, 2) != "r6") return false;
   in.remove_prefix(2);
   auto field = [&](std::string_view& f) { return get_field(in, f); };
   auto count = [&](std::size_t& n) {
@@ -891,10 +1013,20 @@ bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
     if (!field(name) || !list(w.venues) || !list(w.years)) return false;
     works.emplace(std::string(name), std::move(w));
   }
+  std::vector<std::pair<std::string_view, std::uint32_t>> uses;
+  if (!count(n)) return false;
+  uses.reserve(std::min<std::size_t>(n, in.size()));
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string_view spelling;
+    std::size_t notes = 0;
+    if (!field(spelling) || !count(notes) || (!uses.empty() && !(uses.back().first < spelling))) return false;
+    uses.emplace_back(spelling, static_cast<std::uint32_t>(notes));
+  }
   std::string_view keys;
   if (!field(keys) || keys.size() % sizeof(std::uint64_t) != 0 || !in.empty()) return false;
   m_stored = std::move(stored);
   m_keys = keys;
+  m_uses = std::move(uses);
   m_spellings = std::move(spellings);
   m_kinds = std::move(kinds);
   m_works = std::move(works);
@@ -915,6 +1047,12 @@ const EntityResolver::StoredKind* EntityResolver::stored_kind(std::string_view c
 
 std::uint64_t EntityResolver::key_hash(std::string_view key) {
   return XXH3_64bits(key.data(), key.size());
+}
+
+std::uint32_t EntityResolver::uses(std::string_view spelling) const {
+  const auto it = std::lower_bound(m_uses.begin(), m_uses.end(), spelling,
+                                   [](const auto& u, std::string_view s) { return u.first < s; });
+  return it != m_uses.end() && it->first == spelling ? it->second : 0;
 }
 
 std::size_t EntityResolver::stored_keys() const {

@@ -145,7 +145,8 @@ class EntityResolver {
   /// spells them, with no list label, link word or list that could move their kind).
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
-                                         std::vector<std::string>* added = nullptr) const;
+                                         std::vector<std::string>* added = nullptr,
+                                         std::vector<std::string>* dropped = nullptr) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
@@ -184,6 +185,7 @@ class EntityResolver {
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
   // Every key known (see known_key): sorted 64-bit hashes, little-endian, in m_stored.
   std::string_view m_keys;
+  std::vector<std::pair<std::string_view, std::uint32_t>> m_uses;  // see uses(), sorted
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
   std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
 
@@ -211,7 +213,12 @@ class EntityResolver {
   static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
                             const std::vector<StoredKind>& kinds,
                             const std::map<std::string, WorkFacts, std::less<>>& works,
+                            const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
                             std::vector<std::uint64_t> keys);
+  /// During finish(): the notes using each spelling of a name no page has, by spelling.
+  std::vector<std::pair<std::string_view, std::uint32_t>> count_uses() const;
+  /// In how many notes a spelling of a name no page has stands (0: not such a spelling).
+  std::uint32_t uses(std::string_view spelling) const;
   /// The hash a folded key is stored as.
   static std::uint64_t key_hash(std::string_view key);
   /// Might a spelling of the stored resolution, a page or an alias fold to this
@@ -228,7 +235,11 @@ class EntityResolver {
   struct Additions {
     Fresh fresh;
     std::vector<std::string_view> mentioned;  // names no page has, known, that the note now mentions
+    std::vector<std::string_view> dropped;    // ... that it no longer mentions
+    std::vector<std::string_view> gone;       // ... whose last use it was
   };
+  /// Is name the one spelling that resolves to it?
+  bool sole_spelling(std::string_view name) const;
   bool admits(const NoteDigest& before, const NoteDigest& after,
               const std::function<bool(std::string_view)>& is_page, Additions* more) const;
   const StoredKind* stored_kind(std::string_view canonical_name) const;

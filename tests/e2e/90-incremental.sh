@@ -82,8 +82,9 @@ done
 
 # Links and list labels added for pages that say what they are keep the
 # stored resolution (EntityResolver::keeps); names no note had (one of no
-# kind: unresolved, one a list label makes a person) and a name of no page
-# that other notes name (unresolved in one note more) extend it
+# kind: unresolved, one a list label makes a person), a name of no page
+# that other notes name (unresolved in one note more), and such names given
+# up again (one gone with its last note, one other notes keep) extend it
 # (EntityResolver::extended); a label for a page whose kind lists decide,
 # with a name no page has, resolves the vault again (the name becomes a
 # person: the notes linking it change). Each time the update is what a
@@ -91,17 +92,23 @@ done
 k="$WORK/kept" && kinc="$WORK/kept-inc"
 cp -r "$SAGASU_SRC/data/vault" "$k"
 "$INDEXER" --vault "$k" --index "$kinc" --quiet
-for edit in '\n[[Qiying Yu]] と [[Yanghua Peng]] の話。\n## 関連\n- 関連研究者: [[Qiying Yu]] / [[Yanghua Peng]]\n' \
-            '\n\n[[まったく新しい名前]] の話。\n' \
-            '\n- 関連研究者: [[新しい研究者Z]] / [[Xin Liu]]\n' \
-            '\n\n[[テンソル並列]] もまた。\n' \
-            '\n- 関連研究者: [[ByteDance Seed]] / [[テンソル並列]]\n'; do
-  printf "$edit" >>"$k/questions/SDC の検知と診断はどう分担されるか.md"
+q="$k/questions/SDC の検知と診断はどう分担されるか.md"
+for edit in 'add \n[[Qiying Yu]] と [[Yanghua Peng]] の話。\n## 関連\n- 関連研究者: [[Qiying Yu]] / [[Yanghua Peng]]\n' \
+            'add \n\n[[まったく新しい名前]] の話。\n' \
+            'add \n- 関連研究者: [[新しい研究者Z]] / [[Xin Liu]]\n' \
+            'add \n\n別の話で [[テンソル並列]] もまた。\n' \
+            'del まったく新しい名前' \
+            'del テンソル並列' \
+            'add \n- 関連研究者: [[ByteDance Seed]] / [[テンソル並列]]\n'; do
+  case "$edit" in
+    add*) printf "${edit#add }" >>"$q" ;;
+    del*) sed -i "/${edit#del }/d" "$q" ;;
+  esac
   "$INDEXER" --vault "$k" --index "$kinc" --quiet
   rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
   "$DUMP" "$kinc" >"$WORK/inc.dump"
   "$DUMP" "$WORK/full" >"$WORK/full.dump"
-  expect "links to typed pages, new names, then labels that move a name: incremental = rebuild" \
+  expect "names added and given up, labels that move a name ($edit): incremental = rebuild" \
     cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 done
 
