@@ -67,14 +67,15 @@ struct Mention {
 // link added to a page that says what it is) or only adds names no note had
 // (EntityResolver::extended: a link to a new name, a new page no note
 // names, a name no page has given up; then the resolution returned has
-// them, `extends` is set, and `mentions` lists each name no page has that a
-// note now mentions (true) or no longer mentions (false), with the note).
+// them, `extends` is set, `mentions` lists each name no page has that a
+// note now mentions (true) or no longer mentions (false), with the note, and
+// `pages_moved` says whether a note's own kind or facts as a work changed).
 // Resolving a large vault is most of such a run. `stored` is the stored
 // resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, bool overrides_changed,
                                               std::optional<EntityResolver>& stored, bool& extends,
-                                              std::vector<Mention>& mentions) {
+                                              std::vector<Mention>& mentions, bool& pages_moved) {
   if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
@@ -99,12 +100,13 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // (Each note's change is weighed against the vault with the changes before it.)
     const EntityResolver& now = extended ? *extended : *stored;
     if (before && now.keeps(*before, n.digest(), is_page)) continue;
-    std::vector<std::string> added, dropped;
-    auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &added, &dropped);
+    EntityResolver::Extension what;
+    auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &what);
     if (!more) return std::nullopt;
     extended = std::move(more);
-    for (auto& name : added) mentions.push_back({std::move(name), n.file->path, true});
-    for (auto& name : dropped) mentions.push_back({std::move(name), n.file->path, false});
+    for (auto& name : what.added) mentions.push_back({std::move(name), n.file->path, true});
+    for (auto& name : what.dropped) mentions.push_back({std::move(name), n.file->path, false});
+    pages_moved = pages_moved || what.page;
   }
   if (extended) {
     extends = true;
@@ -164,7 +166,8 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
   std::map<std::string, std::set<std::string>> folded_by_canonical;
   for (const auto& name : changed) folded_by_canonical[now.canonical(name)].insert(unicode::fold_name(name));
   for (const RunNote& n : state.notes()) {
-    const std::string& title = n.digest().title;
+    if (!n.has_digest()) continue;
+    const std::string_view title = note_title(n.file->path);  // (its digest's title, without reading it)
     const auto it = folded_by_canonical.find(now.canonical(title));
     if (it != folded_by_canonical.end() && it->second.count(unicode::fold_name(title)))
       refresh.insert(n.file->path);
@@ -234,8 +237,9 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
   std::optional<EntityResolver> stored;  // read at most once
   std::vector<Mention> mentions;
-  if (auto kept =
-          kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, m_extended, mentions)) {
+  bool pages_moved = false;
+  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, m_extended,
+                                  mentions, pages_moved)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
@@ -257,6 +261,10 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
         }
       }
       m_findings = encode_findings(report);
+      // A page's kind or a work's facts changed: the notes linking it follow.
+      // (New names and names given up move no other note.)
+      if (pages_moved)
+        m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides, std::move(stored));
     }
     return;
   }

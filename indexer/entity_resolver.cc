@@ -545,13 +545,15 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
                             const std::function<bool(std::string_view)>& is_page, Additions* more) const {
   const NoteDigest &b = before, &a = after;
   auto* fresh = more ? &more->fresh : nullptr;
-  // What makes a page, its kind, a work's facts, the synonyms and the glossary.
+  // What makes a page, the synonyms and the glossary; its kind and a work's
+  // facts (for extended(), changed when the page's own words decide them).
   if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source ||
-      a.aliases != b.aliases || a.kind_words != b.kind_words || a.structure != b.structure ||
-      a.venues != b.venues || a.years != b.years || a.text_year != b.text_year ||
-      a.bibliographic != b.bibliographic || a.defined != b.defined || a.defined_by != b.defined_by ||
-      a.glosses != b.glosses)
+      a.aliases != b.aliases || a.glosses != b.glosses)
     return false;
+  if (a.kind_words != b.kind_words || a.structure != b.structure || a.bibliographic != b.bibliographic ||
+      a.defined != b.defined || a.defined_by != b.defined_by || a.venues != b.venues || a.years != b.years ||
+      a.text_year != b.text_year)
+    if (!more || !(more->page = page_change(b, a))) return false;
   const auto spellings = [](const NoteDigest& d) {
     std::set<std::string_view> s(d.names.begin(), d.names.end());
     for (const auto& [name, kind] : d.labelled) s.insert(name);
@@ -669,6 +671,48 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   return true;
 }
 
+// A page's kind decided anew from its own words: what it declares itself
+// (over anything but the override file) or its own authors with a venue or
+// year; the same when the override file decides it, or when it says of
+// itself what it said. Refused when it declares a kind the vocabulary lacks
+// or gives up one the defaults lack (the vault's kinds would change), and
+// when the kind the lists see changes but for another kind than a person's
+// or an organization's (no name gets or loses list mates by it).
+std::optional<EntityResolver::PageChange> EntityResolver::page_change(const NoteDigest& b,
+                                                                      const NoteDigest& a) const {
+  const StoredKind* stored = stored_kind(a.title);
+  if (!stored) return std::nullopt;
+  PageChange change{stored->kind.empty() ? std::nullopt : std::optional<Kind>(stored->kind), stored->evidence,
+                    std::string(stored->detail)};
+  const bool own_words_same = a.kind_words == b.kind_words && a.structure == b.structure &&
+                              a.bibliographic == b.bibliographic && a.defined == b.defined &&
+                              a.defined_by == b.defined_by;
+  if (!own_words_same && stored->evidence != KindEvidence::Override) {
+    static const KindVocabulary defaults = KindVocabulary::defaults();
+    for (const auto& w : a.kind_words)
+      if (w.declared && !m_vocabulary.canonical(w.word)) return std::nullopt;
+    for (const auto& w : b.kind_words)
+      if (w.declared && !defaults.canonical(w.word)) return std::nullopt;
+    if (const auto k = declared(a))
+      change = {k->first, KindEvidence::OwnPage, k->second};
+    else if (a.bibliographic)
+      change = {Kind(kinds::SOURCE), KindEvidence::Bibliographic, {}};
+    else
+      return std::nullopt;
+  }
+  const auto listed_as = [](const std::optional<Kind>& k, KindEvidence e) {
+    return static_cast<int>(e) < static_cast<int>(KindEvidence::ListMates) ? k : std::nullopt;
+  };
+  const auto was = listed_as(stored->kind.empty() ? std::nullopt : std::optional<Kind>(stored->kind),
+                             stored->evidence),
+             is = listed_as(change.kind, change.evidence);
+  const auto mates = [](const std::optional<Kind>& k) {
+    return !k || *k == kinds::PERSON || *k == kinds::ORGANIZATION;
+  };
+  if (was != is && (mates(was) || mates(is))) return std::nullopt;
+  return change;
+}
+
 bool EntityResolver::sole_spelling(std::string_view name) const {
   return std::count_if(m_spellings.begin(), m_spellings.end(),
                        [&](const auto& s) { return s.second == name; }) == 1;
@@ -676,8 +720,7 @@ bool EntityResolver::sole_spelling(std::string_view name) const {
 
 std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before, const NoteDigest& after,
                                                        const std::function<bool(std::string_view)>& is_page,
-                                                       std::vector<std::string>* added,
-                                                       std::vector<std::string>* dropped) const {
+                                                       Extension* what) const {
   // A new note is a new page: extended when nothing the vault knows folds
   // like its title (then no note names it), it brings no alias, gloss or
   // kind word of its own (the synonyms, glossary and kinds stay), and it does
@@ -799,6 +842,25 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
   kinds.erase(
       std::remove_if(kinds.begin(), kinds.end(), [&](const StoredKind& k) { return gone.count(k.name) > 0; }),
       kinds.end());
+  // The note's own kind decided anew, and its facts as a work (or none).
+  if (more.page) {
+    const auto at = std::lower_bound(kinds.begin(), kinds.end(), after.title,
+                                     [](const StoredKind& k, const std::string& t) { return k.name < t; });
+    if (at == kinds.end() || at->name != after.title) return std::nullopt;  // (page_change() found it)
+    at->kind = more.page->kind ? std::string_view(*more.page->kind) : std::string_view();
+    at->evidence = more.page->evidence;
+    at->detail = more.page->detail;
+    new_work = m_works;
+    if (more.page->kind && is_work(*more.page->kind)) {
+      WorkFacts& w = new_work[after.title];
+      w.venues = after.venues;
+      w.years = after.years.empty() && !after.text_year.empty() ? std::vector<std::string>{after.text_year}
+                                                                : after.years;
+    } else {
+      new_work.erase(after.title);
+    }
+    works = &new_work;
+  }
   // A spelling of a name no page has counts this note once more when the
   // note now uses it, once less when it no longer does.
   std::map<std::string_view, int> change;
@@ -845,12 +907,13 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
   if (!r.load(
           std::make_shared<const std::string>(encode(spellings, kinds, *works, counted, std::move(keys)))))
     return std::nullopt;
-  if (added) {
+  if (what) {
     for (const auto& [key, name] : name_of_key)
-      if (key != title_key) added->emplace_back(name);
-    added->insert(added->end(), more.mentioned.begin(), more.mentioned.end());
+      if (key != title_key) what->added.emplace_back(name);
+    what->added.insert(what->added.end(), more.mentioned.begin(), more.mentioned.end());
+    what->dropped.assign(more.dropped.begin(), more.dropped.end());
+    what->page = more.page.has_value();
   }
-  if (dropped) dropped->assign(more.dropped.begin(), more.dropped.end());
   return r;
 }
 

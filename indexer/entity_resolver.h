@@ -132,21 +132,31 @@ class EntityResolver {
              const std::function<bool(std::string_view)>& is_page) const;
 
   /// The resolution resolving the vault again gives, when one note's digest
-  /// changes from `before` to `after` by what keeps() allows and by names no
-  /// note had (no spelling of the vault, no page or alias folds like them, and
-  /// no path names a page with them): each such name is its own, spelled as
-  /// the note first spells it, of the kind its list labels, the words around
-  /// its links, its own words and its lists give. A new note (before null)
-  /// is a new page: extended when its title is such a name too, and it has
-  /// no alias, no gloss and no kind word the vocabulary lacks, and does not
-  /// name itself; its kind is what it says of itself. nullopt for any other
-  /// change. `added`: the names no page has that the note now mentions
-  /// (new ones, and known ones it mentions first spelled as the vault first
-  /// spells them, with no list label, link word or list that could move their kind).
+  /// changes from `before` to `after` by what keeps() allows and:
+  /// - names no note had (no spelling of the vault, no page or alias folds
+  ///   like them, no path names a page with them): each is its own, spelled
+  ///   as the note first spells it, of the kind its list labels, the words
+  ///   around its links, its own words and its lists give;
+  /// - names no page has that the vault knows, mentioned or given up, when
+  ///   no first spelling can change and nothing that decides their kind does
+  ///   (a name given up by its last note goes);
+  /// - the note's own kind or facts as a work, when its own words decide them
+  ///   (page_change());
+  /// - a new note (before null): a new page, when its title is a name no note
+  ///   had, and it has no alias, no gloss and no kind word the vocabulary
+  ///   lacks, and does not name itself; its kind is what it says of itself.
+  /// nullopt for any other change. `what`: what changed besides the resolution.
+  struct Extension {
+    /// The names no page has that the note now mentions (new ones, and known
+    /// ones it first spells as the vault first spells them, with no list
+    /// label, link word or list that could move their kind), and those it no
+    /// longer mentions.
+    std::vector<std::string> added, dropped;
+    bool page = false;  ///< the note's own kind or facts as a work were decided anew
+  };
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
-                                         std::vector<std::string>* added = nullptr,
-                                         std::vector<std::string>* dropped = nullptr) const;
+                                         Extension* what = nullptr) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
@@ -232,12 +242,19 @@ class EntityResolver {
   const std::string_view* stored_canonical(std::string_view spelling) const;
   /// keeps(), and with `more` given, extended(): what the change may add.
   using Fresh = std::map<std::string_view, std::string>;  // spellings no note had → their keys
+  struct PageChange {
+    std::optional<Kind> kind;
+    KindEvidence evidence = KindEvidence::None;
+    std::string detail;
+  };
   struct Additions {
     Fresh fresh;
     std::vector<std::string_view> mentioned;  // names no page has, known, that the note now mentions
     std::vector<std::string_view> dropped;    // ... that it no longer mentions
     std::vector<std::string_view> gone;       // ... whose last use it was
+    std::optional<PageChange> page;           // the note's own kind, decided anew
   };
+  std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
   /// Is name the one spelling that resolves to it?
   bool sole_spelling(std::string_view name) const;
   bool admits(const NoteDigest& before, const NoteDigest& after,

@@ -133,6 +133,15 @@ rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
 "$DUMP" "$WORK/full" >"$WORK/full.dump"
 expect "a new paper that no note names: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 
+# A page's own type changes (a concept becomes a product): the resolution is
+# extended with its new kind, and the notes linking it are refreshed.
+sed -i 's/^type: concept$/type: product/' "$k/wiki/concepts/パイプライン並列.md"
+"$INDEXER" --vault "$k" --index "$kinc" --quiet
+rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
+"$DUMP" "$kinc" >"$WORK/inc.dump"
+"$DUMP" "$WORK/full" >"$WORK/full.dump"
+expect "a page's own type changes: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+
 # Two pages of one name in two folders: a change to how others list that
 # name updates both (regression: only one was refreshed).
 mkdir -p "$v/a" "$v/b"

@@ -261,21 +261,21 @@ struct Vault {
   }
   // Does the stored resolution extend to the edit, and is the extension what
   // resolving again gives (byte for byte)? The names added, in `added`.
-  std::pair<bool, bool> extend(const std::string& note_after, std::vector<std::string>* added = nullptr) {
+  std::pair<bool, bool> extend(const std::string& note_after, EntityResolver::Extension* what = nullptr) {
     const auto r = EntityResolver::deserialize(resolve(note_before));
     const NoteDigest before = test::digest(p.parse("a.md", note_before));
     const auto e = r->extended(
         &before, test::digest(p.parse("a.md", note_after)),
-        [&](std::string_view name) { return is_page(name); }, added);
+        [&](std::string_view name) { return is_page(name); }, what);
     return {e.has_value(), e && e->serialize() == resolve(note_after)};
   }
   // A new note: is the stored resolution extended, and as resolving again gives?
   std::pair<bool, bool> add_note(const std::string& file, const std::string& text,
-                                 std::vector<std::string>* added = nullptr) {
+                                 EntityResolver::Extension* what = nullptr) {
     const auto r = EntityResolver::deserialize(resolve(note_before));
     pages.push_back(p.parse(file, text));
     const auto e = r->extended(
-        nullptr, test::digest(pages.back()), [&](std::string_view name) { return is_page(name); }, added);
+        nullptr, test::digest(pages.back()), [&](std::string_view name) { return is_page(name); }, what);
     const std::string again = resolve(note_before);
     pages.pop_back();
     return {e.has_value(), e && e->serialize() == again};
@@ -404,10 +404,10 @@ TEST_CASE("EntityResolver, names no note had extend the resolution as resolving 
     if (extends) CHECK(same);
   }
   // The names added, each once, as first spelled; what says their kinds.
-  std::vector<std::string> added;
-  REQUIRE(
-      v.extend(base + "[[New Name]] と [[NEW NAME]]。\n- 関連研究者: [[新しい研究者Z]]\n", &added).second);
-  CHECK(added == std::vector<std::string>{"New Name", "新しい研究者Z"});
+  EntityResolver::Extension what;
+  REQUIRE(v.extend(base + "[[New Name]] と [[NEW NAME]]。\n- 関連研究者: [[新しい研究者Z]]\n", &what).second);
+  CHECK(what.added == std::vector<std::string>{"New Name", "新しい研究者Z"});
+  CHECK_FALSE(what.page);
   const auto r = EntityResolver::deserialize(v.resolve(base));
   const NoteDigest before = test::digest(v.p.parse("a.md", base));
   const auto e =
@@ -425,20 +425,20 @@ TEST_CASE("EntityResolver, names no note had extend the resolution as resolving 
     b.erase(b.find(name), name.size());
     return b;
   };
-  std::vector<std::string> dropped;
+  EntityResolver::Extension dropped;
   const auto drop = [&](const std::string& text_before, const std::string& text_after) {
     v.note_before = text_before;
     const auto stored = EntityResolver::deserialize(v.resolve(text_before));
     const NoteDigest digest_before = test::digest(v.p.parse("a.md", text_before));
-    dropped.clear();
+    dropped = {};
     const auto extension = stored->extended(
         &digest_before, test::digest(v.p.parse("a.md", text_after)),
-        [&](std::string_view name) { return v.is_page(name); }, nullptr, &dropped);
+        [&](std::string_view name) { return v.is_page(name); }, &dropped);
     return std::make_pair(extension.has_value(),
                           extension && extension->serialize() == v.resolve(text_after));
   };
   CHECK(drop(base, base_without("[[Nobody]] も。")) == std::make_pair(true, true));
-  CHECK(dropped == std::vector<std::string>{"Nobody"});
+  CHECK(dropped.dropped == std::vector<std::string>{"Nobody"});
   CHECK(drop(base + "[[Solo Name]] も。", base) == std::make_pair(true, true));
   CHECK(drop(base + "\n- 関連研究者: [[Solo Name]]\n", base) == std::make_pair(true, true));
   CHECK(drop(base + "[[Acme Labs]] も。", base) == std::make_pair(true, true));
@@ -495,13 +495,13 @@ TEST_CASE("EntityResolver, extended() gives what resolving again gives: random e
   for (int i = 0; i < 800; ++i) {
     v.note_before = note();
     const std::string after = note();
-    std::vector<std::string> added;
-    const auto [extends, same] = v.extend(after, &added);
+    EntityResolver::Extension what;
+    const auto [extends, same] = v.extend(after, &what);
     INFO(v.note_before << "\n→\n" << after);
     if (extends) {
       ++extended;
       CHECK(same);
-      if (!added.empty()) ++with_names;
+      if (!what.added.empty()) ++with_names;
     }
   }
   CHECK(with_names > 30);  // (the edits exercise the case)
@@ -541,12 +541,12 @@ TEST_CASE("EntityResolver, a new note no note names extends the resolution as re
     CHECK(extends == c.extends);
     if (extends) CHECK(same);
   }
-  std::vector<std::string> added;
+  EntityResolver::Extension added;
   REQUIRE(v.add_note("Plain.md", "- 関連研究者: [[Fresh Person]]\n", &added).second);
-  CHECK(added == std::vector<std::string>{"Fresh Person"});  // (not the page)
-  added.clear();
+  CHECK(added.added == std::vector<std::string>{"Fresh Person"});  // (not the page)
+  added = {};
   REQUIRE(v.add_note("Plain.md", "[[Nobody]] も。[[Fresh Person]] も。", &added).second);
-  CHECK(added == std::vector<std::string>{"Fresh Person", "Nobody"});  // (its notes gain this one)
+  CHECK(added.added == std::vector<std::string>{"Fresh Person", "Nobody"});  // (its notes gain this one)
   // A link in a page's path form elsewhere would mean the new page: resolved again.
   v.pages.push_back(v.p.parse("y.md", "[[notes/Future Page]] を参照。"));
   CHECK(v.add_note("Future Page.md", "本文。") == std::make_pair(false, false));
@@ -589,4 +589,78 @@ TEST_CASE("EntityResolver, extended() for a new note gives what resolving again 
     }
   }
   CHECK(extended > 40);  // (the notes exercise the case)
+}
+
+TEST_CASE("EntityResolver, a page's own kind and facts changed extend the resolution", "[entities]") {
+  Vault v;
+  const std::string body = v.note_before;
+  const auto head = [&](const std::string& fields) { return "---\n" + fields + "\n---\n" + body; };
+  struct Case {
+    std::string before, after;
+    bool extends;
+  };
+  const std::vector<Case> cases{
+      {head("type: concept"), head("type: product"), true},  // one kind for another
+      {head("type: paper\nvenue: OSDI\nyear: 2024"), head("type: paper\nvenue: OSDI\nyear: 2025"),
+       true},  // a year
+      {head("type: paper\nvenue: OSDI\nyear: 2024"), head("type: paper\nvenue: SOSP\nyear: 2024"),
+       true},                                                          // a venue
+      {head("type: paper\nyear: 2024"), head("type: concept"), true},  // no longer a work
+      {head("entity_type: person"), head("tags: [person]"), true},     // the same kind, said otherwise
+      {head("type: concept"), head("authors: [Jane Roe]\nvenue: OSDI\nyear: 2024"),
+       true},                                                       // its own authors and venue
+      {head("type: concept"), head("entity_type: person"), false},  // a person now: list mates may follow
+      {head("entity_type: organization"), head("type: product"), false},
+      {body, head("type: concept"), false},                 // it said nothing: the lists saw no kind
+      {head("type: concept"), body, false},                 // it says nothing now: what others say decides
+      {head("type: concept"), head("type: gizmo"), false},  // a kind the vault did not have
+      {head("type: concept\naliases: [A]"), head("type: product\naliases: [A2]"), false},  // its aliases
+  };
+  for (const Case& c : cases) {
+    INFO(c.before << "\n→\n" << c.after);
+    v.note_before = c.before;
+    EntityResolver::Extension what;
+    const auto [extends, same] = v.extend(c.after, &what);
+    CHECK(extends == c.extends);
+    if (extends) CHECK((same && what.page));
+  }
+}
+
+TEST_CASE("EntityResolver, extended() for a page's own fields equals a full pass: random edits",
+          "[entities]") {
+  Vault v;
+  const std::vector<std::string> heads{"",
+                                       "---\ntype: concept\n---\n",
+                                       "---\ntype: product\n---\n",
+                                       "---\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n",
+                                       "---\ntype: paper\nvenue: SOSP\nyear: 2025\n---\n",
+                                       "---\ntype: book\nyear: 2020\n---\n",
+                                       "---\nentity_type: person\n---\n",
+                                       "---\ntags: [person]\n---\n",
+                                       "---\nentity_type: organization\n---\n",
+                                       "---\nauthors: [Jane Roe]\nvenue: OSDI\nyear: 2024\n---\n",
+                                       "## 定義\n新しい考え。\n"};
+  const std::vector<std::string> pieces{"[[Xin Liu]] の話。",   "[[Nobody]] も。",
+                                        "[[Someone New]] も。", "[[Xin Liu]]・[[Nemo]]。",
+                                        "[[a]] 自身。",         "\n## 関連\n- 関連研究者: [[Xin Liu]]\n"};
+  // Other notes list the edited page (a) with names no page has, or link it.
+  v.pages.push_back(v.p.parse("l.md", "[[a]]・[[Nemo]]（訳）。[[a]]による開発。"));
+  std::mt19937 rng(20261204);
+  const auto note = [&] {
+    std::string text = heads[rng() % heads.size()];
+    for (std::size_t n = rng() % 3; n > 0; --n) text += pieces[rng() % pieces.size()];
+    return text;
+  };
+  int extended = 0;
+  for (int i = 0; i < 400; ++i) {
+    v.note_before = note();
+    const std::string after = note();
+    INFO(v.note_before << "\n→\n" << after);
+    const auto [extends, same] = v.extend(after);
+    if (extends) {
+      ++extended;
+      CHECK(same);
+    }
+  }
+  CHECK(extended > 40);  // (the edits exercise the case)
 }
