@@ -675,9 +675,10 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
 // (over anything but the override file) or its own authors with a venue or
 // year; the same when the override file decides it, or when it says of
 // itself what it said. Refused when it declares a kind the vocabulary lacks
-// or gives up one the defaults lack (the vault's kinds would change), and
-// when the kind the lists see changes but for another kind than a person's
-// or an organization's (no name gets or loses list mates by it).
+// or gives up one the defaults lack (the vault's kinds would change). When
+// the kind the lists see moves to or from a person's or an organization's,
+// names listed with the page may get or lose list mates: extended() asks
+// that no list but the note's own names it with a name no page has.
 std::optional<EntityResolver::PageChange> EntityResolver::page_change(const NoteDigest& b,
                                                                       const NoteDigest& a) const {
   const StoredKind* stored = stored_kind(a.title);
@@ -709,7 +710,7 @@ std::optional<EntityResolver::PageChange> EntityResolver::page_change(const Note
   const auto mates = [](const std::optional<Kind>& k) {
     return !k || *k == kinds::PERSON || *k == kinds::ORGANIZATION;
   };
-  if (was != is && (mates(was) || mates(is))) return std::nullopt;
+  change.moves_mates = was != is && (mates(was) || mates(is));
   return change;
 }
 
@@ -789,6 +790,9 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
     };
     const auto kind_of = [&](std::string_view name) -> std::optional<std::string_view> {
       if (const auto i = info.find(name); i != info.end()) return std::string_view(*i->second.kind);
+      if (more.page &&
+          name == after.title)  // its kind decided anew (as the lists find it: not by list mates)
+        return more.page->kind ? std::optional<std::string_view>(*more.page->kind) : std::nullopt;
       const StoredKind* k = stored_kind(name);  // a page's kind, as the lists found it
       if (!k || k->kind.empty() || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
         return std::nullopt;
@@ -896,6 +900,59 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
     if (n > 0) counted.emplace_back(spelling, static_cast<std::uint32_t>(n));
   }
   for (; c != change.end(); ++c) counted.emplace_back(c->first, c->second);
+  // The pages listed with names no page has: the note's lists counted again.
+  std::map<std::string_view, int> listed_change;
+  const auto bind = [&](const std::vector<std::vector<std::string>>& lists, int by) {
+    for (const auto& list : lists) {
+      std::set<std::string_view> pages;
+      bool unpaged = false;
+      for (const auto& n : list) {
+        const std::string_view* name = fresh.count(n) ? nullptr : stored_canonical(n);
+        if (name && is_page(*name))
+          pages.insert(*name);
+        else
+          unpaged = true;
+      }
+      if (unpaged)
+        for (const std::string_view page : pages) listed_change[page] += by;
+    }
+  };
+  bind(before->lists, -1);
+  bind(after.lists, +1);
+  // A page whose kind the lists see moved to or from a person's or an
+  // organization's: no list but the note's own may name it with a name no
+  // page has, and the note's only with new names (whose kinds this decides).
+  if (more.page && more.page->moves_mates) {
+    const auto names_page = [&](const std::vector<std::string>& list) {
+      return std::any_of(list.begin(), list.end(), [&](const std::string& n) {
+        return !fresh.count(n) && *stored_canonical(n) == after.title;
+      });
+    };
+    const auto unpaged = [&](const std::string& n) {
+      return fresh.count(n) || !is_page(*stored_canonical(n));
+    };
+    std::uint32_t mine = 0;  // the note's lists that named it with such a name
+    for (const auto& list : before->lists)
+      if (names_page(list) && std::any_of(list.begin(), list.end(), unpaged)) ++mine;
+    if (listed(after.title) != mine) return std::nullopt;
+    for (const auto& list : after.lists)
+      if (names_page(list))
+        for (const auto& n : list)
+          if (unpaged(n) && !fresh.count(n)) return std::nullopt;
+  }
+  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
+  {
+    auto d = listed_change.begin();
+    for (const auto& [page, lists] : m_listed) {
+      for (; d != listed_change.end() && d->first < page; ++d)
+        if (d->second > 0) bound.emplace_back(d->first, d->second);
+      std::int64_t n = lists;
+      if (d != listed_change.end() && d->first == page) n += (d++)->second;
+      if (n > 0) bound.emplace_back(page, static_cast<std::uint32_t>(n));
+    }
+    for (; d != listed_change.end(); ++d)
+      if (d->second > 0) bound.emplace_back(d->first, d->second);
+  }
   std::set<std::uint64_t> gone_keys;
   for (const std::string_view name : gone) gone_keys.insert(key_hash(fold_name(name)));
   std::vector<std::uint64_t> keys;
@@ -904,8 +961,8 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
     if (!gone_keys.count(stored_key(k))) keys.push_back(stored_key(k));
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
-  if (!r.load(
-          std::make_shared<const std::string>(encode(spellings, kinds, *works, counted, std::move(keys)))))
+  if (!r.load(std::make_shared<const std::string>(
+          encode(spellings, kinds, *works, counted, bound, std::move(keys)))))
     return std::nullopt;
   if (what) {
     for (const auto& [key, name] : name_of_key)
@@ -945,7 +1002,31 @@ std::string EntityResolver::encode() const {
         keys.push_back(key_hash(fold_name(page)));
   }
   for (const auto& [key, page] : m_by_key) keys.push_back(key_hash(key));
-  return encode(spellings, kinds, m_works, count_uses(), keys);
+  return encode(spellings, kinds, m_works, count_uses(), count_listed(), keys);
+}
+
+// In how many lists each page stands with a name no page has (list mates
+// may follow its kind: extended()).
+std::vector<std::pair<std::string_view, std::uint32_t>> EntityResolver::count_listed() const {
+  std::unordered_set<std::string_view> titles;
+  for (const NoteDigest& d : m_digests) titles.insert(d.title);
+  std::map<std::string_view, std::uint32_t> listed;
+  std::size_t m = 0;
+  for (const NoteDigest& d : m_digests)
+    for (const auto& list : d.lists) {
+      std::set<std::string_view> pages;
+      bool unpaged = false;
+      for (std::size_t end = m + list.size(); m < end; ++m) {
+        const std::string& canonical = *m_mentions.listed[m];
+        if (titles.count(canonical))
+          pages.insert(canonical);
+        else
+          unpaged = true;
+      }
+      if (unpaged)
+        for (const std::string_view page : pages) ++listed[page];
+    }
+  return {listed.begin(), listed.end()};
 }
 
 // In how many notes each spelling of a name no page has stands (in any of
@@ -983,8 +1064,9 @@ std::vector<std::pair<std::string_view, std::uint32_t>> EntityResolver::count_us
 std::string EntityResolver::encode(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
     const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
-    const std::vector<std::pair<std::string_view, std::uint32_t>>& uses, std::vector<std::uint64_t> keys) {
-  std::string out = "r6";
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& listed, std::vector<std::uint64_t> keys) {
+  std::string out = "r7";
   put_field(out, std::to_string(spellings.size()));
   for (const auto& [spelling, canonical] : spellings) {
     put_field(out, spelling);
@@ -1005,10 +1087,12 @@ std::string EntityResolver::encode(
       for (const auto& v : *list) put_field(out, v);
     }
   }
-  put_field(out, std::to_string(uses.size()));
-  for (const auto& [spelling, notes] : uses) {
-    put_field(out, spelling);
-    put_field(out, std::to_string(notes));
+  for (const auto* counts : {&uses, &listed}) {
+    put_field(out, std::to_string(counts->size()));
+    for (const auto& [name, n] : *counts) {
+      put_field(out, name);
+      put_field(out, std::to_string(n));
+    }
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
@@ -1028,7 +1112,7 @@ std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in, K
 
 bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
   std::string_view in = *stored;
-  if (in.substr(0, 2) != "r6") return false;
+  if (in.substr(0, 2) != "r7") return false;
   in.remove_prefix(2);
   auto field = [&](std::string_view& f) { return get_field(in, f); };
   auto count = [&](std::size_t& n) {
@@ -1076,20 +1160,26 @@ bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
     if (!field(name) || !list(w.venues) || !list(w.years)) return false;
     works.emplace(std::string(name), std::move(w));
   }
-  std::vector<std::pair<std::string_view, std::uint32_t>> uses;
-  if (!count(n)) return false;
-  uses.reserve(std::min<std::size_t>(n, in.size()));
-  for (std::size_t i = 0; i < n; ++i) {
-    std::string_view spelling;
-    std::size_t notes = 0;
-    if (!field(spelling) || !count(notes) || (!uses.empty() && !(uses.back().first < spelling))) return false;
-    uses.emplace_back(spelling, static_cast<std::uint32_t>(notes));
-  }
+  auto counts = [&](std::vector<std::pair<std::string_view, std::uint32_t>>& v) {
+    std::size_t size = 0;
+    if (!count(size)) return false;
+    v.reserve(std::min<std::size_t>(size, in.size()));
+    for (std::size_t i = 0; i < size; ++i) {
+      std::string_view name;
+      std::size_t k = 0;
+      if (!field(name) || !count(k) || (!v.empty() && !(v.back().first < name))) return false;
+      v.emplace_back(name, static_cast<std::uint32_t>(k));
+    }
+    return true;
+  };
+  std::vector<std::pair<std::string_view, std::uint32_t>> uses, listed;
+  if (!counts(uses) || !counts(listed)) return false;
   std::string_view keys;
   if (!field(keys) || keys.size() % sizeof(std::uint64_t) != 0 || !in.empty()) return false;
   m_stored = std::move(stored);
   m_keys = keys;
   m_uses = std::move(uses);
+  m_listed = std::move(listed);
   m_spellings = std::move(spellings);
   m_kinds = std::move(kinds);
   m_works = std::move(works);
@@ -1112,10 +1202,23 @@ std::uint64_t EntityResolver::key_hash(std::string_view key) {
   return XXH3_64bits(key.data(), key.size());
 }
 
+namespace {
+
+std::uint32_t count_of(const std::vector<std::pair<std::string_view, std::uint32_t>>& counts,
+                       std::string_view name) {
+  const auto it = std::lower_bound(counts.begin(), counts.end(), name,
+                                   [](const auto& c, std::string_view s) { return c.first < s; });
+  return it != counts.end() && it->first == name ? it->second : 0;
+}
+
+}  // namespace
+
 std::uint32_t EntityResolver::uses(std::string_view spelling) const {
-  const auto it = std::lower_bound(m_uses.begin(), m_uses.end(), spelling,
-                                   [](const auto& u, std::string_view s) { return u.first < s; });
-  return it != m_uses.end() && it->first == spelling ? it->second : 0;
+  return count_of(m_uses, spelling);
+}
+
+std::uint32_t EntityResolver::listed(std::string_view page) const {
+  return count_of(m_listed, page);
 }
 
 std::size_t EntityResolver::stored_keys() const {

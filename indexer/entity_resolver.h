@@ -195,7 +195,8 @@ class EntityResolver {
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
   // Every key known (see known_key): sorted 64-bit hashes, little-endian, in m_stored.
   std::string_view m_keys;
-  std::vector<std::pair<std::string_view, std::uint32_t>> m_uses;  // see uses(), sorted
+  std::vector<std::pair<std::string_view, std::uint32_t>> m_uses;    // see uses(), sorted
+  std::vector<std::pair<std::string_view, std::uint32_t>> m_listed;  // see listed(), sorted
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
   std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
 
@@ -224,11 +225,16 @@ class EntityResolver {
                             const std::vector<StoredKind>& kinds,
                             const std::map<std::string, WorkFacts, std::less<>>& works,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
+                            const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
                             std::vector<std::uint64_t> keys);
   /// During finish(): the notes using each spelling of a name no page has, by spelling.
   std::vector<std::pair<std::string_view, std::uint32_t>> count_uses() const;
   /// In how many notes a spelling of a name no page has stands (0: not such a spelling).
   std::uint32_t uses(std::string_view spelling) const;
+  /// During finish(): the lists naming each page with a name no page has, by page.
+  std::vector<std::pair<std::string_view, std::uint32_t>> count_listed() const;
+  /// In how many lists a page stands with a name no page has.
+  std::uint32_t listed(std::string_view page) const;
   /// The hash a folded key is stored as.
   static std::uint64_t key_hash(std::string_view key);
   /// Might a spelling of the stored resolution, a page or an alias fold to this
@@ -246,6 +252,7 @@ class EntityResolver {
     std::optional<Kind> kind;
     KindEvidence evidence = KindEvidence::None;
     std::string detail;
+    bool moves_mates = false;  // the kind the lists see moves to or from a person's or an organization's
   };
   struct Additions {
     Fresh fresh;

@@ -133,14 +133,22 @@ rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
 "$DUMP" "$WORK/full" >"$WORK/full.dump"
 expect "a new paper that no note names: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 
-# A page's own type changes (a concept becomes a product): the resolution is
-# extended with its new kind, and the notes linking it are refreshed.
-sed -i 's/^type: concept$/type: product/' "$k/wiki/concepts/パイプライン並列.md"
-"$INDEXER" --vault "$k" --index "$kinc" --quiet
-rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
-"$DUMP" "$kinc" >"$WORK/inc.dump"
-"$DUMP" "$WORK/full" >"$WORK/full.dump"
-expect "a page's own type changes: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+# A page's own type changes (a concept becomes a product, a person an
+# organization): the resolution is extended with its new kind, and the notes
+# linking it are refreshed.
+for change in 's/^type: concept$/type: product/|wiki/concepts/パイプライン並列.md' \
+              's/^entity_type: person$/entity_type: organization/|wiki/entities/Qiying Yu.md'; do
+  page="$k/${change#*|}"
+  cp "$page" "$WORK/page.before"
+  sed -i "${change%%|*}" "$page"
+  expect "the page's type is edited (${change#*|})" test "$(cat "$page")" != "$(cat "$WORK/page.before")"
+  "$INDEXER" --vault "$k" --index "$kinc" --quiet
+  rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
+  "$DUMP" "$kinc" >"$WORK/inc.dump"
+  "$DUMP" "$WORK/full" >"$WORK/full.dump"
+  expect "a page's own type changes (${change#*|}): incremental = rebuild" \
+    cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+done
 
 # Two pages of one name in two folders: a change to how others list that
 # name updates both (regression: only one was refreshed).

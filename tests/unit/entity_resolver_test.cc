@@ -455,9 +455,9 @@ TEST_CASE("EntityResolver, names no note had extend the resolution as resolving 
   v.pages.erase(v.pages.begin() + 3);
   // Nothing new: what keeps() keeps, extended() gives unchanged.
   CHECK(v.extend(base + "もう一度 [[Xin Liu]]。") == std::make_pair(true, true));
-  // A resolution stored before the keys and uses were (r4, r5) is not read: the index resolves the vault
+  // A resolution stored before the keys and counts were (r4-r6) is not read: the index resolves the vault
   // again.
-  for (const char older : {'4', '5'}) {
+  for (const char older : {'4', '5', '6'}) {
     std::string encoded = v.resolve(base);
     encoded[1] = older;
     CHECK_FALSE(EntityResolver::deserialize(encoded));
@@ -608,10 +608,16 @@ TEST_CASE("EntityResolver, a page's own kind and facts changed extend the resolu
       {head("type: paper\nyear: 2024"), head("type: concept"), true},  // no longer a work
       {head("entity_type: person"), head("tags: [person]"), true},     // the same kind, said otherwise
       {head("type: concept"), head("authors: [Jane Roe]\nvenue: OSDI\nyear: 2024"),
-       true},                                                       // its own authors and venue
-      {head("type: concept"), head("entity_type: person"), false},  // a person now: list mates may follow
-      {head("entity_type: organization"), head("type: product"), false},
-      {body, head("type: concept"), false},                 // it said nothing: the lists saw no kind
+       true},                                                      // its own authors and venue
+      {head("type: concept"), head("entity_type: person"), true},  // a person now: no list names it
+      {head("entity_type: organization"), head("type: product"), true},
+      {head("type: concept"), head("entity_type: person") + "\n別の話で [[a]]・[[Nobody]]。",
+       false},  // its own list, a known name
+      {head("type: concept") + "\n別の話で [[a]]・[[Nobody]]。",
+       head("entity_type: person") + "\n別の話で [[a]]・[[Nobody]]。", false},  // the same list, kept
+      {head("type: concept"), head("entity_type: person") + "\n別の話で [[a]]・[[New One]]。",
+       true},                                               // a new name: a person
+      {body, head("type: concept"), true},                  // it said nothing; no list names it
       {head("type: concept"), body, false},                 // it says nothing now: what others say decides
       {head("type: concept"), head("type: gizmo"), false},  // a kind the vault did not have
       {head("type: concept\naliases: [A]"), head("type: product\naliases: [A2]"), false},  // its aliases
@@ -624,6 +630,11 @@ TEST_CASE("EntityResolver, a page's own kind and facts changed extend the resolu
     CHECK(extends == c.extends);
     if (extends) CHECK((same && what.page));
   }
+  // Another note lists it with a name no page has: that name's list mates follow its kind.
+  v.pages.push_back(v.p.parse("l.md", "[[a]]・[[Nemo]]（訳）。"));
+  v.note_before = head("type: concept");
+  CHECK(v.extend(head("entity_type: person")) == std::make_pair(false, false));
+  CHECK(v.extend(head("type: product")) == std::make_pair(true, true));  // (no list mates either way)
 }
 
 TEST_CASE("EntityResolver, extended() for a page's own fields equals a full pass: random edits",
@@ -643,8 +654,9 @@ TEST_CASE("EntityResolver, extended() for a page's own fields equals a full pass
   const std::vector<std::string> pieces{"[[Xin Liu]] の話。",   "[[Nobody]] も。",
                                         "[[Someone New]] も。", "[[Xin Liu]]・[[Nemo]]。",
                                         "[[a]] 自身。",         "\n## 関連\n- 関連研究者: [[Xin Liu]]\n"};
-  // Other notes list the edited page (a) with names no page has, or link it.
-  v.pages.push_back(v.p.parse("l.md", "[[a]]・[[Nemo]]（訳）。[[a]]による開発。"));
+  // Other notes link the edited page (a), or list it with names no page has.
+  const Note linking = v.p.parse("k.md", "[[a]]による開発。");
+  const Note listing = v.p.parse("l.md", "[[a]]・[[Nemo]]（訳）。");
   std::mt19937 rng(20261204);
   const auto note = [&] {
     std::string text = heads[rng() % heads.size()];
@@ -652,10 +664,13 @@ TEST_CASE("EntityResolver, extended() for a page's own fields equals a full pass
     return text;
   };
   int extended = 0;
+  const std::size_t pages = v.pages.size();
   for (int i = 0; i < 400; ++i) {
+    v.pages.resize(pages, linking);
+    v.pages.push_back(i % 2 ? linking : listing);
     v.note_before = note();
     const std::string after = note();
-    INFO(v.note_before << "\n→\n" << after);
+    INFO(v.pages.back().title << "; " << v.note_before << "\n→\n" << after);
     const auto [extends, same] = v.extend(after);
     if (extends) {
       ++extended;
