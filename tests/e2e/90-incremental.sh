@@ -19,7 +19,8 @@ root, step = sys.argv[1], int(sys.argv[2])
 rng = random.Random(1000 + step)
 notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
 for _ in range(rng.randint(1, 3)):
-    op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss"])
+    op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss",
+                     "name", "list", "unlink", "type"])
     p = rng.choice(notes)
     if not os.path.exists(p):
         continue
@@ -54,10 +55,29 @@ for _ in range(rng.randint(1, 3)):
     elif op == "link":
         target = os.path.basename(rng.choice(notes))[:-3]
         open(p, "a").write(f"\n関連: [[{target}]]\n")
+    elif op in ("name", "list"):  # names no page has, new or known, under a label or listed together
+        names = [os.path.basename(rng.choice(notes))[:-3], "テンソル並列", "Juan Tao", f"新しい人 {step}",
+                 f"New Lab {step}", "Acme University"]
+        if op == "name":
+            label = rng.choice(["関連研究者", "協力機関", "関連プロダクト"])
+            open(p, "a").write(f"\n- {label}: [[{rng.choice(names)}]]\n")
+        else:
+            open(p, "a").write(f"\n\n別の話で [[{rng.choice(names)}]]・[[{rng.choice(names)}]]（訳）。\n")
+    elif op == "unlink":  # a line with a link taken away (maybe a name's last mention)
+        lines = open(p).read().split("\n")
+        linked = [i for i, line in enumerate(lines) if "[[" in line]
+        if linked:
+            del lines[rng.choice(linked)]
+            open(p, "w").write("\n".join(lines))
+    elif op == "type":  # a page's own type or a work's year: the notes linking it follow
+        text = open(p).read()
+        head = rng.choice(["type: concept", "type: product", "type: paper\nyear: 2025\nvenue: OSDI",
+                           "type: paper\nyear: 2024\nvenue: OSDI"])
+        open(p, "w").write(f"---\n{head}\n---\n" + (text.split("---\n", 2)[2] if text.startswith("---\n") else text))
 PY
 }
 
-for step in $(seq 1 12); do
+for step in $(seq 1 30); do
   mutate "$step"
   "$INDEXER" --vault "$v" --index "$inc" --quiet -j $((step % 3 + 1))
   rc=$?
