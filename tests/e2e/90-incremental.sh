@@ -100,6 +100,14 @@ for step in $(seq 1 30); do
     cmp -s "$inc"/gen-*/sagasu-facets "$WORK"/whole/gen-*/sagasu-facets
 done
 
+same_as_rebuild() {  # same_as_rebuild VAULT INDEX WHAT: index incrementally, rebuild, compare
+  "$INDEXER" --vault "$1" --index "$2" --quiet
+  rm -rf "$WORK/full" && "$INDEXER" --vault "$1" --index "$WORK/full" --quiet
+  "$DUMP" "$2" >"$WORK/inc.dump"
+  "$DUMP" "$WORK/full" >"$WORK/full.dump"
+  expect "$3: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+}
+
 # Links and list labels added for pages that say what they are keep the
 # stored resolution (EntityResolver::keeps); names no note had (one of no
 # kind: unresolved, one a list label makes a person), a name of no page
@@ -124,12 +132,7 @@ for edit in 'add \n[[Qiying Yu]] と [[Yanghua Peng]] の話。\n## 関連\n- �
     add*) printf "${edit#add }" >>"$q" ;;
     del*) sed -i "/${edit#del }/d" "$q" ;;
   esac
-  "$INDEXER" --vault "$k" --index "$kinc" --quiet
-  rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
-  "$DUMP" "$kinc" >"$WORK/inc.dump"
-  "$DUMP" "$WORK/full" >"$WORK/full.dump"
-  expect "names added and given up, labels that move a name ($edit): incremental = rebuild" \
-    cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+  same_as_rebuild "$k" "$kinc" "names added and given up, labels that move a name ($edit)"
 done
 
 # A new note that no note names, citing pages and naming a new person,
@@ -147,11 +150,7 @@ year: 2026
 ## 関連
 - 関連研究者: [[新しい共著者]]
 NOTE
-"$INDEXER" --vault "$k" --index "$kinc" --quiet
-rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
-"$DUMP" "$kinc" >"$WORK/inc.dump"
-"$DUMP" "$WORK/full" >"$WORK/full.dump"
-expect "a new paper that no note names: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+same_as_rebuild "$k" "$kinc" "a new paper that no note names"
 
 # A page's own type changes (a concept becomes a product, a person an
 # organization): the resolution is extended with its new kind, and the notes
@@ -162,12 +161,7 @@ for change in 's/^type: concept$/type: product/|wiki/concepts/パイプライン
   cp "$page" "$WORK/page.before"
   sed -i "${change%%|*}" "$page"
   expect "the page's type is edited (${change#*|})" test "$(cat "$page")" != "$(cat "$WORK/page.before")"
-  "$INDEXER" --vault "$k" --index "$kinc" --quiet
-  rm -rf "$WORK/full" && "$INDEXER" --vault "$k" --index "$WORK/full" --quiet
-  "$DUMP" "$kinc" >"$WORK/inc.dump"
-  "$DUMP" "$WORK/full" >"$WORK/full.dump"
-  expect "a page's own type changes (${change#*|}): incremental = rebuild" \
-    cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+  same_as_rebuild "$k" "$kinc" "a page's own type changes (${change#*|})"
 done
 
 # Two pages of one name in two folders: a change to how others list that
@@ -177,11 +171,7 @@ printf '# X\nページ a。\n' >"$v/a/X.md"
 printf '# X\nページ b。\n' >"$v/b/X.md"
 "$INDEXER" --vault "$v" --index "$inc" --quiet
 printf '\n## 関連\n- 関連研究者: [[X]]\n' >>"$v/Xin Liu.md"
-"$INDEXER" --vault "$v" --index "$inc" --quiet
-rm -rf "$WORK/full" && "$INDEXER" --vault "$v" --index "$WORK/full" --quiet
-"$DUMP" "$inc" >"$WORK/inc.dump"
-"$DUMP" "$WORK/full" >"$WORK/full.dump"
-expect "pages sharing a name are both refreshed: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
+same_as_rebuild "$v" "$inc" "pages sharing a name are both refreshed"
 
 # Facets that depend on other notes' metadata: a work's year changes, a memo
 # becomes a book, an author row is rewritten; the notes linking to them follow.
@@ -189,30 +179,23 @@ m="$WORK/metadata"
 cp -r "$SAGASU_SRC/tests/e2e/fixtures/metadata" "$m"
 minc="$WORK/metadata-inc"
 "$INDEXER" --vault "$m" --index "$minc" --quiet
-same_as_rebuild() {  # same_as_rebuild WHAT: index incrementally, rebuild, compare
-  "$INDEXER" --vault "$m" --index "$minc" --quiet
-  rm -rf "$WORK/mfull" && "$INDEXER" --vault "$m" --index "$WORK/mfull" --quiet
-  "$DUMP" "$minc" >"$WORK/inc.dump"
-  "$DUMP" "$WORK/mfull" >"$WORK/full.dump"
-  expect "$1: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
-}
 sed -i 's/^date: 2012-01-01$/date: 2011-06-01/' "$m/zotero/MP3 - the meaning of a format.md"
-same_as_rebuild "a linked book's year changes"
+same_as_rebuild "$m" "$minc" "a linked book's year changes"
 printf '#book\n\n2020年 の本。\n' >"$m/Sterne reading notes.md"
 printf '[[Sterne reading notes]] を参照。\n' >"$m/later.md"
-same_as_rebuild "a memo becomes a book that another note links"
+same_as_rebuild "$m" "$minc" "a memo becomes a book that another note links"
 sed -i 's/| Authors | Shin, Suyeon;Jeon, Sujin;Kim, Junghyun |/| Authors | Shin, Suyeon |/' \
   "$m/papers/icra2025-arxiv/2025-icra-socratic-planner-self-qa-e9f1e55e.md"
-same_as_rebuild "an author row is rewritten"
+same_as_rebuild "$m" "$minc" "an author row is rewritten"
 
 # The sound table is updated by the words of the documents an update writes
 # or takes out: a loanword and its English come with a note and go with it
 # (regression: the table was recomputed from every word of the vault each run).
 printf '# ズィグザグ\nズィグザグ な zigzag 経路。\n' >"$m/zigzag.md"
-same_as_rebuild "a new loanword and its English"
+same_as_rebuild "$m" "$minc" "a new loanword and its English"
 expect "the sound table holds the new loanword" grep -q "ズィグザグ" "$WORK/inc.dump"
 rm "$m/zigzag.md"
-same_as_rebuild "the note holding a loanword is deleted"
+same_as_rebuild "$m" "$minc" "the note holding a loanword is deleted"
 expect "the sound table no longer holds it" bash -c "! grep -q 'ズィグザグ' '$WORK/inc.dump'"
 
 # The summary names what happened: a rename is a rename, a touch costs nothing.

@@ -224,6 +224,13 @@ TEST_CASE("EntityResolver, changed names: another page, another kind, a work's o
 
 namespace {
 
+// Up to `most` - 1 pieces, drawn at random.
+std::string random_note(std::mt19937& rng, const std::vector<std::string>& pieces, std::size_t most) {
+  std::string text;
+  for (std::size_t n = rng() % most; n > 0; --n) text += pieces[rng() % pieces.size()];
+  return text;
+}
+
 // The vault of the keeps() cases: a person and an organization that say what
 // they are, a page that does not, an alias, and the note the cases edit.
 struct Vault {
@@ -354,11 +361,7 @@ TEST_CASE("EntityResolver, keeps() never keeps what resolving again changes: ran
                                         "\n- 協力機関: [[Quiet Page]]\n",
                                         "\n- 研究者: [[Quiet Page]]\n"};
   std::mt19937 rng(20261201);
-  const auto note = [&] {
-    std::string text;
-    for (std::size_t n = rng() % 5; n > 0; --n) text += pieces[rng() % pieces.size()];
-    return text;
-  };
+  const auto note = [&] { return random_note(rng, pieces, 5); };
   int kept = 0;
   for (int i = 0; i < 300; ++i) {
     v.note_before = note();
@@ -486,11 +489,7 @@ TEST_CASE("EntityResolver, extended() gives what resolving again gives: random e
                                         "\n- 協力機関: [[新人]]\n",
                                         "\n- 研究者: [[Quiet Page]]\n"};
   std::mt19937 rng(20261202);
-  const auto note = [&] {
-    std::string text;
-    for (std::size_t n = rng() % 5; n > 0; --n) text += pieces[rng() % pieces.size()];
-    return text;
-  };
+  const auto note = [&] { return random_note(rng, pieces, 5); };
   int extended = 0, with_names = 0;
   for (int i = 0; i < 800; ++i) {
     v.note_before = note();
@@ -578,8 +577,8 @@ TEST_CASE("EntityResolver, extended() for a new note gives what resolving again 
   std::mt19937 rng(20261203);
   int extended = 0;
   for (int i = 0; i < 400; ++i) {
-    std::string text = heads[rng() % heads.size()];
-    for (std::size_t n = rng() % 4; n > 0; --n) text += pieces[rng() % pieces.size()];
+    std::string text = heads[rng() % heads.size()];  // (drawn first)
+    text += random_note(rng, pieces, 4);
     const std::string file = titles[rng() % titles.size()] + ".md";
     INFO(file << ": " << text);
     const auto [extends, same] = v.add_note(file, text);
@@ -659,9 +658,8 @@ TEST_CASE("EntityResolver, extended() for a page's own fields equals a full pass
   const Note listing = v.p.parse("l.md", "[[a]]・[[Nemo]]（訳）。");
   std::mt19937 rng(20261204);
   const auto note = [&] {
-    std::string text = heads[rng() % heads.size()];
-    for (std::size_t n = rng() % 3; n > 0; --n) text += pieces[rng() % pieces.size()];
-    return text;
+    std::string text = heads[rng() % heads.size()];  // (drawn first)
+    return text + random_note(rng, pieces, 3);
   };
   int extended = 0;
   const std::size_t pages = v.pages.size();
