@@ -790,8 +790,8 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
     };
     const auto kind_of = [&](std::string_view name) -> std::optional<std::string_view> {
       if (const auto i = info.find(name); i != info.end()) return std::string_view(*i->second.kind);
-      if (more.page &&
-          name == after.title)  // its kind decided anew (as the lists find it: not by list mates)
+      // The note's own kind decided anew (as the lists find it: not by list mates).
+      if (more.page && name == after.title)
         return more.page->kind ? std::optional<std::string_view>(*more.page->kind) : std::nullopt;
       const StoredKind* k = stored_kind(name);  // a page's kind, as the lists found it
       if (!k || k->kind.empty() || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
