@@ -1002,63 +1002,67 @@ std::string EntityResolver::encode() const {
         keys.push_back(key_hash(fold_name(page)));
   }
   for (const auto& [key, page] : m_by_key) keys.push_back(key_hash(key));
-  return encode(spellings, kinds, m_works, count_uses(), count_listed(), keys);
+  const Counts counts = count();
+  return encode(spellings, kinds, m_works, counts.uses, counts.listed, keys);
 }
 
-// In how many lists each page stands with a name no page has (list mates
-// may follow its kind: extended()).
-std::vector<std::pair<std::string_view, std::uint32_t>> EntityResolver::count_listed() const {
-  std::unordered_set<std::string_view> titles;
-  for (const NoteDigest& d : m_digests) titles.insert(d.title);
-  std::map<std::string_view, std::uint32_t> listed;
-  std::size_t m = 0;
-  for (const NoteDigest& d : m_digests)
-    for (const auto& list : d.lists) {
-      std::set<std::string_view> pages;
-      bool unpaged = false;
-      for (std::size_t end = m + list.size(); m < end; ++m) {
-        const std::string& canonical = *m_mentions.listed[m];
-        if (titles.count(canonical))
-          pages.insert(canonical);
-        else
-          unpaged = true;
-      }
-      if (unpaged)
-        for (const std::string_view page : pages) ++listed[page];
-    }
-  return {listed.begin(), listed.end()};
-}
-
-// In how many notes each spelling of a name no page has stands (in any of
-// their names, labels, link words or lists): when its last note gives it up,
-// it is no spelling of the vault any more (extended()).
-std::vector<std::pair<std::string_view, std::uint32_t>> EntityResolver::count_uses() const {
+// The counts extended() keeps up to date: in how many notes each spelling
+// of a name no page has stands (in any of their names, labels, link words or
+// lists: when its last note gives it up, it is no spelling of the vault any
+// more), and in how many lists each page stands with a name no page has
+// (list mates may follow its kind). Each mention is known by its spelling's
+// entry in m_canonical (what m_mentions points to): no string is hashed per mention.
+EntityResolver::Counts EntityResolver::count() const {
   std::unordered_set<std::string_view> titles;
   for (const NoteDigest& d : m_digests) titles.insert(d.title);
   struct Use {
     std::uint32_t notes = 0;
     std::size_t last = 0;  // the last note counted, from 1
-    const std::string* canonical = nullptr;
+    int page = -1;         // does its canonical name have a page (-1: not asked yet)
   };
-  std::unordered_map<std::string_view, Use> uses;
-  std::size_t note = 0, names = 0, labelled = 0, hints = 0, listed = 0;
+  std::unordered_map<const std::string*, Use> uses;  // by the spelling's canonical name in m_canonical
+  uses.reserve(m_canonical.size());
+  const auto is_page = [&](const std::string* canonical, Use& u) {
+    if (u.page < 0) u.page = titles.count(*canonical) ? 1 : 0;
+    return u.page == 1;
+  };
+  std::unordered_map<std::string_view, std::uint32_t> listed;
+  std::vector<std::string_view> pages;
+  std::size_t note = 0, names = 0, labelled = 0, hints = 0, lists = 0;
   for (const NoteDigest& d : m_digests) {
     ++note;
-    const auto use = [&](std::string_view spelling, const std::string* canonical) {
-      Use& u = uses[spelling];
-      if (u.last != note) u.last = note, ++u.notes, u.canonical = canonical;
+    const auto use = [&](const std::string* canonical) -> Use& {
+      Use& u = uses[canonical];
+      if (u.last != note) u.last = note, ++u.notes;
+      return u;
     };
-    for (const auto& n : d.names) use(n, m_mentions.names[names++]);
-    for (const auto& l : d.labelled) use(l.first, m_mentions.labelled[labelled++]);
-    for (const auto& h : d.hints) use(h.name, m_mentions.hints[hints++]);
-    for (const auto& list : d.lists)
-      for (const auto& n : list) use(n, m_mentions.listed[listed++]);
+    for (std::size_t end = names + d.names.size(); names < end; ++names) use(m_mentions.names[names]);
+    for (std::size_t end = labelled + d.labelled.size(); labelled < end; ++labelled)
+      use(m_mentions.labelled[labelled]);
+    for (std::size_t end = hints + d.hints.size(); hints < end; ++hints) use(m_mentions.hints[hints]);
+    for (const auto& list : d.lists) {
+      pages.clear();
+      bool unpaged = false;
+      for (std::size_t end = lists + list.size(); lists < end; ++lists) {
+        const std::string* canonical = m_mentions.listed[lists];
+        if (!is_page(canonical, use(canonical))) {
+          unpaged = true;
+        } else if (std::find(pages.begin(), pages.end(), *canonical) == pages.end()) {
+          pages.push_back(*canonical);
+        }
+      }
+      if (unpaged)
+        for (const std::string_view page : pages) ++listed[page];
+    }
   }
-  std::vector<std::pair<std::string_view, std::uint32_t>> counted;
-  for (const auto& [spelling, u] : uses)
-    if (!titles.count(*u.canonical)) counted.emplace_back(spelling, u.notes);
-  std::sort(counted.begin(), counted.end());
-  return counted;
+  Counts counts;
+  for (const auto& [spelling, canonical] : m_canonical)
+    if (const auto u = uses.find(&canonical); u != uses.end() && !is_page(&canonical, u->second))
+      counts.uses.emplace_back(spelling, u->second.notes);
+  std::sort(counts.uses.begin(), counts.uses.end());
+  counts.listed.assign(listed.begin(), listed.end());
+  std::sort(counts.listed.begin(), counts.listed.end());
+  return counts;
 }
 
 std::string EntityResolver::encode(

@@ -227,12 +227,14 @@ class EntityResolver {
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
                             std::vector<std::uint64_t> keys);
-  /// During finish(): the notes using each spelling of a name no page has, by spelling.
-  std::vector<std::pair<std::string_view, std::uint32_t>> count_uses() const;
+  /// During finish(): the notes using each spelling of a name no page has, and
+  /// the lists naming each page with a name no page has, sorted by name.
+  struct Counts {
+    std::vector<std::pair<std::string_view, std::uint32_t>> uses, listed;
+  };
+  Counts count() const;
   /// In how many notes a spelling of a name no page has stands (0: not such a spelling).
   std::uint32_t uses(std::string_view spelling) const;
-  /// During finish(): the lists naming each page with a name no page has, by page.
-  std::vector<std::pair<std::string_view, std::uint32_t>> count_listed() const;
   /// In how many lists a page stands with a name no page has.
   std::uint32_t listed(std::string_view page) const;
   /// The hash a folded key is stored as.
