@@ -433,9 +433,11 @@ void EntityResolver::decide_from_links() {
   std::size_t at = 0;
   for (const NoteDigest& d : m_digests)
     for (const auto& h : d.hints) ++seen[*m_mentions.hints[at++]][h.kind][h.marker];
-  for (const auto& [name, by_kind] : seen)
-    if (auto k = link_verdict(by_kind, [&] { return fold_once(std::string(name)); }))
-      set_kind(std::string(name), k->first, KindEvidence::LinkContext, std::move(k->second));
+  for (const auto& entry : seen) {  // (not a structured binding: a lambda captures it)
+    const std::string name(entry.first);
+    if (auto k = link_verdict(entry.second, [&] { return fold_once(name); }))
+      set_kind(name, k->first, KindEvidence::LinkContext, std::move(k->second));
+  }
 }
 
 // A name without a page, of no known kind, in a list whose other names are all
@@ -776,9 +778,11 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
   std::map<std::string_view, std::map<Kind, std::map<std::string, int>>> seen;
   for (const auto& h : after.hints)
     if (const auto c = canonical.find(h.name); c != canonical.end()) ++seen[c->second][h.kind][h.marker];
-  for (const auto& [name, by_kind] : seen)
-    if (auto k = link_verdict(by_kind, [&] { return fresh.at(name); }))
+  for (const auto& entry : seen) {  // (not a structured binding: a lambda captures it)
+    const std::string_view name = entry.first;
+    if (auto k = link_verdict(entry.second, [&] { return fresh.at(name); }))
       set(name, k->first, KindEvidence::LinkContext, std::move(k->second));
+  }
   for (const auto& [key, name] : name_of_key)
     if (auto k = heuristic(key)) set(name, k->first, KindEvidence::Heuristic, k->second);
   for (const auto& list : after.lists) {
