@@ -55,6 +55,29 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
   return encoded && kinds ? EntityResolver::deserialize(*encoded, *kinds) : std::nullopt;
 }
 
+// Can a deleted note's page go without resolving the vault again, as far as
+// the index and the config tell (EntityResolver::removed asks the rest)? No
+// other note mentions it (its name's postings), no other page's alias folds
+// like its title (the synonym table has no key for it), no name of the config does.
+bool deletable(const NoteDigest& before, const IndexedNote& ix, ShardSet& shards, const VaultConfig& config) {
+  const std::string term = schema::filter_term(schema::LINK, before.title);
+  const std::string synonym = std::string(schema::META_SYNONYM) + term;
+  if (term.size() >= schema::MAX_TERM_BYTES || synonym.size() > schema::MAX_TERM_BYTES ||
+      !shards.metadata(synonym).empty())
+    return false;
+  for (std::size_t k = 0; k < shards.size(); ++k)
+    for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
+      if (k != ix.shard || *p != ix.docid) return false;
+  const std::string key = unicode::fold_name(before.title);
+  for (const auto* names : {&config.people(), &config.organizations()})
+    for (const auto& [name, others] : *names) {
+      if (unicode::fold_name(name) == key) return false;
+      for (const auto& other : others)
+        if (unicode::fold_name(other) == key) return false;
+    }
+  return true;
+}
+
 // A name no page has that a note now mentions, or no longer does.
 struct Mention {
   std::string name, note;
@@ -73,10 +96,11 @@ struct Mention {
 // Resolving a large vault is most of such a run. `stored` is the stored
 // resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
-                                              const IndexOptions& opts, bool overrides_changed,
-                                              std::optional<EntityResolver>& stored, bool& extends,
-                                              std::vector<Mention>& mentions, bool& pages_moved) {
-  if (shards.fresh() || overrides_changed || !state.vanished().empty() || opts.entity_notes ||
+                                              const IndexOptions& opts, const VaultConfig& config,
+                                              bool overrides_changed, std::optional<EntityResolver>& stored,
+                                              bool& extends, std::vector<Mention>& mentions,
+                                              bool& pages_moved) {
+  if (shards.fresh() || overrides_changed || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
   const auto& notes = state.notes();
@@ -84,7 +108,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (std::size_t i = 0; i < notes.size(); ++i)
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
-  std::unordered_set<std::string_view> titles;  // the vault's pages, once a digest differs
+  std::unordered_map<std::string_view, int>
+      titles;  // the vault's pages (notes per title), once a digest differs
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
   std::optional<EntityResolver> extended;  // the stored one with the names the notes before added
   for (const std::size_t i : changed) {
@@ -95,11 +120,14 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!stored) {
       if (!(stored = stored_resolution(shards))) return std::nullopt;
       for (const RunNote& page : notes)
-        if (page.has_digest()) titles.insert(note_title(page.file->path));
+        if (page.has_digest()) ++titles[note_title(page.file->path)];
     }
     // (Each note's change is weighed against the vault with the changes before it.)
     const EntityResolver& now = extended ? *extended : *stored;
     if (before && now.keeps(*before, n.digest(), is_page)) continue;
+    // (Two notes of one title are one page whose kind and facts both give:
+    // only a full pass weighs them.)
+    if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
     auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &what);
     if (!more) return std::nullopt;
@@ -107,6 +135,25 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     for (auto& name : what.added) mentions.push_back({std::move(name), n.file->path, true});
     for (auto& name : what.dropped) mentions.push_back({std::move(name), n.file->path, false});
     pages_moved = pages_moved || what.page;
+  }
+  // Notes deleted: each a page no other note names (EntityResolver::removed).
+  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
+  for (const std::string& path : state.vanished()) {
+    if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
+    const IndexedNote& ix = state.indexed().at(path);
+    if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
+    const auto before = NoteDigest::decode(*ix.digest);
+    if (!before || !deletable(*before, ix, shards, config)) return std::nullopt;
+    if (!stored) {
+      if (!(stored = stored_resolution(shards))) return std::nullopt;
+      for (const RunNote& page : notes)
+        if (page.has_digest()) ++titles[note_title(page.file->path)];
+    }
+    EntityResolver::Extension what;
+    auto less = (extended ? *extended : *stored).removed(*before, is_page, &what);
+    if (!less) return std::nullopt;
+    extended = std::move(less);
+    for (auto& name : what.dropped) mentions.push_back({std::move(name), path, false});
   }
   if (extended) {
     extends = true;
@@ -238,8 +285,8 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   std::optional<EntityResolver> stored;  // read at most once
   std::vector<Mention> mentions;
   bool pages_moved = false;
-  if (auto kept = kept_resolution(state, shards, opts, m_overrides != old_overrides, stored, m_extended,
-                                  mentions, pages_moved)) {
+  if (auto kept = kept_resolution(state, shards, opts, config, m_overrides != old_overrides, stored,
+                                  m_extended, mentions, pages_moved)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);

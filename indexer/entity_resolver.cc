@@ -576,7 +576,8 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     if (is_page(spelling)) continue;
     const StoredKind* k = stored_kind(spelling);
     if (!more || *canonical != spelling || uses(spelling) == 0 || !sole_spelling(spelling) ||
-        (k && k->evidence == KindEvidence::Override) || link_page_name(spelling).size() != spelling.size())
+        (k && k->evidence == KindEvidence::Override) || link_page_name(spelling).size() != spelling.size() ||
+        is_attachment(spelling))
       return false;
     given_up.insert(spelling);
     if (uses(spelling) == 1) more->gone.push_back(spelling);
@@ -616,9 +617,10 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   // (a later mention of one counts for nothing but its notes and kinds); for
   // extended(), more of them, each first spelled here as the vault first
   // spells it (then the note cannot be the first to spell it otherwise), or
-  // fewer, given up as above. (A name's own words are read when some note
-  // names it: any note using a spelling names it, an attachment's aside,
-  // which is never a name. So a mention neither adds nor takes them away.)
+  // fewer, given up as above. (A name's own words are read, and its first
+  // spelling chosen, where some note names it: a note using a spelling names
+  // it, but an attachment ([[x.pdf]]), which its links' words and lists may
+  // hold though its names do not. So no attachment is mentioned or given up here.)
   const auto firsts = [&](const NoteDigest& d) {
     std::map<std::string, std::string_view> first;  // folded name → its first spelling here
     for (const auto& n : d.names)
@@ -634,7 +636,7 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   }
   for (const auto& [key, spelling] : firsts_after)
     if (!firsts_before.count(key)) {
-      if (!more || *stored_canonical(spelling) != spelling) return false;
+      if (!more || *stored_canonical(spelling) != spelling || is_attachment(spelling)) return false;
       more->mentioned.push_back(spelling);
     }
   // Lists added or taken away: of pages only (and of names new or gone,
@@ -724,6 +726,40 @@ bool EntityResolver::sole_spelling(std::string_view name) const {
 std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before, const NoteDigest& after,
                                                        const std::function<bool(std::string_view)>& is_page,
                                                        Extension* what) const {
+  return extend(before, after, is_page, what, false);
+}
+
+// A note deleted: a page that goes like a name given up by its last note,
+// once its own mentions are given up (a change to the same page mentioning
+// nothing). Only when nothing else can name it: no other spelling resolves
+// to it, no list counts it, no override types it, it has no alias or gloss
+// and declares no kind of the vault's own, and no other note has its title
+// (the caller knows the rest: no other note mentions it, no other page's
+// alias and no config name folds like it).
+std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
+                                                      const std::function<bool(std::string_view)>& is_page,
+                                                      Extension* what) const {
+  static const KindVocabulary defaults = KindVocabulary::defaults();
+  const std::string& title = before.title;
+  const std::string_view* canonical = stored_canonical(title);
+  const StoredKind* kind = stored_kind(title);
+  if (!canonical || *canonical != title || !sole_spelling(title) || is_page(title) || listed(title) != 0 ||
+      (kind && kind->evidence == KindEvidence::Override) || !before.aliases.empty() ||
+      !before.glosses.empty())
+    return std::nullopt;
+  for (const auto& w : before.kind_words)
+    if (w.declared && !defaults.canonical(w.word)) return std::nullopt;
+  NoteDigest silent = before;
+  silent.labelled.clear();
+  silent.names.clear();
+  silent.hints.clear();
+  silent.lists.clear();
+  return extend(&before, silent, is_page, what, true);
+}
+
+std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, const NoteDigest& after,
+                                                     const std::function<bool(std::string_view)>& is_page,
+                                                     Extension* what, bool deleted) const {
   // A new note is a new page: extended when nothing the vault knows folds
   // like its title (then no note names it), it brings no alias, gloss or
   // kind word of its own (the synonyms, glossary and kinds stay), and it does
@@ -747,6 +783,24 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
   }
   Additions more;
   if (!admits(*before, after, is_page, &more)) return std::nullopt;
+  if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
+  // A key goes with the names gone only if no other spelling gives it: a path
+  // to a page of that name ([[notes/Solo Name]]) or an attachment spelled
+  // otherwise (the only spellings of another name that can fold alike).
+  if (!more.gone.empty()) {
+    std::set<std::string> keys_gone;
+    for (const std::string_view name : more.gone) keys_gone.insert(fold_name(name));
+    for (const auto& [spelling, name] : m_spellings) {
+      if (spelling.find_first_of("/^.") == std::string_view::npos &&
+          strings::trim(spelling).size() == spelling.size())
+        continue;
+      if (std::find(more.gone.begin(), more.gone.end(), spelling) != more.gone.end()) continue;
+      const std::string page = link_page_name(spelling);
+      if (keys_gone.count(fold_name(spelling)) ||
+          (page.size() != spelling.size() && keys_gone.count(fold_name(page))))
+        return std::nullopt;
+    }
+  }
   const Fresh& fresh = more.fresh;  // each spelling no note had → its key
   if (!title_key.empty())
     for (const auto& [spelling, key] : fresh)
@@ -867,6 +921,11 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
     } else {
       new_work.erase(after.title);
     }
+    works = &new_work;
+  }
+  if (deleted && m_works.count(after.title)) {
+    new_work = m_works;
+    new_work.erase(after.title);
     works = &new_work;
   }
   // A spelling of a name no page has counts this note once more when the

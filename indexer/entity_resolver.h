@@ -157,6 +157,15 @@ class EntityResolver {
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
                                          Extension* what = nullptr) const;
+  /// The same for a note deleted (before: its digest), when it is a page no
+  /// other note can name: no other spelling resolves to it, no list counts it,
+  /// no override types it, it has no alias, gloss or kind of the vault's own,
+  /// no other note has its title, and (what the caller must know) no other
+  /// note mentions it and no other page's alias and no config name folds like
+  /// its title. Its own mentions are given up as extended() gives them up.
+  std::optional<EntityResolver> removed(const NoteDigest& before,
+                                        const std::function<bool(std::string_view)>& is_page,
+                                        Extension* what = nullptr) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
@@ -248,6 +257,9 @@ class EntityResolver {
   /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
   bool load(std::shared_ptr<const std::string> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;
+  std::optional<EntityResolver> extend(const NoteDigest* before, const NoteDigest& after,
+                                       const std::function<bool(std::string_view)>& is_page, Extension* what,
+                                       bool deleted) const;
   /// keeps(), and with `more` given, extended(): what the change may add.
   using Fresh = std::map<std::string_view, std::string>;  // spellings no note had → their keys
   struct PageChange {

@@ -164,6 +164,11 @@ for change in 's/^type: concept$/type: product/|wiki/concepts/パイプライン
   same_as_rebuild "$k" "$kinc" "a page's own type changes (${change#*|})"
 done
 
+# The new paper deleted again: no note names it, so its page goes from the
+# resolution with the name only it used (新しい共著者).
+rm "$k/wiki/sources/@2026__OSDI__A Brand New Paper.md"
+same_as_rebuild "$k" "$kinc" "a note no note names deleted"
+
 # Two pages of one name in two folders: a change to how others list that
 # name updates both (regression: only one was refreshed).
 mkdir -p "$v/a" "$v/b"
@@ -172,6 +177,16 @@ printf '# X\nページ b。\n' >"$v/b/X.md"
 "$INDEXER" --vault "$v" --index "$inc" --quiet
 printf '\n## 関連\n- 関連研究者: [[X]]\n' >>"$v/Xin Liu.md"
 same_as_rebuild "$v" "$inc" "pages sharing a name are both refreshed"
+# ... and whose kinds and facts both give: one of them changed is weighed
+# with the other (regression: the change alone was stored).
+printf -- '---\ntype: paper\nyear: 2020\n---\n# X\nページ b。\n' >"$v/b/X.md"
+same_as_rebuild "$v" "$inc" "pages sharing a name: one becomes a work"
+printf -- '---\ntype: paper\nyear: 2024\n---\n# X\nページ a。\n' >"$v/a/X.md"
+same_as_rebuild "$v" "$inc" "pages sharing a name: the first becomes a work too"
+sed -i 's/^year: 2024$/year: 2025/' "$v/a/X.md"
+same_as_rebuild "$v" "$inc" "pages sharing a name: the first one's year changes"
+sed -i 's/^type: paper$/type: product/' "$v/b/X.md"
+same_as_rebuild "$v" "$inc" "pages sharing a name: the later one's kind changes"
 
 # Facets that depend on other notes' metadata: a work's year changes, a memo
 # becomes a book, an author row is rewritten; the notes linking to them follow.

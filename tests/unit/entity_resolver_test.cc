@@ -276,6 +276,18 @@ struct Vault {
         [&](std::string_view name) { return is_page(name); }, what);
     return {e.has_value(), e && e->serialize() == resolve(note_after)};
   }
+  // A note deleted (one of `pages`, by file name): is the stored resolution
+  // extended, and as resolving again gives?
+  std::pair<bool, bool> delete_note(const std::string& file) {
+    const auto at = std::find_if(pages.begin(), pages.end(), [&](const Note& n) { return n.path == file; });
+    const auto r = EntityResolver::deserialize(resolve(note_before));
+    const Note gone = *at;
+    pages.erase(at);
+    const auto e = r->removed(test::digest(gone), [&](std::string_view name) { return is_page(name); });
+    const std::string again = resolve(note_before);
+    pages.push_back(gone);
+    return {e.has_value(), e && e->serialize() == again};
+  }
   // A new note: is the stored resolution extended, and as resolving again gives?
   std::pair<bool, bool> add_note(const std::string& file, const std::string& text,
                                  EntityResolver::Extension* what = nullptr) {
@@ -676,4 +688,56 @@ TEST_CASE("EntityResolver, extended() for a page's own fields equals a full pass
     }
   }
   CHECK(extended > 40);  // (the edits exercise the case)
+}
+
+TEST_CASE("EntityResolver, a note no note names deleted: the resolution without its page", "[entities]") {
+  Vault v;
+  // (No other note names these: the index's postings tell the indexer so.)
+  const auto with = [&](const std::string& file, const std::string& text) {
+    v.pages.push_back(v.p.parse(file, text));
+    const auto result = v.delete_note(file);
+    v.pages.erase(
+        std::find_if(v.pages.begin(), v.pages.end(), [&](const Note& n) { return n.path == file; }));
+    return result;
+  };
+  CHECK(with("Plain.md", "本文。") == std::make_pair(true, true));
+  CHECK(with("@2026__OSDI__New Paper.md", "---\ntype: paper\nvenue: OSDI\nyear: 2026\n---\n本文") ==
+        std::make_pair(true, true));  // a work goes
+  CHECK(with("Jane Roe.md", "---\nentity_type: person\n---\n[[Meta]] の人。") == std::make_pair(true, true));
+  CHECK(with("Plain.md", "[[Nobody]] も。[[Solo Name]] も。") ==
+        std::make_pair(true, true));                                                       // names given up
+  CHECK(with("Plain.md", "- 関連研究者: [[Solo Name]]\n") == std::make_pair(true, true));  // with its kind
+  CHECK(with("Plain.md", "---\naliases: [PL]\n---\n本文。").first == false);               // an alias
+  CHECK(with("Plain.md", "[[Plain]] 自身。").first == false);                              // names itself
+  CHECK(with("Plain.md", "- 関連研究者: [[Nobody]]\n").first == false);     // the kind of a name others use
+  CHECK(with("Plain.md", "---\ntype: gizmo\n---\n本文。").first == false);  // the vault's own kind
+  // Another note has its title (two folders): it stays a page.
+  v.pages.push_back(v.p.parse("x/Quiet Page.md", "本文。"));
+  CHECK(v.delete_note("x/Quiet Page.md").first == false);
+}
+
+// Regressions (a review's counterexamples): each was extended to something a
+// full pass does not give.
+TEST_CASE("EntityResolver, attachments and path links: what extended() refuses", "[entities]") {
+  Vault v;
+  const std::string base = v.note_before;
+  // An attachment other notes only list, named here: a full pass reads its
+  // words (now a name) and may spell it first as this note does.
+  v.pages.push_back(v.p.parse("z2.md", "[[Acme Labs.pdf]]・[[Quiet Page]]。"));
+  CHECK(v.extend(base + "\n- 資料: [[Acme Labs.pdf]]\n").first == false);
+  v.note_before = base + "\n- 資料: [[Acme Labs.pdf]]\n";  // ... and given up again
+  CHECK(v.extend(base).first == false);
+  v.pages.pop_back();
+  // Another spelling of an attachment listed elsewhere: its key stays.
+  v.pages.push_back(v.p.parse("z2.md", "[[FOO.pdf]]・[[Quiet Page]]。"));
+  v.note_before = base + "\n[[Foo.pdf]]・[[Quiet Page]]。";
+  CHECK(v.extend(base).first == false);
+  v.pages.pop_back();
+  // A name gone whose key a path elsewhere gives ([[notes/Solo Name]]): the
+  // key stays, so a later page of that name is not taken for a name no note had.
+  v.pages.push_back(v.p.parse("y.md", "[[notes/Solo Name]] を参照。"));
+  v.note_before = base + "[[Solo Name]] も。";
+  CHECK(v.extend(base).first == false);
+  v.pages.pop_back();
+  CHECK(v.extend(base) == std::make_pair(true, true));  // (without that path: it goes)
 }
