@@ -251,7 +251,14 @@ struct Vault {
     r.add(test::digest(note));
     for (const Note& n : pages) r.add(test::digest(n));
     r.finish();
+    kinds = r.vocabulary();
     return r.serialize();
+  }
+  KindVocabulary kinds;  // the vault's kinds, as the last resolve() found them
+  // The resolution of the vault as the index stores it, read as the indexer reads it (with its kinds).
+  std::optional<EntityResolver> stored() {
+    const std::string encoded = resolve(note_before);
+    return EntityResolver::deserialize(encoded, kinds);
   }
   bool is_page(std::string_view name) const {
     return name == "a" ||
@@ -269,7 +276,7 @@ struct Vault {
   // Does the stored resolution extend to the edit, and is the extension what
   // resolving again gives (byte for byte)? The names added, in `added`.
   std::pair<bool, bool> extend(const std::string& note_after, EntityResolver::Extension* what = nullptr) {
-    const auto r = EntityResolver::deserialize(resolve(note_before));
+    const auto r = stored();
     const NoteDigest before = test::digest(p.parse("a.md", note_before));
     const auto e = r->extended(
         &before, test::digest(p.parse("a.md", note_after)),
@@ -280,7 +287,7 @@ struct Vault {
   // extended, and as resolving again gives?
   std::pair<bool, bool> delete_note(const std::string& file) {
     const auto at = std::find_if(pages.begin(), pages.end(), [&](const Note& n) { return n.path == file; });
-    const auto r = EntityResolver::deserialize(resolve(note_before));
+    const auto r = stored();
     const Note gone = *at;
     pages.erase(at);
     const auto e = r->removed(test::digest(gone), [&](std::string_view name) { return is_page(name); });
@@ -291,7 +298,7 @@ struct Vault {
   // A new note: is the stored resolution extended, and as resolving again gives?
   std::pair<bool, bool> add_note(const std::string& file, const std::string& text,
                                  EntityResolver::Extension* what = nullptr) {
-    const auto r = EntityResolver::deserialize(resolve(note_before));
+    const auto r = stored();
     pages.push_back(p.parse(file, text));
     const auto e = r->extended(
         nullptr, test::digest(pages.back()), [&](std::string_view name) { return is_page(name); }, what);
@@ -641,6 +648,11 @@ TEST_CASE("EntityResolver, a page's own kind and facts changed extend the resolu
     CHECK(extends == c.extends);
     if (extends) CHECK((same && what.page));
   }
+  // A kind of the vault's own, declared by another page: the vault's kinds know it.
+  v.pages.push_back(v.p.parse("j.md", "---\ntype: gizmo\n---\n本文"));
+  v.note_before = head("type: concept");
+  CHECK(v.extend(head("type: gizmo")) == std::make_pair(true, true));
+  v.pages.pop_back();
   // Another note lists it with a name no page has: that name's list mates follow its kind.
   v.pages.push_back(v.p.parse("l.md", "[[a]]・[[Nemo]]（訳）。"));
   v.note_before = head("type: concept");
