@@ -78,28 +78,31 @@ bool deletable(const NoteDigest& before, const IndexedNote& ix, ShardSet& shards
   return true;
 }
 
-// A name no page has that a note now mentions, or no longer does.
-struct Mention {
-  std::string name, note;
-  bool mentioned = true;
+// What an extended resolution changed besides itself.
+struct Extended {
+  bool extends = false;  // the stored resolution was extended (not kept as it is)
+  // The names no page has that a note now mentions (true), or no longer does.
+  struct Mention {
+    std::string name, note;
+    bool mentioned = true;
+  };
+  std::vector<Mention> mentions;
+  bool pages_moved = false;         // a note's own kind or facts as a work changed
+  std::vector<NoteDigest> aliased;  // the notes whose pages have more aliases
 };
 
 // The resolution the index keeps, when it still holds: no override changed,
-// no note came or went, and every changed note's digest is the same or
-// changed in a way that provably moves no name (EntityResolver::keeps: a
-// link added to a page that says what it is) or only adds names no note had
-// (EntityResolver::extended: a link to a new name, a new page no note
-// names, a name no page has given up; then the resolution returned has
-// them, `extends` is set, `mentions` lists each name no page has that a
-// note now mentions (true) or no longer mentions (false), with the note, and
-// `pages_moved` says whether a note's own kind or facts as a work changed).
-// Resolving a large vault is most of such a run. `stored` is the stored
-// resolution, when it had to be read.
+// and every changed note's digest is the same or changed in a way that
+// provably moves no name (EntityResolver::keeps: a link added to a page that
+// says what it is); or the stored resolution updated by what each change,
+// new note and deleted note touches (EntityResolver::extended and removed: a
+// new name, a name given up, a new page no note names, a page's own kind,
+// more aliases; then `change` says what else changed). Resolving a large
+// vault is most of such a run. `stored` is the stored resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, const VaultConfig& config,
                                               bool overrides_changed, std::optional<EntityResolver>& stored,
-                                              bool& extends, std::vector<Mention>& mentions,
-                                              bool& pages_moved) {
+                                              Extended& change) {
   if (shards.fresh() || overrides_changed || opts.entity_notes ||
       shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
@@ -132,9 +135,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &what);
     if (!more) return std::nullopt;
     extended = std::move(more);
-    for (auto& name : what.added) mentions.push_back({std::move(name), n.file->path, true});
-    for (auto& name : what.dropped) mentions.push_back({std::move(name), n.file->path, false});
-    pages_moved = pages_moved || what.page;
+    for (auto& name : what.added) change.mentions.push_back({std::move(name), n.file->path, true});
+    for (auto& name : what.dropped) change.mentions.push_back({std::move(name), n.file->path, false});
+    change.pages_moved = change.pages_moved || what.page;
+    if (what.aliases) change.aliased.push_back(n.digest());
   }
   // Notes deleted: each a page no other note names (EntityResolver::removed).
   const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
@@ -153,10 +157,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     auto less = (extended ? *extended : *stored).removed(*before, is_page, &what);
     if (!less) return std::nullopt;
     extended = std::move(less);
-    for (auto& name : what.dropped) mentions.push_back({std::move(name), path, false});
+    for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
   }
   if (extended) {
-    extends = true;
+    change.extends = true;
     return extended;
   }
   // No note changed at all: no document is built, so the resolution is only
@@ -283,19 +287,20 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_overrides = read_overrides(root, old_overrides, report);
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
   std::optional<EntityResolver> stored;  // read at most once
-  std::vector<Mention> mentions;
-  bool pages_moved = false;
-  if (auto kept = kept_resolution(state, shards, opts, config, m_overrides != old_overrides, stored,
-                                  m_extended, mentions, pages_moved)) {
+  Extended change;
+  if (auto kept =
+          kept_resolution(state, shards, opts, config, m_overrides != old_overrides, stored, change)) {
     m_resolver = std::move(*kept);
     m_reused = true;
+    m_extended = change.extends;
+    m_aliased = std::move(change.aliased);
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {
       // New names or pages, names given up: the resolution is stored again;
       // the names of no kind the notes now mention are unresolved in these
       // notes too, those they no longer mention not (the findings' names stay in order).
       auto& unresolved = report.unresolved;
-      for (const auto& [name, note, mentioned] : mentions) {
+      for (const auto& [name, note, mentioned] : change.mentions) {
         if (m_resolver.kind(name)) continue;
         auto at = std::lower_bound(unresolved.begin(), unresolved.end(), name,
                                    [](const auto& u, const std::string& n) { return u.name < n; });
@@ -310,7 +315,7 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
       m_findings = encode_findings(report);
       // A page's kind or a work's facts changed: the notes linking it follow.
       // (New names and names given up move no other note.)
-      if (pages_moved)
+      if (change.pages_moved)
         m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides, std::move(stored));
     }
     return;

@@ -40,6 +40,9 @@ class EntityPass {
   /// note had? (Either way what derives from the digests, the synonyms and the
   /// glossary, still holds; an extended one is stored again with the findings.)
   bool reused() const { return m_reused; }
+  /// The notes whose pages an extended resolution gave more aliases: the
+  /// synonym table (not computed again: reused()) grows by theirs.
+  const std::vector<NoteDigest>& aliased() const { return m_aliased; }
   /// Indexed paths whose files did not change but whose documents are rebuilt:
   /// they link to, or are the page of, an entity whose canonical name, kind or
   /// evidence changed.
@@ -56,7 +59,8 @@ class EntityPass {
   std::string m_overrides;
   bool m_any_change = false;
   bool m_reused = false;    // the index's resolution and findings (and what derives from the digests)
-  bool m_extended = false;  // ... with names no note had added (both stored again)
+  bool m_extended = false;  // ... extended by what the change touched (both stored again)
+  std::vector<NoteDigest> m_aliased;
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
 

@@ -548,10 +548,26 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   const NoteDigest &b = before, &a = after;
   auto* fresh = more ? &more->fresh : nullptr;
   // What makes a page, the synonyms and the glossary; its kind and a work's
-  // facts (for extended(), changed when the page's own words decide them).
+  // facts (for extended(), changed when the page's own words decide them);
+  // its aliases (for extended(), more of them that nothing the vault knows
+  // folds like: no name resolves to the page by them yet).
   if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source ||
-      a.aliases != b.aliases || a.glosses != b.glosses)
+      a.glosses != b.glosses)
     return false;
+  if (a.aliases != b.aliases) {
+    if (!more) return false;
+    const std::set<std::string_view> had(b.aliases.begin(), b.aliases.end());
+    for (const std::string_view alias : had)
+      if (std::find(a.aliases.begin(), a.aliases.end(), alias) == a.aliases.end()) return false;
+    for (const std::string& alias : a.aliases) {
+      if (had.count(alias)) continue;
+      std::string key = fold_name(alias);
+      if (key.empty() || known_key(key) || link_page_name(alias).size() != alias.size() ||
+          key == fold_name(a.title))
+        return false;
+      more->alias_keys.insert(std::move(key));
+    }
+  }
   if (a.kind_words != b.kind_words || a.structure != b.structure || a.bibliographic != b.bibliographic ||
       a.defined != b.defined || a.defined_by != b.defined_by || a.venues != b.venues || a.years != b.years ||
       a.text_year != b.text_year)
@@ -784,6 +800,8 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   Additions more;
   if (!admits(*before, after, is_page, &more)) return std::nullopt;
   if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
+  for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)
+    if (more.alias_keys.count(key)) return std::nullopt;
   // A key goes with the names gone only if no other spelling gives it: a path
   // to a page of that name ([[notes/Solo Name]]) or an attachment spelled
   // otherwise (the only spellings of another name that can fold alike).
@@ -1023,6 +1041,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   for (std::size_t k = 0; k < stored_keys(); ++k)
     if (!gone_keys.count(stored_key(k))) keys.push_back(stored_key(k));
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
+  for (const std::string& key : more.alias_keys) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
   if (!r.load(std::make_shared<const std::string>(
           encode(spellings, kinds, *works, counted, bound, std::move(keys)))))
@@ -1033,6 +1052,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     what->added.insert(what->added.end(), more.mentioned.begin(), more.mentioned.end());
     what->dropped.assign(more.dropped.begin(), more.dropped.end());
     what->page = more.page.has_value();
+    what->aliases = !more.alias_keys.empty();
   }
   return r;
 }

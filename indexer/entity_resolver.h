@@ -142,6 +142,8 @@ class EntityResolver {
   ///   (a name given up by its last note goes);
   /// - the note's own kind or facts as a work, when its own words decide them
   ///   (page_change());
+  /// - more aliases of the note's page, when nothing the vault knows folds
+  ///   like them (and the note does not name the page by them);
   /// - a new note (before null): a new page, when its title is a name no note
   ///   had, and it has no alias, no gloss and no kind word the vocabulary
   ///   lacks, and does not name itself; its kind is what it says of itself.
@@ -152,7 +154,8 @@ class EntityResolver {
     /// label, link word or list that could move their kind), and those it no
     /// longer mentions.
     std::vector<std::string> added, dropped;
-    bool page = false;  ///< the note's own kind or facts as a work were decided anew
+    bool page = false;     ///< the note's own kind or facts as a work were decided anew
+    bool aliases = false;  ///< the note's page has more aliases (the synonym table grows)
   };
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
@@ -274,6 +277,7 @@ class EntityResolver {
     std::vector<std::string_view> dropped;    // ... that it no longer mentions
     std::vector<std::string_view> gone;       // ... whose last use it was
     std::optional<PageChange> page;           // the note's own kind, decided anew
+    std::set<std::string> alias_keys;         // the keys of the page's new aliases
   };
   std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
   /// Is name the one spelling that resolves to it?

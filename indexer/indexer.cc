@@ -87,6 +87,9 @@ IndexReport run_phases(const IndexOptions& opts) {
       tables.glossary = std::move(glossary);
     }
   }
+  // Pages that only gained aliases: the synonym table grows by theirs.
+  if (!write_tables && !opts.dry_run && !entities.aliased().empty())
+    tables.synonym_changes = synonym_additions(entities.aliased(), shards.db(0));
   state.release_digests(jobs);
   // 4. The documents.
   phase("index");

@@ -164,6 +164,13 @@ for change in 's/^type: concept$/type: product/|wiki/concepts/パイプライン
   same_as_rebuild "$k" "$kinc" "a page's own type changes (${change#*|})"
 done
 
+# Pages given more aliases (one had some, one none): the resolution knows the
+# new keys, the synonym table grows by the pages' entries.
+sed -i 's/^  - pipeline parallelism$/  - pipeline parallelism\n  - PP法/' "$k/wiki/concepts/パイプライン並列.md"
+sed -i 's/^entity_type: organization$/entity_type: organization\naliases: [Yu Qiying]/' "$k/wiki/entities/Qiying Yu.md"
+expect "the aliases are written" grep -q "PP法" "$k/wiki/concepts/パイプライン並列.md"
+same_as_rebuild "$k" "$kinc" "pages given more aliases"
+
 # The new paper deleted again: no note names it, so its page goes from the
 # resolution with the name only it used (新しい共著者).
 rm "$k/wiki/sources/@2026__OSDI__A Brand New Paper.md"

@@ -753,3 +753,21 @@ TEST_CASE("EntityResolver, attachments and path links: what extended() refuses",
   v.pages.pop_back();
   CHECK(v.extend(base) == std::make_pair(true, true));  // (without that path: it goes)
 }
+
+TEST_CASE("EntityResolver, a page's new aliases no name folds like extend the resolution", "[entities]") {
+  Vault v;
+  const std::string base = v.note_before;
+  const auto aliased = [&](const std::string& aliases) {
+    return "---\naliases: [" + aliases + "]\n---\n" + base;
+  };
+  EntityResolver::Extension what;
+  CHECK(v.extend(aliased("Nova"), &what) == std::make_pair(true, true));
+  CHECK(what.aliases);
+  CHECK(v.extend(aliased("Nova, ノヴァ")) == std::make_pair(true, true));
+  CHECK(v.extend(aliased("nobody")).first == false);    // a name notes use: it would mean this page now
+  CHECK(v.extend(aliased("Facebook")).first == false);  // another page's alias
+  CHECK(v.extend(aliased("Nova") + "[[Nova]] も。").first == false);  // named by it here
+  v.note_before = aliased("Nova, Old");
+  CHECK(v.extend(aliased("Nova")).first == false);                             // one taken away
+  CHECK(v.extend(aliased("Nova, Old, Newer")) == std::make_pair(true, true));  // one more
+}
