@@ -610,6 +610,9 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   for (const std::string_view spelling : all) {
     const std::string_view* canonical = stored_canonical(spelling);
     if (canonical) {
+      // A spelling of a name no page has counts its notes: one that counts
+      // none named a page the vault no longer has (deleted in this run).
+      if (!is_page(*canonical) && uses(spelling) == 0) return false;
       named[spelling] = stored_kind(*canonical);
       page[spelling] = is_page(*canonical) ? named[spelling] : nullptr;
       continue;
@@ -759,9 +762,11 @@ std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
   const std::string& title = before.title;
   const std::string_view* canonical = stored_canonical(title);
   const StoredKind* kind = stored_kind(title);
+  // ('@' keys and attachments are named in labels, link words and lists
+  // without being names: no posting tells the caller who names them.)
   if (!canonical || *canonical != title || !sole_spelling(title) || is_page(title) || listed(title) != 0 ||
-      (kind && kind->evidence == KindEvidence::Override) || !before.aliases.empty() ||
-      !before.glosses.empty())
+      uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || !before.aliases.empty() ||
+      !before.glosses.empty() || title.empty() || title.front() == '@' || is_attachment(title))
     return std::nullopt;
   for (const auto& w : before.kind_words)
     if (w.declared && !defaults.canonical(w.word)) return std::nullopt;
@@ -803,13 +808,14 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)
     if (more.alias_keys.count(key)) return std::nullopt;
   // A key goes with the names gone only if no other spelling gives it: a path
-  // to a page of that name ([[notes/Solo Name]]) or an attachment spelled
-  // otherwise (the only spellings of another name that can fold alike).
+  // to a page of that name ([[notes/Solo Name]]), an attachment or an '@' key
+  // spelled otherwise (the only spellings of another name that can fold
+  // alike: never names, they have no first spelling).
   if (!more.gone.empty()) {
     std::set<std::string> keys_gone;
     for (const std::string_view name : more.gone) keys_gone.insert(fold_name(name));
     for (const auto& [spelling, name] : m_spellings) {
-      if (spelling.find_first_of("/^.") == std::string_view::npos &&
+      if (spelling.find_first_of("/^.@") == std::string_view::npos &&
           strings::trim(spelling).size() == spelling.size())
         continue;
       if (std::find(more.gone.begin(), more.gone.end(), spelling) != more.gone.end()) continue;

@@ -713,8 +713,11 @@ TEST_CASE("EntityResolver, a note no note names deleted: the resolution without 
     return result;
   };
   CHECK(with("Plain.md", "本文。") == std::make_pair(true, true));
-  CHECK(with("@2026__OSDI__New Paper.md", "---\ntype: paper\nvenue: OSDI\nyear: 2026\n---\n本文") ==
+  CHECK(with("New Paper.md", "---\ntype: paper\nvenue: OSDI\nyear: 2026\n---\n本文") ==
         std::make_pair(true, true));  // a work goes
+  // (A source page's "@" key is named in labels without being a name: no posting would tell.)
+  CHECK(with("@2026__OSDI__New Paper.md", "---\ntype: paper\nvenue: OSDI\nyear: 2026\n---\n本文").first ==
+        false);  // a work goes
   CHECK(with("Jane Roe.md", "---\nentity_type: person\n---\n[[Meta]] の人。") == std::make_pair(true, true));
   CHECK(with("Plain.md", "[[Nobody]] も。[[Solo Name]] も。") ==
         std::make_pair(true, true));                                                       // names given up
@@ -770,4 +773,37 @@ TEST_CASE("EntityResolver, a page's new aliases no name folds like extend the re
   v.note_before = aliased("Nova, Old");
   CHECK(v.extend(aliased("Nova")).first == false);                             // one taken away
   CHECK(v.extend(aliased("Nova, Old, Newer")) == std::make_pair(true, true));  // one more
+}
+
+// Regressions (a second review's counterexamples).
+TEST_CASE("EntityResolver, names never names, and a page deleted in the run: what is refused", "[entities]") {
+  Vault v;
+  const std::string base = v.note_before;
+  const auto is_page = [&](std::string_view n) { return v.is_page(n); };
+  // Two '@' keys folding alike under labels (never names: each its own): one gone, the key stays.
+  v.pages.push_back(v.p.parse("z2.md", "本文。\n## 関連\n- 関連研究者: @FOO\n"));
+  v.note_before = base + "\n## 人\n- 関連研究者: @Foo\n";
+  CHECK(v.extend(base).first == false);
+  v.pages.pop_back();
+  v.note_before = base;
+  // A source page another note names under a label by its "@" key, deleted: kept a full pass's.
+  v.pages.push_back(v.p.parse("y.md", "本文。\n## 関連\n- 関連システム: @2026__OSDI__New Paper\n"));
+  v.pages.push_back(
+      v.p.parse("@2026__OSDI__New Paper.md", "---\ntype: paper\nvenue: OSDI\nyear: 2026\n---\n本文"));
+  CHECK(v.delete_note("@2026__OSDI__New Paper.md").first == false);
+  v.pages.resize(v.pages.size() - 2);
+  // A page titled like an attachment, which link words name without names.
+  v.pages.push_back(v.p.parse("y.md", "[[Budget.pdf]]（監訳）の話。"));
+  v.pages.push_back(v.p.parse("Budget.pdf.md", "本文。"));
+  CHECK(v.delete_note("Budget.pdf.md").first == false);
+  v.pages.resize(v.pages.size() - 2);
+  // A note changed, or added, to link a page deleted in the same run.
+  v.pages.push_back(v.p.parse("Lonely Person.md", "---\nentity_type: person\n---\n本文。"));
+  const auto stored = v.stored();
+  v.pages.pop_back();  // (deleted in the run: the vault's titles no longer have it)
+  const NoteDigest before = test::digest(v.p.parse("a.md", base));
+  CHECK_FALSE(stored->extended(
+      &before, test::digest(v.p.parse("a.md", base + "\n\n別の話で [[Lonely Person]] の話。\n")), is_page));
+  v.pages.push_back(v.p.parse("New Note.md", "[[Lonely Person]] の話。"));
+  CHECK_FALSE(stored->extended(nullptr, test::digest(v.pages.back()), is_page));
 }
