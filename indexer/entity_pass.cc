@@ -7,7 +7,6 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "parallel_for.h"
 #include "sagasu/error.h"
@@ -111,28 +110,32 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (std::size_t i = 0; i < notes.size(); ++i)
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
-  std::unordered_map<std::string_view, int>
-      titles;  // the vault's pages (notes per title), once a digest differs
+  std::unordered_map<std::string_view, int> titles;  // the vault's pages (notes per title), once read
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
-  std::optional<EntityResolver> extended;  // the stored one with the names the notes before added
+  // The stored resolution and the vault's titles, read when a digest differs.
+  const auto read_stored = [&] {
+    if (stored) return true;
+    if (!(stored = stored_resolution(shards))) return false;
+    for (const RunNote& page : notes)
+      if (page.has_digest()) ++titles[note_title(page.file->path)];
+    return true;
+  };
+  // The resolution as the notes before left it.
+  std::optional<EntityResolver> extended;
+  const auto now = [&]() -> const EntityResolver& { return extended ? *extended : *stored; };
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     std::optional<NoteDigest> before;  // none: a new note
     if (n.old && !(before = NoteDigest::decode(*n.old->digest))) return std::nullopt;
     if (before && *before == n.digest()) continue;
-    if (!stored) {
-      if (!(stored = stored_resolution(shards))) return std::nullopt;
-      for (const RunNote& page : notes)
-        if (page.has_digest()) ++titles[note_title(page.file->path)];
-    }
+    if (!read_stored()) return std::nullopt;
     // (Each note's change is weighed against the vault with the changes before it.)
-    const EntityResolver& now = extended ? *extended : *stored;
-    if (before && now.keeps(*before, n.digest(), is_page)) continue;
+    if (before && now().keeps(*before, n.digest(), is_page)) continue;
     // (Two notes of one title are one page whose kind and facts both give:
     // only a full pass weighs them.)
     if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
-    auto more = now.extended(before ? &*before : nullptr, n.digest(), is_page, &what);
+    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what);
     if (!more) return std::nullopt;
     extended = std::move(more);
     for (auto& name : what.added) change.mentions.push_back({std::move(name), n.file->path, true});
@@ -147,14 +150,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const IndexedNote& ix = state.indexed().at(path);
     if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
     const auto before = NoteDigest::decode(*ix.digest);
-    if (!before || !deletable(*before, ix, shards, config)) return std::nullopt;
-    if (!stored) {
-      if (!(stored = stored_resolution(shards))) return std::nullopt;
-      for (const RunNote& page : notes)
-        if (page.has_digest()) ++titles[note_title(page.file->path)];
-    }
+    if (!before || !deletable(*before, ix, shards, config) || !read_stored()) return std::nullopt;
     EntityResolver::Extension what;
-    auto less = (extended ? *extended : *stored).removed(*before, is_page, &what);
+    auto less = now().removed(*before, is_page, &what);
     if (!less) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});

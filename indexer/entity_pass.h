@@ -36,9 +36,9 @@ class EntityPass {
   /// Did the notes or the override file change (or is the index built fresh)?
   /// Only then is what derives from the whole vault computed again.
   bool any_change() const { return m_any_change; }
-  /// Was the resolution the index keeps reused, or only extended with names no
-  /// note had? (Either way what derives from the digests, the synonyms and the
-  /// glossary, still holds; an extended one is stored again with the findings.)
+  /// Was the resolution the index keeps reused, as it is or updated by what the
+  /// change touched? (Either way the glossary still holds and the synonym table
+  /// needs at most aliased()'s entries; an updated one is stored again with the findings.)
   bool reused() const { return m_reused; }
   /// The notes whose pages an extended resolution gave more aliases: the
   /// synonym table (not computed again: reused()) grows by theirs.

@@ -328,6 +328,23 @@ const std::string& EntityResolver::resolved(const std::string& name) {
 
 namespace {
 
+// The same page mentioning nothing: what a new note is weighed against, and
+// what a deleted one is weighed as (its mentions given up).
+NoteDigest without_mentions(const NoteDigest& d) {
+  NoteDigest page = d;
+  page.labelled.clear();
+  page.names.clear();
+  page.hints.clear();
+  page.lists.clear();
+  return page;
+}
+
+// Does a note declare a kind the vocabulary lacks (which a full pass adds as a kind of the vault's own)?
+bool declares_kind_outside(const NoteDigest& d, const KindVocabulary& vocabulary) {
+  return std::any_of(d.kind_words.begin(), d.kind_words.end(),
+                     [&](const auto& w) { return w.declared && !vocabulary.canonical(w.word); });
+}
+
 // The kind most list labels give a name (the first of equals, in the order of kinds).
 const Kind& most_voted(const std::map<Kind, int>& counts) {
   return std::max_element(counts.begin(), counts.end(),
@@ -713,10 +730,7 @@ std::optional<EntityResolver::PageChange> EntityResolver::page_change(const Note
                               a.defined_by == b.defined_by;
   if (!own_words_same && stored->evidence != KindEvidence::Override) {
     static const KindVocabulary defaults = KindVocabulary::defaults();
-    for (const auto& w : a.kind_words)
-      if (w.declared && !m_vocabulary.canonical(w.word)) return std::nullopt;
-    for (const auto& w : b.kind_words)
-      if (w.declared && !defaults.canonical(w.word)) return std::nullopt;
+    if (declares_kind_outside(a, m_vocabulary) || declares_kind_outside(b, defaults)) return std::nullopt;
     if (const auto k = declared(a))
       change = {k->first, KindEvidence::OwnPage, k->second};
     else if (a.bibliographic)
@@ -768,14 +782,8 @@ std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
       uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || !before.aliases.empty() ||
       !before.glosses.empty() || title.empty() || title.front() == '@' || is_attachment(title))
     return std::nullopt;
-  for (const auto& w : before.kind_words)
-    if (w.declared && !defaults.canonical(w.word)) return std::nullopt;
-  NoteDigest silent = before;
-  silent.labelled.clear();
-  silent.names.clear();
-  silent.hints.clear();
-  silent.lists.clear();
-  return extend(&before, silent, is_page, what, true);
+  if (declares_kind_outside(before, defaults)) return std::nullopt;
+  return extend(&before, without_mentions(before), is_page, what, true);
 }
 
 std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, const NoteDigest& after,
@@ -791,15 +799,9 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   if (!before) {
     title_key = fold_name(after.title);
     if (m_keys.empty() || known_key(title_key) || link_page_name(after.title).size() != after.title.size() ||
-        !after.aliases.empty() || !after.glosses.empty())
+        !after.aliases.empty() || !after.glosses.empty() || declares_kind_outside(after, m_vocabulary))
       return std::nullopt;
-    for (const auto& w : after.kind_words)
-      if (w.declared && !m_vocabulary.canonical(w.word)) return std::nullopt;
-    unwritten = after;
-    unwritten.labelled.clear();
-    unwritten.names.clear();
-    unwritten.hints.clear();
-    unwritten.lists.clear();
+    unwritten = without_mentions(after);
     before = &unwritten;
   }
   Additions more;

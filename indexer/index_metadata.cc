@@ -181,16 +181,13 @@ std::map<std::string, std::string> synonym_additions(const std::vector<NoteDiges
   for (const auto* side : {&added.titles, &added.aliases})
     for (const auto& [key, names] : *side) keys.insert(key);
   for (const std::string& key : keys) {
-    const std::string stored = db.get_metadata(std::string(schema::META_SYNONYM) + key);
     bool head = false;
-    for (std::string_view rest = stored; !rest.empty();) {
-      const auto nl = rest.find('\n');
-      const std::string_view line = rest.substr(0, nl);
-      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    for (auto& line :
+         strings::split_nonempty(db.get_metadata(std::string(schema::META_SYNONYM) + key), '\n')) {
       if (line == schema::SYNONYM_HEAD)
         head = true;
       else
-        (head ? merged.aliases : merged.titles)[key].emplace(line);
+        (head ? merged.aliases : merged.titles)[key].insert(std::move(line));
     }
   }
   return synonym_lines(merged);
