@@ -9,20 +9,26 @@
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
+#include "sagasu/unicode.h"
 
 namespace sagasu {
 namespace {
 
-// The substring tier: n-grams of the folded title, other names and body, counted
-// first so Xapian gets one add_term per distinct gram (its per-document term
-// map is the costliest part of indexing).
-void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names) {
+// The substring tier: n-grams of the folded title, other names and body, but
+// none of letters and digits alone in a run a word term shows (substring.h:
+// the word list finds those), counted first so Xapian gets one add_term per
+// distinct gram (its per-document term map is the costliest part of indexing).
+void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names,
+               const std::unordered_set<std::string>& shown_runs) {
   std::unordered_map<std::string, Xapian::termcount> grams;
-  grams.reserve(note.text.size() / 2);
-  auto add_gram = [&](const std::string& gram) { ++grams[gram]; };
-  for_each_gram(fold_text(note.display_title()).text, add_gram);
-  for (const auto& name : names) for_each_gram(fold_text(name).text, add_gram);
-  for_each_gram(fold_text(note.text).text, add_gram);
+  grams.reserve(note.text.size() / 4);
+  std::string key;
+  const auto shown = [&](std::string_view run) { return shown_runs.count(key.assign(run)) > 0; };
+  const auto add_gram = [&](const std::string& gram) { ++grams[gram]; };
+  auto add = [&](const std::string& text) { for_each_indexed_gram(fold_text(text).text, shown, add_gram); };
+  add(note.display_title());
+  for (const auto& name : names) add(name);
+  add(note.text);
   const std::string gram_prefix(schema::GRAM.prefix);
   std::string gram_term;
   for (const auto& [gram, count] : grams) {
@@ -67,6 +73,29 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
       produced += c;
   std::sort(produced.begin(), produced.end());
   return produced;
+}
+
+// Adds the runs of letters and digits of a word term's folding to runs.
+void add_shown_runs(const std::string& word, std::unordered_set<std::string>& runs) {
+  // Kana and ideographs fold to no letter or digit, and ASCII to itself in
+  // lower case: only a word with other characters needs ICU.
+  bool plain = true, upper = false;
+  for (std::size_t i = 0; i < word.size() && plain;) {
+    const auto b = static_cast<unsigned char>(word[i]);
+    if (b < 0x80) {
+      upper = upper || (b >= 'A' && b <= 'Z');
+      ++i;
+      continue;
+    }
+    const char32_t c = unicode::next_code_point(word, i);
+    plain = (c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x9FFF);
+  }
+  if (plain && !upper) {
+    for (const std::string_view run : alphanumeric_runs(word)) runs.emplace(run);
+    return;
+  }
+  const std::string folded = fold_text(word).text;
+  for (const std::string_view run : alphanumeric_runs(folded)) runs.emplace(run);
 }
 
 }  // namespace
@@ -114,19 +143,19 @@ std::string DocumentBuilder::signature(const Note& note, const FieldValues& valu
   return fmt::format("{:016x}", h);
 }
 
-std::string DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
-                                       const std::vector<std::string>& names) {
+DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
+                                                  const std::vector<std::string>& names) {
   // Title words: a higher wdf, and S terms that the searcher ORs in as a
   // separate title field. Aliases are other names: words like the body's
   // (the searcher expands a name to the others through the synonym table).
   enum class Field { Title, Alias, Body };
-  std::string unindexed;  // the words too long to be terms
+  Words words;
   auto add = [&](std::string_view text, Xapian::termpos first, Field field) -> Xapian::termpos {
     Xapian::termpos last = first;
     const Xapian::termcount wdf = field == Field::Title ? schema::TITLE_WDF : 1;
     for (const Token& t : m_analyzer.analyze(text, first)) {
       if (t.text.size() + 2 > schema::MAX_TERM_BYTES) {
-        unindexed += t.text;
+        words.unindexed += t.text;
         continue;
       }
       last = t.position;
@@ -135,6 +164,7 @@ std::string DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
         continue;
       }
       doc.add_posting(t.text, t.position, wdf);
+      add_shown_runs(t.text, words.shown_runs);
       if (field == Field::Title) doc.add_posting(std::string(schema::TITLE.prefix) + t.text, t.position);
     }
     return last;
@@ -148,26 +178,26 @@ std::string DocumentBuilder::add_words(Xapian::Document& doc, const Note& note,
   for (const auto& tag : note.own_tags)
     if (std::any_of(tag.begin(), tag.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                                                                 static_cast<unsigned char>(c) >= 0x80; })) {
-      std::string words = tag;
-      std::replace(words.begin(), words.end(), '/', ' ');
-      pos = add(words, pos + schema::TITLE_BODY_GAP, Field::Alias);
+      std::string tag_words = tag;
+      std::replace(tag_words.begin(), tag_words.end(), '/', ' ');
+      pos = add(tag_words, pos + schema::TITLE_BODY_GAP, Field::Alias);
     }
   add(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
-  return unindexed;
+  return words;
 }
 
 Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& values) {
   Xapian::Document doc;
   doc.add_boolean_term(schema::unique_id_term(note.path));
   const std::vector<std::string> names = other_names(note);
-  const std::string unindexed = add_words(doc, note, names);
-  add_grams(doc, note, names);
+  const Words words = add_words(doc, note, names);
+  add_grams(doc, note, names, words.shown_runs);
   add_fields(doc, values);
   doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
   doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
-  if (const std::string folds = folds_to_ascii(note, names, unindexed); !folds.empty())
+  if (const std::string folds = folds_to_ascii(note, names, words.unindexed); !folds.empty())
     doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
   doc.set_data(note.text);
   return doc;

@@ -4,6 +4,7 @@
 #include <xapian.h>
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "field_values.h"
@@ -33,8 +34,15 @@ class DocumentBuilder {
  private:
   Analyzer& m_analyzer;
   std::string meta_json(const Note& note, const FieldValues& values) const;
-  /// Adds the word, title and stem terms; returns the words too long to be terms.
-  std::string add_words(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names);
+  /// What add_words leaves for the other parts of the document.
+  struct Words {
+    std::string unindexed;  ///< the words too long to be terms
+    /// The runs of letters and digits of the word terms' foldings (substring.h):
+    /// the grams of these runs are not indexed, the word list finds them.
+    std::unordered_set<std::string> shown_runs;
+  };
+  /// Adds the word, title and stem terms.
+  Words add_words(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names);
 };
 
 }  // namespace sagasu

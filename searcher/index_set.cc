@@ -201,6 +201,12 @@ std::string generation_folder(const ShardLocation& shard) {
 
 }  // namespace
 
+const WordList& OpenIndex::word_list() const {
+  if (words) return *words;
+  if (!m_built_words) m_built_words = WordList::of(all);
+  return *m_built_words;
+}
+
 OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial, const std::string& indexer) {
   OpenIndex index;
   index.name = fmt::format("{}", fmt::join(locations, ", "));

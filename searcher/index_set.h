@@ -46,6 +46,13 @@ struct OpenIndex {
   /// One local index: its word list for the same revision (nullptr otherwise:
   /// substring candidates are all confirmed on their text).
   std::shared_ptr<const WordList> words;
+
+  /// The word list of every shard: `words`, or one built from their terms on
+  /// first use (the substring tier's candidates of letters and digits need it).
+  const WordList& word_list() const;
+
+ private:
+  mutable std::shared_ptr<const WordList> m_built_words;
 };
 
 /// Opens the shards the locations name and checks that they are one vault's

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "sagasu/error.h"
 #include "sagasu/strings.h"
@@ -422,60 +423,112 @@ void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
   }
   const std::vector<std::string> runs = strings::split_nonempty(c.info.substring, ' ');
   std::vector<Xapian::Query> parts;
-  std::size_t grams = 0;
   bool exact = runs.size() == 1;
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    // A run a space follows (in a quoted phrase) ends where a run of the text
-    // ends: its tail grams carry the end-of-run mark, as the indexer wrote them.
-    if (r + 1 < runs.size()) {
-      std::vector<Xapian::Query> terms;
-      for_each_gram(runs[r], [&](const std::string& g) {
-        terms.emplace_back(std::string(schema::GRAM.prefix) + g);
-        if (g.back() != END_OF_RUN) c.info.grams.push_back(g);
-      });
-      grams += terms.size();
-      parts.emplace_back(Xapian::Query::OP_AND, terms.begin(), terms.end());
-      continue;
-    }
-    const QueryGrams qg = query_grams(runs[r]);
-    exact = exact && qg.exact;
-    grams += qg.grams.size();
-    parts.push_back(grams_query(qg, c.info.grams));
-  }
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    parts.push_back(run_query(runs[r], r + 1 < runs.size(), c.info.grams, exact));
   c.substring = Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
   // Grams that are the whole string still need the text when it has kana: a
   // kana variant counts only where it names the same word (substring.h).
   c.verify = !exact || std::any_of(c.info.substring.begin(), c.info.substring.end(),
                                    [](char ch) { return static_cast<unsigned char>(ch) == 0xE3; });
   c.substring = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, c.substring,
-                              SUBSTRING_WEIGHT / static_cast<double>(std::max<std::size_t>(1, grams)));
+                              SUBSTRING_WEIGHT / static_cast<double>(parts.size()));
 }
 
-Xapian::Query QueryBuilder::grams_query(const QueryGrams& qg, std::vector<std::string>& shown) const {
+Xapian::Query QueryBuilder::run_query(const std::string& run, bool phrase, std::vector<std::string>& shown,
+                                      bool& exact) const {
   const std::string gram_prefix(schema::GRAM.prefix);
-  if (!qg.prefix.empty()) {
-    shown.push_back(qg.prefix + "*");
-    // Expanded here, not by OP_WILDCARD: each shard would expand it with its
-    // own statistics, and a sharded index would score it otherwise than one
-    // index. OR-ed: OP_MAX under a filter over three shards crashes Xapian
-    // 1.4.22 (`x venue:OSDI`, tests/e2e/85-shards.sh).
-    std::vector<Xapian::Query> terms;
-    const std::string px = gram_prefix + qg.prefix;
-    for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) terms.emplace_back(*t);
-    return terms.empty() ? Xapian::Query(Xapian::Query::MatchNothing)
-                         : Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
-  }
-  if (!qg.grams.empty()) {
-    std::vector<Xapian::Query> terms;
-    for (const auto& g : qg.grams) {
-      shown.push_back(g);
-      terms.emplace_back(gram_prefix + g);
+  std::vector<std::string> grams;
+  if (phrase) {
+    // A run a space follows (in a quoted phrase) ends where a run of the text
+    // ends: its tail grams carry the end-of-run mark, as the indexer wrote them.
+    for_each_gram(run, [&](const std::string& g) {
+      if (std::find(grams.begin(), grams.end(), g) != grams.end()) return;
+      grams.push_back(g);
+      if (g.back() != END_OF_RUN) shown.push_back(g);
+    });
+  } else {
+    QueryGrams qg = query_grams(run);
+    exact = exact && qg.exact;
+    if (!qg.prefix.empty()) {
+      shown.push_back(qg.prefix + "*");
+      // Expanded here, not by OP_WILDCARD: each shard would expand it with its
+      // own statistics, and a sharded index would score it otherwise than one
+      // index. OR-ed: OP_MAX under a filter over three shards crashes Xapian
+      // 1.4.22 (`x venue:OSDI`, tests/e2e/85-shards.sh).
+      std::vector<Xapian::Query> terms;
+      const std::string px = gram_prefix + qg.prefix;
+      for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) terms.emplace_back(*t);
+      if (alphanumeric(qg.prefix)) terms.push_back(words_containing(qg.prefix));
+      return terms.empty() ? Xapian::Query(Xapian::Query::MatchNothing)
+                           : Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
     }
-    return Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+    // Nothing a gram can select (々 alone: the folded text holds the
+    // ideograph it repeats): every note is a candidate the text confirms.
+    if (qg.grams.empty()) return Xapian::Query::MatchAll;
+    grams = std::move(qg.grams);
+    shown.insert(shown.end(), grams.begin(), grams.end());
   }
-  // Nothing a gram can select (々 alone: the folded text holds the
-  // ideograph it repeats): every note is a candidate the text confirms.
-  return Xapian::Query::MatchAll;
+  // A gram of letters and digits alone is in the index only where no word
+  // shows its run (substring.h, for_each_indexed_gram): each run of letters
+  // and digits of the string is in a note's grams or inside one of its words.
+  std::vector<Xapian::Query> all;
+  std::vector<std::vector<Xapian::Query>> by_piece;
+  const std::vector<std::string_view> pieces = alphanumeric_runs(run);
+  by_piece.resize(pieces.size());
+  for (const std::string& g : grams) {
+    Xapian::Query term(gram_prefix + g);
+    if (!alphanumeric(g)) {
+      all.push_back(std::move(term));
+      continue;
+    }
+    // The piece holding it (a tail gram: the last, which ends the run).
+    const std::string_view bare = g.back() == END_OF_RUN ? std::string_view(g).substr(0, g.size() - 1) : g;
+    std::size_t p = 0;
+    while (p + 1 < pieces.size() &&
+           (g.back() == END_OF_RUN || pieces[p].find(bare) == std::string_view::npos))
+      ++p;
+    by_piece[p].push_back(std::move(term));
+  }
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    if (by_piece[p].empty()) continue;
+    const auto n = static_cast<double>(by_piece[p].size());
+    all.emplace_back(
+        Xapian::Query::OP_OR,
+        Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                      Xapian::Query(Xapian::Query::OP_AND, by_piece[p].begin(), by_piece[p].end()), 1.0 / n),
+        words_containing(pieces[p]));
+  }
+  return Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                       Xapian::Query(Xapian::Query::OP_AND, all.begin(), all.end()),
+                       1.0 / static_cast<double>(all.size()));
+}
+
+Xapian::Query QueryBuilder::words_containing(std::string_view piece) const {
+  const std::vector<std::string> found =
+      words().containing(piece, WordList::Side::Folding, std::numeric_limits<std::size_t>::max());
+  if (found.empty()) return Xapian::Query::MatchNothing;
+  std::vector<Xapian::Query> terms(found.begin(), found.end());
+  // Weighed while they are few, sharing the weight as a phrase's words do
+  // (words with rare letters in them would otherwise lift a substring-only
+  // hit above a bridge or a word): an OR's terms score the same on one index
+  // and on shards, where Xapian 1.4 gives a synonym each shard's own
+  // statistics (and OP_MAX crashes under a filter over three shards). Many
+  // words (a string of one or two letters) only select: an OR of thousands
+  // costs several times a synonym's merge.
+  constexpr std::size_t MAX_WEIGHED_WORDS = 100;
+  if (terms.size() <= MAX_WEIGHED_WORDS)
+    return Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                         Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()),
+                         1.0 / static_cast<double>(terms.size()));
+  return Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                       Xapian::Query(Xapian::Query::OP_SYNONYM, terms.begin(), terms.end()), 0.0);
+}
+
+const WordList& QueryBuilder::words() const {
+  if (m_words) return m_words();
+  if (!m_own_words) m_own_words = WordList::of(m_db);
+  return *m_own_words;
 }
 
 }  // namespace sagasu

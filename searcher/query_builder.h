@@ -7,19 +7,22 @@
 
 #include <xapian.h>
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "bridges.h"
 #include "field_query.h"
 #include "query.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/searcher.h"
 #include "sagasu/snippet.h"
 #include "sagasu/substring.h"
-#include "bridges.h"
+#include "sagasu/word_list.h"
 #include "synonyms.h"
 
 namespace sagasu {
@@ -96,15 +99,19 @@ struct CompiledQuery {
 
 class QueryBuilder {
  public:
-  /// bridges: the bridge tier's equivalents (nullptr: no bridge tier).
+  /// The word list of db (word_list.h), asked for when a query needs it.
+  using WordSource = std::function<const WordList&()>;
+  /// bridges: the bridge tier's equivalents (nullptr: no bridge tier); words:
+  /// db's word list (empty: built from db's terms when needed).
   QueryBuilder(const Xapian::Database& db, Analyzer& analyzer, const Synonyms& synonyms, bool exact,
-               const Bridges* bridges = nullptr)
+               const Bridges* bridges = nullptr, WordSource words = {})
       : m_db(db),
         m_analyzer(analyzer),
         m_synonyms(synonyms),
         m_bridges(exact ? nullptr : bridges),
         m_fields(db, synonyms),
-        m_exact(exact) {}
+        m_exact(exact),
+        m_words(std::move(words)) {}
 
   /// Compiles the request's query and --filter values; throws UsageError when
   /// they are malformed, or empty unless the request matches every note.
@@ -137,8 +144,15 @@ class QueryBuilder {
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_bridge_tier(Chunk& c, MatchTerms& match) const;
   void add_substring_tier(Chunk& c, const std::string& text) const;
-  /// The candidates a run's grams select (shown: the grams, as --explain lists them).
-  Xapian::Query grams_query(const QueryGrams& qg, std::vector<std::string>& shown) const;
+  /// The candidates of one run of a substring (no white space in it): the
+  /// notes with its grams, where a run of letters and digits may be shown by
+  /// a word instead (schema.h); weighed as one term. phrase: a run a space
+  /// follows, whose tail grams carry the end-of-run mark. Adds the grams to shown.
+  Xapian::Query run_query(const std::string& run, bool phrase, std::vector<std::string>& shown,
+                          bool& exact) const;
+  /// The notes with a word whose folding contains the letters and digits.
+  Xapian::Query words_containing(std::string_view piece) const;
+  const WordList& words() const;
 
   const Xapian::Database& m_db;
   Analyzer& m_analyzer;
@@ -146,6 +160,8 @@ class QueryBuilder {
   const Bridges* m_bridges;
   FieldQuery m_fields;
   bool m_exact;
+  WordSource m_words;
+  mutable std::shared_ptr<const WordList> m_own_words;  ///< built from m_db when m_words is empty
   bool m_loose = false;
   bool m_match_all = false;
 };

@@ -150,7 +150,8 @@ SearchResult Searcher::run(const SearchRequest& req) {
   check_size(req);
   const Synonyms synonyms(m_index->all);
   const Bridges bridges(m_index->all, m_analyzer, Dictionary::system());
-  QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr);
+  QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr,
+                       [this]() -> const WordList& { return m_index->word_list(); });
   CompiledQuery query = builder.build(req);
   check_pieces(query);
   const FacetPlan facets = plan_facets(req, query);
@@ -198,7 +199,9 @@ std::size_t Searcher::count_loose(const SearchRequest& req) {
   const Synonyms synonyms(m_index->all);
   const Bridges bridges(m_index->all, m_analyzer, Dictionary::system());
   const CompiledQuery query =
-      QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr).build(loose);
+      QueryBuilder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr,
+                   [this]() -> const WordList& { return m_index->word_list(); })
+          .build(loose);
   const Verifier verifier(*m_index, query, req.exact, m_analyzer);
   return make_collector(*m_index, verifier, req.sort)->collect(query.assemble(), 0, 0, {}).total;
 }

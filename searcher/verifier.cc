@@ -194,13 +194,6 @@ bool Verifier::refuted(const Chunk& c, Note& note) const {
 
 namespace {
 
-// Is the string letters and digits only?
-bool alphanumeric(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
-    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
-  });
-}
-
 // Marks the notes holding any of the words.
 std::vector<bool> notes_with(const Xapian::Database& db, const std::vector<std::string>& words) {
   std::vector<bool> notes(db.get_lastdocid() + 1, false);

@@ -272,7 +272,11 @@ std::string fold_query(std::string_view query, Fold fold) {
   return q;
 }
 
-void for_each_gram(std::string_view folded, const std::function<void(const std::string&)>& emit) {
+namespace {
+
+// for_each_gram's grams, each with the byte offset it starts at.
+template <class Emit>
+void grams_at(std::string_view folded, Emit emit) {
   // The run's characters as byte offsets; each starts a gram.
   std::vector<std::size_t> starts;
   std::vector<char32_t> chars;
@@ -287,7 +291,7 @@ void for_each_gram(std::string_view folded, const std::function<void(const std::
         term.assign(folded.substr(starts[k], run_end - starts[k]));
         term += END_OF_RUN;
       }
-      emit(term);
+      emit(term, starts[k]);
     }
     starts.clear();
     chars.clear();
@@ -304,6 +308,55 @@ void for_each_gram(std::string_view folded, const std::function<void(const std::
     chars.push_back(c);
   }
   flush(folded.size());
+}
+
+bool alphanumeric_byte(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+}
+
+}  // namespace
+
+void for_each_gram(std::string_view folded, const std::function<void(const std::string&)>& emit) {
+  grams_at(folded, [&](const std::string& gram, std::size_t) { emit(gram); });
+}
+
+bool alphanumeric(std::string_view s) {
+  if (!s.empty() && s.back() == END_OF_RUN) s.remove_suffix(1);
+  return !s.empty() && std::all_of(s.begin(), s.end(), alphanumeric_byte);
+}
+
+std::vector<std::string_view> alphanumeric_runs(std::string_view folded) {
+  // (Bytes below 0x80 are never part of a longer UTF-8 character.)
+  std::vector<std::string_view> runs;
+  for (std::size_t i = 0; i < folded.size();) {
+    if (!alphanumeric_byte(folded[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < folded.size() && alphanumeric_byte(folded[j])) ++j;
+    runs.push_back(folded.substr(i, j - i));
+    i = j;
+  }
+  return runs;
+}
+
+void for_each_indexed_gram(std::string_view folded, const std::function<bool(std::string_view run)>& shown,
+                           const std::function<void(const std::string&)>& emit) {
+  // The runs no word shows, as [begin, end) byte spans in order: the grams
+  // come in order of their start, so one cursor walks them.
+  std::vector<std::pair<std::size_t, std::size_t>> hidden;
+  for (const std::string_view run : alphanumeric_runs(folded))
+    if (!shown(run)) {
+      const auto begin = static_cast<std::size_t>(run.data() - folded.data());
+      hidden.emplace_back(begin, begin + run.size());
+    }
+  std::size_t next = 0;
+  grams_at(folded, [&](const std::string& gram, std::size_t at) {
+    if (!alphanumeric(gram)) return emit(gram);
+    while (next < hidden.size() && hidden[next].second <= at) ++next;
+    if (next < hidden.size() && hidden[next].first <= at) emit(gram);
+  });
 }
 
 QueryGrams query_grams(std::string_view q) {

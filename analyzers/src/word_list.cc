@@ -26,22 +26,29 @@ void append_line(std::string& out, std::string_view word, std::string_view folde
 
 }  // namespace
 
-void WordList::write(const Xapian::Database& db, const std::string& folder) {
-  const std::string file = file_in(folder);
-  const Xapian::rev revision = db.get_revision();
-  if (generation_file::describes(file, MAGIC, revision)) return;
-  // Every word, one per line, in term order (byte order).
+namespace {
+
+// The list's lines ("\n", then a line per word) for db's words, in term order (byte order).
+std::string lines_of(const Xapian::Database& db) {
   std::string words;
   for_each_word_term(db, [&](const std::string& term) { (words += term) += '\n'; });
   // Folded in one call (a line break folds to itself, so lines stay lines).
   const std::string folded = fold_text(words).text;
   const std::vector<std::string> word_lines = strings::split(words, '\n');
   const std::vector<std::string> folded_lines = strings::split(folded, '\n');
-  std::string out = generation_file::header(MAGIC, revision);
-  out += '\n';
+  std::string out = "\n";
   for (std::size_t i = 0; i + 1 < word_lines.size(); ++i)
     append_line(out, word_lines[i], i < folded_lines.size() ? folded_lines[i] : word_lines[i]);
-  generation_file::replace(file, out);
+  return out;
+}
+
+}  // namespace
+
+void WordList::write(const Xapian::Database& db, const std::string& folder) {
+  const std::string file = file_in(folder);
+  const Xapian::rev revision = db.get_revision();
+  if (generation_file::describes(file, MAGIC, revision)) return;
+  generation_file::replace(file, generation_file::header(MAGIC, revision) + lines_of(db));
 }
 
 void WordList::update(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
@@ -89,14 +96,24 @@ std::shared_ptr<const WordList> WordList::open(const std::string& folder, const 
     return nullptr;
   std::shared_ptr<WordList> list(new WordList());
   list->m_map = std::move(map);
+  list->m_lines =
+      std::string_view(reinterpret_cast<const char*>(list->m_map->data()) + generation_file::HEADER,
+                       list->m_map->size() - generation_file::HEADER);
+  return list;
+}
+
+std::shared_ptr<const WordList> WordList::of(const Xapian::Database& db) {
+  std::shared_ptr<WordList> list(new WordList());
+  list->m_built = lines_of(db);
+  list->m_lines = list->m_built;
   return list;
 }
 
 std::vector<std::string> WordList::containing(std::string_view needle, Side side, std::size_t max) const {
   std::vector<std::string> out;
   if (needle.empty() || needle.find_first_of("\t\n") != std::string_view::npos) return out;
-  const char* begin = reinterpret_cast<const char*>(m_map->data()) + generation_file::HEADER;
-  const char* end = reinterpret_cast<const char*>(m_map->data()) + m_map->size();
+  const char* begin = m_lines.data();
+  const char* end = m_lines.data() + m_lines.size();
   const char* at = begin;
   while (out.size() < max) {
     const void* hit = ::memmem(at, static_cast<std::size_t>(end - at), needle.data(), needle.size());

@@ -42,9 +42,10 @@ TEST_CASE("Document terms, per fixture note: what it must and must not hold", "[
        {"XObytedance", "XLbytedance", "XP劉鑫"}},  // plain text names no organization; aliases are not values
       {"ByteDance.md", {"XKorganization", "XObytedance"}, {"XPbytedance"}},
       {"notes/メモ.md",
-       {"gpu", "サーバ", "XBgpu", "XVnsdi", "XY2024", "XC2024__nsdi'24__megascale", "XDnotes",
-        "k8s", "kubernetes", "operator", "XBkub"},  // a link target shown as k8s is text too
-       {"ＧＰＵ", "サーバー", "ｻｰﾊﾞｰ", "XVnsdi'24", "XKsource"}},
+       {"gpu", "サーバ", "XBサー", "XVnsdi", "XY2024", "XC2024__nsdi'24__megascale", "XDnotes", "k8s",
+        "kubernetes", "operator"},  // a link target shown as k8s is text too
+       // Letters and digits a word shows have no grams: the word list finds them (schema 15).
+       {"ＧＰＵ", "サーバー", "ｻｰﾊﾞｰ", "XVnsdi'24", "XKsource", "XBgpu", "XBkub", "XBk8s"}},
   };
   const Xapian::Database db = index.db();
   for (const auto& e : expected) {

@@ -46,6 +46,31 @@ TEST_CASE("Substring tier, grams cover every character and break at white space"
   CHECK(grams("a\n\nb") == std::vector<std::string>{"a" + END, "b" + END});
 }
 
+TEST_CASE("Substring tier, letters and digits a word shows have no grams", "[substring]") {
+  CHECK(alphanumeric("x1y"));
+  CHECK(alphanumeric("ab" + END));
+  CHECK_FALSE(alphanumeric("a-b"));
+  CHECK_FALSE(alphanumeric(""));
+  CHECK_FALSE(alphanumeric(END));
+  CHECK_FALSE(alphanumeric("京都"));
+  CHECK(alphanumeric_runs("gpu京都x1y-z ab") == std::vector<std::string_view>{"gpu", "x1y", "z", "ab"});
+  CHECK(alphanumeric_runs("京都").empty());
+  std::vector<std::string> indexed;
+  // gpu and z are runs of words; x1y is not (a word too long to be a term, a
+  // character that folds to a digit): its grams stay, and every gram with
+  // another character does.
+  for_each_indexed_gram(
+      "gpu 京都 x1y-z", [](std::string_view run) { return run == "gpu" || run == "z"; },
+      [&](const std::string& g) { indexed.push_back(g); });
+  CHECK(indexed == std::vector<std::string>{"京都", "都" + END, "x1y", "1y-", "y-z", "-z" + END});
+  // Nothing shown: every gram, as for_each_gram gives them.
+  indexed.clear();
+  for_each_indexed_gram(
+      "gpu 京都 x1y-z", [](std::string_view) { return false; },
+      [&](const std::string& g) { indexed.push_back(g); });
+  CHECK(indexed == grams("gpu 京都 x1y-z"));
+}
+
 TEST_CASE("Substring tier, query grams", "[substring]") {
   const auto strag = query_grams("ストラグラ");
   CHECK(strag.grams == std::vector<std::string>{"スト", "トラ", "ラグ", "グラ"});

@@ -3,10 +3,12 @@
 #include "verifier.h"
 
 #include <catch2/catch.hpp>
-
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include "query_builder.h"
+#include "sagasu/searcher.h"
 #include "searcher_fixture.h"
 
 using namespace sagasu;
@@ -140,4 +142,47 @@ TEST_CASE("Verifier, katakana: words prove it, the text refutes it, a hiragana v
     CHECK(accepts(kore, "hiragana.md"));
     CHECK(accepts(server, "split.md"));
   }
+}
+
+TEST_CASE("Substring search, letters and digits: every such string of a note finds it, in a word or in grams",
+          "[verifier]") {
+  // The index has no grams of letters and digits a word shows (schema 15):
+  // such a string is found through the words containing it, and through
+  // grams where no word shows its run (a word too long to be a term, a
+  // character that folds to letters or digits beside others).
+  const std::string blob = "k" + std::string(250, 'q') + "zebra" + "9";
+  const std::map<std::string, std::string> notes{
+      {"web.md", "The webservers answer.\n"},
+      {"wide.md", "ＳＥＲＶＥＲ の設定。\n"},
+      {"blob.md", "A key: " + blob + "\n"},
+      {"circled.md", "x①y と ㎏ と ⅻ の表。\n"},
+      {"ligature.md", "ﬁle と e\u0301cole と naïve の話。\n"},
+      {"numbers.md", "3.14 と v2-beta と snake_case と C++20 と 2026年。\n"},
+      {"mixed.md", "GPU4台 と H100x8 で ＬＬＭ３ を訓練。\n"}};
+  test::TestIndex index(notes);
+  Searcher searcher(index.index);
+  std::set<std::string> checked;
+  for (const auto& [path, text] : notes) {
+    const std::string folded = fold_text(text).text;
+    for (const std::string_view run : alphanumeric_runs(folded))
+      for (std::size_t b = 0; b < run.size(); ++b)
+        for (std::size_t n = 1; n <= 6 && b + n <= run.size(); ++n) {
+          const std::string needle(run.substr(b, n));
+          if (!checked.insert(needle + "\t" + path).second) continue;
+          SearchRequest req;
+          req.query = needle;
+          req.limit = 100;
+          req.snippets = 0;
+          req.facets.clear();
+          std::set<std::string> got;
+          for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+          INFO(needle << " in " << path);
+          CHECK(got.count(path) == 1);
+        }
+  }
+  CHECK(checked.size() > 200);
+  // And nothing else: a string no note holds finds none.
+  SearchRequest none;
+  none.query = "zebrax";
+  CHECK(searcher.search(none).hits.empty());
 }

@@ -52,3 +52,18 @@ TEST_CASE_METHOD(test::SearcherFixture, "WordList, another revision or a damaged
   fs::remove(file);
   CHECK_FALSE(WordList::open(folder, now));
 }
+
+TEST_CASE_METHOD(test::SearcherFixture, "WordList, built from the terms: the list the file holds",
+                 "[words]") {
+  // Several shards, a remote one or a folder without a current list: the
+  // substring tier's candidates come from the same words.
+  const auto file = WordList::open(test::current_generation(index.index), db);
+  REQUIRE(file);
+  const auto built = WordList::of(db);
+  for (const char* needle : {"ータセッ", "研究", "osdi", "sdc", "付キ", "d", "xyz"})
+    for (const auto side : {WordList::Side::Word, WordList::Side::Folding}) {
+      INFO(needle);
+      CHECK(built->containing(needle, side, 100) == file->containing(needle, side, 100));
+    }
+  CHECK(built->containing("sdc", WordList::Side::Folding, 100) == std::vector<std::string>{"sdc", "sdcs"});
+}

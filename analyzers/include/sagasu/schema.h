@@ -16,7 +16,11 @@
 //   XB<gram>         substring tier: character n-grams of the folded text
 //                    (substring.h: three characters from an ASCII one, two
 //                    from others), no positions; cut short at a run's end
-//                    and followed by END_OF_RUN
+//                    and followed by END_OF_RUN. A gram of letters and
+//                    digits alone only where the run of letters and digits
+//                    it is in is no maximal run of a word term's folding:
+//                    the searcher finds those through the word list
+//                    (substring.h, for_each_indexed_gram)
 //   XV<venue>        venue filter terms   (facet value, folded as a name)
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, folded as a name)
@@ -262,7 +266,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 12: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
 /// 13: front-matter tags only as the parser reads them (no whole-value "#x" or "a b" tags).
 /// 14: the tags a note gives itself are words too (a note tagged fault-tolerance has "fault tolerance").
-inline constexpr std::string_view SCHEMA_VERSION = "14";
+/// 15: no substring grams of letters and digits alone in a run a word term shows (the word list finds it).
+inline constexpr std::string_view SCHEMA_VERSION = "15";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);

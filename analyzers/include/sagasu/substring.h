@@ -51,6 +51,20 @@ inline std::size_t gram_length(char32_t c) { return c < 0x80 ? 3 : 2; }
 /// where the run ends.
 void for_each_gram(std::string_view folded, const std::function<void(const std::string&)>& emit);
 
+/// Is the string letters and digits only (a-z, 0-9), END_OF_RUN at its end aside?
+bool alphanumeric(std::string_view s);
+
+/// The maximal runs of letters and digits (a-z, 0-9) in folded text.
+std::vector<std::string_view> alphanumeric_runs(std::string_view folded);
+
+/// The grams the index holds for folded text: for_each_gram's, but a gram of
+/// letters and digits alone only where the run of letters and digits it is in
+/// is not `shown` (a run of a word term's folding: the word list finds such a
+/// note by the word, word_list.h). A string of letters and digits in a note is
+/// so either inside a word the word list shows or covered by grams.
+void for_each_indexed_gram(std::string_view folded, const std::function<bool(std::string_view run)>& shown,
+                           const std::function<void(const std::string&)>& emit);
+
 /// The substring tier's terms for a folded query string.
 struct QueryGrams {
   std::vector<std::string> grams;  ///< whole grams inside the string: a match has them all

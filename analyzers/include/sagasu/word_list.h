@@ -11,7 +11,9 @@
 //    it does not hold it, unless it has words too long to be terms
 //    (schema.h, FOLDS_TO_ASCII).
 // A scan of the mapped list costs about a millisecond per few megabytes,
-// whatever the number of hits. Written by the indexer after each commit,
+// whatever the number of hits. The substring tier finds its candidates of
+// letters and digits here too: the index holds no grams of such runs where a
+// word term shows them (schema.h). Written by the indexer after each commit,
 // read by the searcher; a file of another revision (a run killed before
 // writing it) is ignored.
 //
@@ -77,6 +79,9 @@ class WordList {
                      const std::set<std::string>& touched);
   /// The list in folder when it describes exactly this revision of db; nullptr otherwise.
   static std::shared_ptr<const WordList> open(const std::string& folder, const Xapian::Database& db);
+  /// The list write() would make, built in memory from db's terms (several
+  /// shards, a remote one, or a folder without a current list).
+  static std::shared_ptr<const WordList> of(const Xapian::Database& db);
 
   /// What a needle is compared with: the word itself, or its folding.
   enum class Side { Word, Folding };
@@ -86,7 +91,9 @@ class WordList {
 
  private:
   WordList() = default;
-  std::unique_ptr<generation_file::Mapped> m_map;
+  std::unique_ptr<generation_file::Mapped> m_map;  ///< the file, or
+  std::string m_built;                             ///< the lines built by of()
+  std::string_view m_lines;                        ///< "\n" and one line per word
 };
 
 }  // namespace sagasu
