@@ -4,7 +4,7 @@
 //   stored text), and the default search (tight, as a pipeline gets it) a
 //   superset of them, every extra note explained by a named fold: case, width,
 //   long vowel, kana variant, English stem, alias, the words adjacent with
-//   other spacing, or a bridge (an equivalent in the other language, which
+//   other spacing, a tag the note gives itself, or a bridge (an equivalent in the other language, which
 //   the note holds as words). An extra note no fold explains, or a missed one, fails.
 // Then the literal-substring property (substrings.h) over the same vault.
 #include <fmt/format.h>
@@ -144,6 +144,13 @@ class Explainer {
         return "stem";
     }
     if (!words.empty() && adjacent(doc, words)) return "spacing";  // the words adjacent, other blanks between
+    // A tag the note gives itself holds it (its words are the note's words,
+    // README "Matching"; grep finds it in the front matter): tools has oo.
+    const std::string tag_prefix(schema::TAG.prefix);
+    for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t)
+      if (strings::starts_with(*t, tag_prefix) &&
+          m_fold((*t).substr(tag_prefix.size())).find(width) != std::string::npos)
+        return "tag";
     for (const auto& other : synonyms(words))
       if (adjacent(doc, strings::split_nonempty(other, ' '))) return "alias";
     for (const auto& equivalent : bridged) {
