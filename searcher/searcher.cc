@@ -172,7 +172,8 @@ SearchResult Searcher::run(const SearchRequest& req) {
     main = collector->collect(query.assemble(), first, max, facets.in_main);
   }
   for (const auto& c : query.chunks) result.chunks.push_back(c.info);
-  result.query_description = query.assemble().get_description();
+  // (Only --explain shows it; a synonym of thousands of words makes it long.)
+  if (req.explain) result.query_description = query.assemble().get_description();
   result.total = main.total;
   if (!req.loose && query.has_compound && !query.widened) result.loose_more = count_loose(req) - main.total;
   result.missing_shards = m_index->missing;

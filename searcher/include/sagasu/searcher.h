@@ -116,7 +116,7 @@ struct Hit {
 
 /// Everything a search returns.
 struct SearchResult {
-  std::string query_description;  ///< the Xapian query, for --explain
+  std::string query_description;  ///< the Xapian query (with SearchRequest::explain only)
   std::vector<ChunkInfo> chunks;  ///< the query's pieces in every tier
   std::vector<std::string> notices;      ///< what a reader should know about the hits (their tier)
   /// The query is an AND of several pieces, which SearchRequest::widen can widen to OR.
