@@ -44,7 +44,7 @@ struct OpenIndex {
   /// opened (nullptr otherwise: facets are counted from the values).
   std::shared_ptr<const FacetColumns> columns;
   /// One local index: its word list for the same revision (nullptr otherwise:
-  /// substring candidates are all confirmed on their text).
+  /// word_list() builds one).
   std::shared_ptr<const WordList> words;
 
   /// The word list of every shard: `words`, or one built from their terms on

@@ -112,7 +112,7 @@ Verifier::Verifier(const OpenIndex& index, const CompiledQuery& query, bool exac
                    std::size_t text_checks_before_proof)
     : m_db(index.all),
       m_several(index.shards.size() > 1),
-      m_words(index.words.get()),
+      m_index(index),
       m_text_checks_before_proof(text_checks_before_proof),
       m_probe(index.all),
       m_query(query),
@@ -172,7 +172,6 @@ bool Verifier::satisfied(const Chunk& c, Note& note) const {
 }
 
 bool Verifier::proven(const Chunk& c, Xapian::docid did) const {
-  if (!m_words) return false;
   Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
   if (!p.built) {
     if (p.text_checks++ < m_text_checks_before_proof) return false;
@@ -249,13 +248,14 @@ void Verifier::build(Proof& p, const Chunk& c) const {
   if (typed.find(' ') != std::string::npos) {
     const std::vector<std::string> runs = strings::split_nonempty(c.info.substring, ' ');
     if (runs.size() > 1 && std::all_of(runs.begin(), runs.end(), [](const auto& r) { return alphanumeric(r); }))
-      p.possible = phrase_notes(m_db, *m_words, runs, MAX_WORDS);
+      p.possible = phrase_notes(m_db, m_index.word_list(), runs, MAX_WORDS);
     return;
   }
-  p.proven = notes_with(m_db, m_words->containing(typed, WordList::Side::Word, MAX_WORDS));
+  const WordList& list = m_index.word_list();
+  p.proven = notes_with(m_db, list.containing(typed, WordList::Side::Word, MAX_WORDS));
   const std::string& folded = c.info.substring;
   if (!alphanumeric(folded)) return;
-  const std::vector<std::string> words = m_words->containing(folded, WordList::Side::Folding, MAX_WORDS);
+  const std::vector<std::string> words = list.containing(folded, WordList::Side::Folding, MAX_WORDS);
   if (words.size() < MAX_WORDS) p.possible = notes_with(m_db, words);
 }
 

@@ -68,6 +68,7 @@ queries=(
   "GPU venue:OSDI" "title:FSDP" '"学習 ジョブ"' "訓練 OR 推論" "エラー"
   "x venue:OSDI" "l venue:SC"  # one-character prefixes under a filter (a Xapian crash with OP_MAX)
   "observability" "エヌビディア" "強化学習" "Kurohashi"  # bridges: the glossary, a sound, the dictionaries
+  "toleran"  # letters inside a tag's word only (fault-tolerance): proven by the same word list everywhere
 )
 n=0
 same=0
