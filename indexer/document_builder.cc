@@ -1,9 +1,11 @@
 #include "document_builder.h"
 
 #include <fmt/format.h>
+#include <unicode/uchar.h>
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 
 #include "sagasu/schema.h"
@@ -53,9 +55,31 @@ void add_fields(Xapian::Document& doc, const FieldValues& values) {
     doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(years.back())));
 }
 
-// The ASCII characters that non-ASCII characters of the note fold to, and
-// those of its words too long to be terms (unindexed), sorted: what its word
-// terms may not show (schema.h, FOLDS_TO_ASCII).
+// Adds to out the ASCII characters beside those NFKC_Casefold deletes (soft
+// hyphen, zero-width space, variation selectors: Default_Ignorable_Code_Point):
+// folding joins them (zw + U+200B + sp is zwsp), as the raw text does not.
+void add_joined(std::string_view text, std::string& out) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80 || (b >= 0xE4 && b <= 0xE9)) {  // ASCII, ideographs: never deleted
+      i += b < 0x80 ? 1 : 3;
+      continue;
+    }
+    const std::size_t at = i;
+    const char32_t c = unicode::next_code_point(text, i);
+    if (!u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) continue;
+    const auto add = [&](std::size_t k) {
+      if (k < text.size() && static_cast<unsigned char>(text[k]) < 0x80)
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+    };
+    if (at > 0) add(at - 1);
+    add(i);
+  }
+}
+
+// The ASCII characters that non-ASCII characters of the note fold to, those
+// folding joins (add_joined), and those of its words too long to be terms
+// (unindexed), sorted: what its word terms may not show (schema.h, FOLDS_TO_ASCII).
 std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names, std::string unindexed) {
   // Fold the non-ASCII characters alone.
   std::string non_ascii;
@@ -68,6 +92,9 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
   std::string produced;  // the ASCII characters they fold to, each once
   if (std::any_of(unindexed.begin(), unindexed.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     unindexed += schema::UNINDEXED_NON_ASCII;
+  add_joined(note.text, unindexed);
+  add_joined(title, unindexed);
+  for (const auto& name : names) add_joined(name, unindexed);
   for (char c : folded + unindexed)
     if (c != ' ' && static_cast<unsigned char>(c) < 0x80 && produced.find(c) == std::string::npos)
       produced += c;

@@ -51,7 +51,8 @@
 //                     (stored_note.h): indexer --report facets
 //   value FOLDS_TO_ASCII the ASCII characters the word terms may not show, sorted:
 //                        those non-ASCII characters of the note fold to (ＧＰＵ →
-//                        gpu, （ → "(") and those of words too long to be terms
+//                        gpu, （ → "(") and those beside a character folding
+//                        deletes (zw + U+200B + sp: w, s) and those of words too long to be terms
 //                        (MAX_TERM_BYTES), and UNINDEXED_NON_ASCII when such a
 //                        word has other characters. An ASCII substring using
 //                        none of them is checked on the raw text; a substring of
