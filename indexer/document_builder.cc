@@ -18,7 +18,8 @@ namespace {
 
 // The substring tier: n-grams of the folded title, other names and body, but
 // none of letters and digits alone in a run a word term shows (substring.h:
-// the word list finds those), counted first so Xapian gets one add_term per
+// the word list finds those; each such letter is a gram of one character),
+// counted first so Xapian gets one add_term per
 // distinct gram (its per-document term map is the costliest part of indexing).
 void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names,
                const std::unordered_set<std::string>& shown_runs) {
@@ -31,6 +32,11 @@ void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::s
   add(note.display_title());
   for (const auto& name : names) add(name);
   add(note.text);
+  // Each letter or digit of those runs as a gram of its own (no gram is one
+  // ASCII character otherwise): a query of one letter finds the note by it,
+  // not by a synonym of the thousands of words holding that letter.
+  for (const std::string& run : shown_runs)
+    for (const char ch : run) grams.try_emplace(std::string(1, ch), 1);
   const std::string gram_prefix(schema::GRAM.prefix);
   std::string gram_term;
   for (const auto& [gram, count] : grams) {

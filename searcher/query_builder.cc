@@ -466,7 +466,9 @@ Xapian::Query QueryBuilder::run_query(const std::string& run, bool phrase, std::
       std::vector<Xapian::Query> terms;
       const std::string px = gram_prefix + qg.prefix;
       for (auto t = m_db.allterms_begin(px); t != m_db.allterms_end(px); ++t) terms.emplace_back(*t);
-      if (alphanumeric(qg.prefix)) terms.push_back(words_containing(qg.prefix));
+      // Two letters or digits: the words holding them too (one is a gram of
+      // its own where a word holds it: schema.h).
+      if (alphanumeric(qg.prefix) && qg.prefix.size() > 1) terms.push_back(words_containing(qg.prefix));
       return terms.empty() ? Xapian::Query(Xapian::Query::MatchNothing)
                            : Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
     }

@@ -20,7 +20,8 @@
 //                    digits alone only where the run of letters and digits
 //                    it is in is no maximal run of a word term's folding:
 //                    the searcher finds those through the word list
-//                    (substring.h, for_each_indexed_gram)
+//                    (substring.h, for_each_indexed_gram); each letter or
+//                    digit of such runs is then a gram of one character
 //   XV<venue>        venue filter terms   (facet value, folded as a name)
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, folded as a name)
@@ -267,7 +268,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 12: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
 /// 13: front-matter tags only as the parser reads them (no whole-value "#x" or "a b" tags).
 /// 14: the tags a note gives itself are words too (a note tagged fault-tolerance has "fault tolerance").
-/// 15: no substring grams of letters and digits alone in a run a word term shows (the word list finds it).
+/// 15: no substring grams of letters and digits alone in a run a word term shows (the word list finds it;
+///     each of its letters and digits is a one-character gram).
 inline constexpr std::string_view SCHEMA_VERSION = "15";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
