@@ -37,6 +37,9 @@ void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::s
   // not by a synonym of the thousands of words holding that letter.
   for (const std::string& run : shown_runs)
     for (const char ch : run) grams.try_emplace(std::string(1, ch), 1);
+  if (joins_characters(note.display_title()) || joins_characters(note.text) ||
+      std::any_of(names.begin(), names.end(), [](const std::string& n) { return joins_characters(n); }))
+    grams.try_emplace(JOINING_GRAM, 1);
   const std::string gram_prefix(schema::GRAM.prefix);
   std::string gram_term;
   for (const auto& [gram, count] : grams) {

@@ -434,6 +434,11 @@ void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {
   for (std::size_t r = 0; r < runs.size(); ++r)
     parts.push_back(run_query(runs[r], r + 1 < runs.size(), c.info.grams, exact));
   c.substring = Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
+  // --exact: a note whose folded text joins characters its raw text has
+  // apart may hold the string as typed without its grams (substring.h).
+  if (m_exact)
+    c.substring = Xapian::Query(Xapian::Query::OP_OR, c.substring,
+                                unweighted(Xapian::Query(std::string(schema::GRAM.prefix) + JOINING_GRAM)));
   // Grams that are the whole string still need the text when it has kana: a
   // kana variant counts only where it names the same word (substring.h).
   c.verify = !exact || std::any_of(c.info.substring.begin(), c.info.substring.end(),

@@ -320,6 +320,18 @@ void for_each_gram(std::string_view folded, const std::function<void(const std::
   grams_at(folded, [&](const std::string& gram, std::size_t) { emit(gram); });
 }
 
+bool joins_characters(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80 || (b >= 0xE4 && b <= 0xE9)) {  // ASCII, ideographs: a boundary before each
+      i += b < 0x80 ? 1 : 3;
+      continue;
+    }
+    if (!nfkc_cf().hasBoundaryBefore(static_cast<UChar32>(unicode::next_code_point(text, i)))) return true;
+  }
+  return false;
+}
+
 bool alphanumeric(std::string_view s) {
   if (!s.empty() && s.back() == END_OF_RUN) s.remove_suffix(1);
   return !s.empty() && std::all_of(s.begin(), s.end(), alphanumeric_byte);

@@ -21,7 +21,9 @@
 //                    it is in is no maximal run of a word term's folding:
 //                    the searcher finds those through the word list
 //                    (substring.h, for_each_indexed_gram); each letter or
-//                    digit of such runs is then a gram of one character
+//                    digit of such runs is then a gram of one character.
+//                    END_OF_RUN alone: the text joins characters in folding
+//                    (substring.h, JOINING_GRAM), for --exact
 //   XV<venue>        venue filter terms   (facet value, folded as a name)
 //   XY<year>         year filter terms    (four digits)
 //   XP<person>       person filter terms  (canonical name, folded as a name)

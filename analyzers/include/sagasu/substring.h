@@ -76,6 +76,15 @@ QueryGrams query_grams(std::string_view folded_query);
 /// Marks the end of a run inside a gram term.
 inline constexpr char END_OF_RUN = '\x7f';
 
+/// The gram of every note whose text has a character normalisation joins to
+/// the one before it (a combining mark, a half-width ﾞ): a string that ends
+/// between the two is in its raw text but not in its folded text (t in
+/// t + U+0308, folded ẗ), so --exact takes such a note as a candidate
+/// whatever its other grams. END_OF_RUN alone: never a gram of text.
+inline const std::string JOINING_GRAM(1, END_OF_RUN);
+/// Has text a character that normalisation may join to the one before it?
+bool joins_characters(std::string_view text);
+
 class Analyzer;
 
 /// A query string of the substring tier, in both foldings.
