@@ -1,11 +1,9 @@
 #include "document_builder.h"
 
 #include <fmt/format.h>
-#include <unicode/uchar.h>
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cctype>
 #include <unordered_map>
 
 #include "sagasu/schema.h"
@@ -22,7 +20,7 @@ namespace {
 // counted first so Xapian gets one add_term per
 // distinct gram (its per-document term map is the costliest part of indexing).
 void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names,
-               const std::unordered_set<std::string>& shown_runs) {
+               const std::unordered_set<std::string>& shown_runs, const FoldingJoins& joins) {
   std::unordered_map<std::string, Xapian::termcount> grams;
   grams.reserve(note.text.size() / 4);
   std::string key;
@@ -37,9 +35,7 @@ void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::s
   // not by a synonym of the thousands of words holding that letter.
   for (const std::string& run : shown_runs)
     for (const char ch : run) grams.try_emplace(std::string(1, ch), 1);
-  if (joins_characters(note.display_title()) || joins_characters(note.text) ||
-      std::any_of(names.begin(), names.end(), [](const std::string& n) { return joins_characters(n); }))
-    grams.try_emplace(JOINING_GRAM, 1);
+  if (joins.joined) grams.try_emplace(JOINING_GRAM, 1);
   const std::string gram_prefix(schema::GRAM.prefix);
   std::string gram_term;
   for (const auto& [gram, count] : grams) {
@@ -64,32 +60,12 @@ void add_fields(Xapian::Document& doc, const FieldValues& values) {
     doc.add_value(schema::SLOT_YEAR_SORT, Xapian::sortable_serialise(std::stod(years.back())));
 }
 
-// Adds to out the ASCII characters beside those NFKC_Casefold deletes (soft
-// hyphen, zero-width space, variation selectors: Default_Ignorable_Code_Point):
-// folding joins them (zw + U+200B + sp is zwsp), as the raw text does not.
-void add_joined(std::string_view text, std::string& out) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x80 || (b >= 0xE4 && b <= 0xE9)) {  // ASCII, ideographs: never deleted
-      i += b < 0x80 ? 1 : 3;
-      continue;
-    }
-    const std::size_t at = i;
-    const char32_t c = unicode::next_code_point(text, i);
-    if (!u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) continue;
-    const auto add = [&](std::size_t k) {
-      if (k < text.size() && static_cast<unsigned char>(text[k]) < 0x80)
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
-    };
-    if (at > 0) add(at - 1);
-    add(i);
-  }
-}
-
 // The ASCII characters that non-ASCII characters of the note fold to, those
-// folding joins (add_joined), and those of its words too long to be terms
-// (unindexed), sorted: what its word terms may not show (schema.h, FOLDS_TO_ASCII).
-std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names, std::string unindexed) {
+// beside a character folding deletes (find_joins), and those of its words too
+// long to be terms (unindexed), sorted: what its word terms may not show
+// (schema.h, FOLDS_TO_ASCII).
+std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names, std::string unindexed,
+                           const FoldingJoins& joins) {
   // Fold the non-ASCII characters alone.
   std::string non_ascii;
   const std::string title = note.display_title();
@@ -101,9 +77,7 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
   std::string produced;  // the ASCII characters they fold to, each once
   if (std::any_of(unindexed.begin(), unindexed.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     unindexed += schema::UNINDEXED_NON_ASCII;
-  add_joined(note.text, unindexed);
-  add_joined(title, unindexed);
-  for (const auto& name : names) add_joined(name, unindexed);
+  unindexed += joins.beside_deleted;
   for (char c : folded + unindexed)
     if (c != ' ' && static_cast<unsigned char>(c) < 0x80 && produced.find(c) == std::string::npos)
       produced += c;
@@ -227,13 +201,17 @@ Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& val
   doc.add_boolean_term(schema::unique_id_term(note.path));
   const std::vector<std::string> names = other_names(note);
   const Words words = add_words(doc, note, names);
-  add_grams(doc, note, names, words.shown_runs);
+  FoldingJoins joins;  // of the texts the grams are of
+  find_joins(note.display_title(), joins);
+  for (const auto& name : names) find_joins(name, joins);
+  find_joins(note.text, joins);
+  add_grams(doc, note, names, words.shown_runs, joins);
   add_fields(doc, values);
   doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
   doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
-  if (const std::string folds = folds_to_ascii(note, names, words.unindexed); !folds.empty())
+  if (const std::string folds = folds_to_ascii(note, names, words.unindexed, joins); !folds.empty())
     doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
   doc.set_data(note.text);
   return doc;

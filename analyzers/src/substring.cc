@@ -2,9 +2,11 @@
 
 #include <unicode/bytestream.h>
 #include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "sagasu/analyzer.h"
@@ -320,16 +322,25 @@ void for_each_gram(std::string_view folded, const std::function<void(const std::
   grams_at(folded, [&](const std::string& gram, std::size_t) { emit(gram); });
 }
 
-bool joins_characters(std::string_view text) {
+void find_joins(std::string_view text, FoldingJoins& joins) {
+  const auto add_beside = [&](std::size_t k) {
+    if (k < text.size() && static_cast<unsigned char>(text[k]) < 0x80)
+      joins.beside_deleted += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+  };
   for (std::size_t i = 0; i < text.size();) {
     const auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x80 || (b >= 0xE4 && b <= 0xE9)) {  // ASCII, ideographs: a boundary before each
+    if (b < 0x80 || (b >= 0xE4 && b <= 0xE9)) {  // ASCII, ideographs: kept, a boundary before each
       i += b < 0x80 ? 1 : 3;
       continue;
     }
-    if (!nfkc_cf().hasBoundaryBefore(static_cast<UChar32>(unicode::next_code_point(text, i)))) return true;
+    const std::size_t at = i;
+    const auto c = static_cast<UChar32>(unicode::next_code_point(text, i));
+    joins.joined = joins.joined || !nfkc_cf().hasBoundaryBefore(c);
+    if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) {
+      if (at > 0) add_beside(at - 1);
+      add_beside(i);
+    }
   }
-  return false;
 }
 
 bool alphanumeric(std::string_view s) {

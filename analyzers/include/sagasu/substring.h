@@ -82,8 +82,18 @@ inline constexpr char END_OF_RUN = '\x7f';
 /// t + U+0308, folded ẗ), so --exact takes such a note as a candidate
 /// whatever its other grams. END_OF_RUN alone: never a gram of text.
 inline const std::string JOINING_GRAM(1, END_OF_RUN);
-/// Has text a character that normalisation may join to the one before it?
-bool joins_characters(std::string_view text);
+
+/// What folding joins in a text that its raw characters keep apart.
+struct FoldingJoins {
+  /// A character normalisation may join to the one before it (JOINING_GRAM).
+  bool joined = false;
+  /// The ASCII characters (in lower case) beside one NFKC_Casefold deletes
+  /// (soft hyphen, zero-width space, a variation selector:
+  /// Default_Ignorable_Code_Point): zw + U+200B + sp folds to zwsp.
+  std::string beside_deleted;
+};
+/// Adds what folding joins in text to `joins` (one pass over its characters).
+void find_joins(std::string_view text, FoldingJoins& joins);
 
 class Analyzer;
 
