@@ -24,10 +24,6 @@ void append_line(std::string& out, std::string_view word, std::string_view folde
   out += '\n';
 }
 
-}  // namespace
-
-namespace {
-
 // The list's lines ("\n", then a line per word) for db's words, in term order (byte order).
 std::string lines_of(const Xapian::Database& db) {
   std::string words;
