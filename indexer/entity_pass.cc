@@ -7,6 +7,7 @@
 #include <thread>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "parallel_for.h"
 #include "sagasu/error.h"
@@ -88,6 +89,43 @@ struct Extended {
   std::vector<Mention> mentions;
   bool pages_moved = false;         // a note's own kind or facts as a work changed
   std::vector<NoteDigest> aliased;  // the notes whose pages have more aliases
+  // The aliases pages gave up: (folded key, page) each; the synonym table is built again.
+  std::vector<std::pair<std::string, std::string>> aliases_gone;
+};
+
+// The last run's unresolved entities and ambiguous aliases, into the report.
+void decode_findings(const std::string& json, IndexReport& report);
+
+// Does anything but one page's alias give this folded key: a page's title,
+// another page's alias (the findings' ambiguous aliases: two pages with an
+// alias of one key and no title of it), a name of the config's lists?
+// (EntityResolver::extended, for a page giving up an alias.)
+class KeyGivers {
+ public:
+  KeyGivers(const IndexState& state, ShardSet& shards, const VaultConfig& config)
+      : m_state(state), m_shards(shards), m_config(config) {}
+  bool operator()(std::string_view key) {
+    if (!m_keys) {
+      m_keys.emplace();
+      for (const RunNote& n : m_state.notes())
+        if (n.has_digest()) m_keys->insert(unicode::fold_name(note_title(n.file->path)));
+      for (const auto* names : {&m_config.people(), &m_config.organizations()})
+        for (const auto& [name, others] : *names) {
+          m_keys->insert(unicode::fold_name(name));
+          for (const auto& other : others) m_keys->insert(unicode::fold_name(other));
+        }
+      IndexReport last;
+      decode_findings(m_shards.metadata(schema::META_FINDINGS), last);
+      for (auto& [alias, pages] : last.ambiguous) m_keys->insert(alias);
+    }
+    return m_keys->count(std::string(key)) > 0;
+  }
+
+ private:
+  const IndexState& m_state;
+  ShardSet& m_shards;
+  const VaultConfig& m_config;
+  std::optional<std::unordered_set<std::string>> m_keys;
 };
 
 // The resolution the index keeps, when it still holds: no override changed,
@@ -112,6 +150,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   state.load_values(changed);
   std::unordered_map<std::string_view, int> titles;  // the vault's pages (notes per title), once read
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
+  KeyGivers givers(state, shards, config);  // (read when a page gives up an alias)
+  const auto gives_key = [&](std::string_view key) { return givers(key); };
   // The stored resolution and the vault's titles, read when a digest differs.
   const auto read_stored = [&] {
     if (stored) return true;
@@ -135,13 +175,14 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // only a full pass weighs them.)
     if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
-    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what);
+    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key);
     if (!more) return std::nullopt;
     extended = std::move(more);
     for (auto& name : what.added) change.mentions.push_back({std::move(name), n.file->path, true});
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), n.file->path, false});
     change.pages_moved = change.pages_moved || what.page;
     if (what.aliases) change.aliased.push_back(n.digest());
+    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
   }
   // Notes deleted: each a page no other note names (EntityResolver::removed).
   const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
@@ -292,8 +333,15 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     m_reused = true;
     m_extended = change.extends;
     m_aliased = std::move(change.aliased);
+    m_synonyms_stale = !change.aliases_gone.empty();
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {
+      // An alias a page gave up is no longer one of the ambiguous ones' (one page left: none).
+      for (const auto& [key, page] : change.aliases_gone)
+        if (const auto it = report.ambiguous.find(key); it != report.ambiguous.end()) {
+          it->second.erase(page);
+          if (it->second.size() < 2) report.ambiguous.erase(it);
+        }
       // New names or pages, names given up: the resolution is stored again;
       // the names of no kind the notes now mention are unresolved in these
       // notes too, those they no longer mention not (the findings' names stay in order).

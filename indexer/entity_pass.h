@@ -43,6 +43,9 @@ class EntityPass {
   /// The notes whose pages an extended resolution gave more aliases: the
   /// synonym table (not computed again: reused()) grows by theirs.
   const std::vector<NoteDigest>& aliased() const { return m_aliased; }
+  /// Did an extended resolution's pages give up aliases? The synonym table
+  /// (else reused()) is then built again from every note's digest.
+  bool synonyms_stale() const { return m_synonyms_stale; }
   /// Indexed paths whose files did not change but whose documents are rebuilt:
   /// they link to, or are the page of, an entity whose canonical name, kind or
   /// evidence changed.
@@ -61,6 +64,7 @@ class EntityPass {
   bool m_reused = false;    // the index's resolution and findings (and what derives from the digests)
   bool m_extended = false;  // ... extended by what the change touched (both stored again)
   std::vector<NoteDigest> m_aliased;
+  bool m_synonyms_stale = false;
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
 

@@ -574,8 +574,16 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   if (a.aliases != b.aliases) {
     if (!more) return false;
     const std::set<std::string_view> had(b.aliases.begin(), b.aliases.end());
-    for (const std::string_view alias : had)
-      if (std::find(a.aliases.begin(), a.aliases.end(), alias) == a.aliases.end()) return false;
+    // Aliases given up: their keys, unless the page keeps one folding alike
+    // (extend() weighs who else gives them and who names the page by them).
+    std::set<std::string> keys_kept{fold_name(a.title)};
+    for (const std::string& alias : a.aliases) keys_kept.insert(fold_name(alias));
+    for (const std::string_view alias : had) {
+      if (std::find(a.aliases.begin(), a.aliases.end(), alias) != a.aliases.end()) continue;
+      std::string key = fold_name(alias);
+      if (key.empty()) return false;
+      if (!keys_kept.count(key)) more->alias_keys_gone.insert(std::move(key));
+    }
     for (const std::string& alias : a.aliases) {
       if (had.count(alias)) continue;
       std::string key = fold_name(alias);
@@ -756,10 +764,10 @@ bool EntityResolver::sole_spelling(std::string_view name) const {
                        [&](const auto& s) { return s.second == name; }) == 1;
 }
 
-std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before, const NoteDigest& after,
-                                                       const std::function<bool(std::string_view)>& is_page,
-                                                       Extension* what) const {
-  return extend(before, after, is_page, what, false);
+std::optional<EntityResolver> EntityResolver::extended(
+    const NoteDigest* before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
+    Extension* what, const std::function<bool(std::string_view)>& gives_key) const {
+  return extend(before, after, is_page, what, false, gives_key);
 }
 
 // A note deleted: a page that goes like a name given up by its last note,
@@ -783,12 +791,12 @@ std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
       !before.glosses.empty() || title.empty() || title.front() == '@' || is_attachment(title))
     return std::nullopt;
   if (declares_kind_outside(before, defaults)) return std::nullopt;
-  return extend(&before, without_mentions(before), is_page, what, true);
+  return extend(&before, without_mentions(before), is_page, what, true, {});
 }
 
-std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, const NoteDigest& after,
-                                                     const std::function<bool(std::string_view)>& is_page,
-                                                     Extension* what, bool deleted) const {
+std::optional<EntityResolver> EntityResolver::extend(
+    const NoteDigest* before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
+    Extension* what, bool deleted, const std::function<bool(std::string_view)>& gives_key) const {
   // A new note is a new page: extended when nothing the vault knows folds
   // like its title (then no note names it), it brings no alias, gloss or
   // kind word of its own (the synonyms, glossary and kinds stay), and it does
@@ -809,12 +817,27 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
   for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)
     if (more.alias_keys.count(key)) return std::nullopt;
+  // Aliases given up: no spelling may resolve to the page by one (it would
+  // name another page or a name of its own now); a key nothing else gives goes.
+  std::set<std::string> alias_keys_gone;
+  if (!more.alias_keys_gone.empty()) {
+    if (!gives_key) return std::nullopt;
+    for (const auto& [spelling, name] : m_spellings) {
+      if (name != after.title) continue;
+      const std::string page = link_page_name(spelling);
+      if (more.alias_keys_gone.count(fold_name(spelling)) ||
+          (page.size() != spelling.size() && more.alias_keys_gone.count(fold_name(page))))
+        return std::nullopt;
+    }
+    for (const std::string& key : more.alias_keys_gone)
+      if (!gives_key(key)) alias_keys_gone.insert(key);
+  }
   // A key goes with the names gone only if no other spelling gives it: a path
   // to a page of that name ([[notes/Solo Name]]), an attachment or an '@' key
   // spelled otherwise (the only spellings of another name that can fold
   // alike: never names, they have no first spelling).
-  if (!more.gone.empty()) {
-    std::set<std::string> keys_gone;
+  if (!more.gone.empty() || !alias_keys_gone.empty()) {
+    std::set<std::string> keys_gone = alias_keys_gone;
     for (const std::string_view name : more.gone) keys_gone.insert(fold_name(name));
     for (const auto& [spelling, name] : m_spellings) {
       if (spelling.find_first_of("/^.@") == std::string_view::npos &&
@@ -1044,6 +1067,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   }
   std::set<std::uint64_t> gone_keys;
   for (const std::string_view name : gone) gone_keys.insert(key_hash(fold_name(name)));
+  for (const std::string& key : alias_keys_gone) gone_keys.insert(key_hash(key));
   std::vector<std::uint64_t> keys;
   keys.reserve(stored_keys() + name_of_key.size());
   for (std::size_t k = 0; k < stored_keys(); ++k)
@@ -1061,6 +1085,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     what->dropped.assign(more.dropped.begin(), more.dropped.end());
     what->page = more.page.has_value();
     what->aliases = !more.alias_keys.empty();
+    what->alias_keys_gone.assign(more.alias_keys_gone.begin(), more.alias_keys_gone.end());
   }
   return r;
 }

@@ -144,6 +144,11 @@ class EntityResolver {
   ///   (page_change());
   /// - more aliases of the note's page, when nothing the vault knows folds
   ///   like them (and the note does not name the page by them);
+  /// - fewer aliases of the note's page, when no note names the page by one
+  ///   (no spelling resolving to it folds like one, in the path form either);
+  ///   `gives_key` says whether anything else gives such an alias's folded
+  ///   key: another page's title or alias, a name of the config's lists (the
+  ///   key stays known) — without it, an alias given up is refused;
   /// - a new note (before null): a new page, when its title is a name no note
   ///   had, and it has no alias, no gloss and no kind word the vocabulary
   ///   lacks, and does not name itself; its kind is what it says of itself.
@@ -156,10 +161,13 @@ class EntityResolver {
     std::vector<std::string> added, dropped;
     bool page = false;     ///< the note's own kind or facts as a work were decided anew
     bool aliases = false;  ///< the note's page has more aliases (the synonym table grows)
+    /// The folded keys of the aliases the note's page gave up (the synonym table is built again).
+    std::vector<std::string> alias_keys_gone;
   };
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
-                                         Extension* what = nullptr) const;
+                                         Extension* what = nullptr,
+                                         const std::function<bool(std::string_view)>& gives_key = {}) const;
   /// The same for a note deleted (before: its digest), when it is a page no
   /// other note can name: no other spelling resolves to it, no list counts it,
   /// no override types it, it has no alias, gloss or kind of the vault's own,
@@ -262,7 +270,8 @@ class EntityResolver {
   const std::string_view* stored_canonical(std::string_view spelling) const;
   std::optional<EntityResolver> extend(const NoteDigest* before, const NoteDigest& after,
                                        const std::function<bool(std::string_view)>& is_page, Extension* what,
-                                       bool deleted) const;
+                                       bool deleted,
+                                       const std::function<bool(std::string_view)>& gives_key) const;
   /// keeps(), and with `more` given, extended(): what the change may add.
   using Fresh = std::map<std::string_view, std::string>;  // spellings no note had → their keys
   struct PageChange {
@@ -278,6 +287,7 @@ class EntityResolver {
     std::vector<std::string_view> gone;       // ... whose last use it was
     std::optional<PageChange> page;           // the note's own kind, decided anew
     std::set<std::string> alias_keys;         // the keys of the page's new aliases
+    std::set<std::string> alias_keys_gone;    // ... of those it gave up (no alias left folds alike)
   };
   std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
   /// Is name the one spelling that resolves to it?

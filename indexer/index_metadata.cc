@@ -166,7 +166,8 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
   Synonyms synonyms;
   Analyzer analyzer;
   for (const RunNote& n : notes)
-    if (n.has_digest() && !n.digest().aliases.empty()) add_synonyms(n.digest(), analyzer, synonyms);
+    if (n.has_digest())
+      if (const NoteDigest page = n.page(); !page.aliases.empty()) add_synonyms(page, analyzer, synonyms);
   return synonyms;
 }
 

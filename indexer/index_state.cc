@@ -35,6 +35,20 @@ void RunNote::release_digest() {
   m_digest.reset();
 }
 
+NoteDigest RunNote::page() const {
+  if (!m_digest && (m_encoded || (old && old->digest)))
+    return NoteDigest::decode_page(m_encoded ? *m_encoded : *old->digest).value_or(NoteDigest{});
+  const NoteDigest& d = digest();
+  NoteDigest page;
+  page.title = d.title;
+  page.display_title = d.display_title;
+  page.source = d.source;
+  page.kind_words = d.kind_words;
+  page.structure = d.structure;
+  page.aliases = d.aliases;
+  return page;
+}
+
 std::string RunNote::encoded_digest() const {
   if (m_encoded) return *m_encoded;
   if (m_digest || !old) return digest().encode();

@@ -55,6 +55,9 @@ struct RunNote {
   }
   /// The digest as stored: the indexed value itself when it was never decoded.
   std::string encoded_digest() const;
+  /// The digest's page fields (NoteDigest::decode_page: titles, kind words,
+  /// structure, aliases), the rest empty: a digest not decoded is not decoded whole.
+  NoteDigest page() const;
   /// Does digest stand for the note: read now, or kept from the index (a
   /// failed file keeps its indexed version)?
   bool has_digest() const { return status != Status::Failed || old; }

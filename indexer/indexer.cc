@@ -87,8 +87,12 @@ IndexReport run_phases(const IndexOptions& opts) {
       tables.glossary = std::move(glossary);
     }
   }
-  // Pages that only gained aliases: the synonym table grows by theirs.
-  if (!write_tables && !opts.dry_run && !entities.aliased().empty())
+  // Pages that gave up aliases: the synonym table again (the glossary holds);
+  // pages that only gained aliases: the synonym table grows by theirs.
+  if (!write_tables && !opts.dry_run && entities.synonyms_stale()) {
+    state.load_digests();  // (the pages' fields only are decoded)
+    tables.synonyms = vault_synonyms(state.notes());
+  } else if (!write_tables && !opts.dry_run && !entities.aliased().empty())
     tables.synonym_changes = synonym_additions(entities.aliased(), shards.db(0));
   state.release_digests(jobs);
   // 4. The documents.

@@ -228,32 +228,55 @@ bool NoteDigest::current(std::string_view value) { return strings::starts_with(v
 
 std::string_view NoteDigest::version() { return DIGEST_VERSION; }
 
-std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
-  if (in.substr(0, DIGEST_VERSION.size()) != DIGEST_VERSION) return std::nullopt;
+namespace {
+
+// A counted list of fields.
+bool get_list(std::string_view& in, std::vector<std::string>& v) {
+  std::string count, s;
+  if (!get_field(in, count)) return false;
+  const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!get_field(in, s)) return false;
+    v.push_back(s);
+  }
+  return true;
+}
+
+std::optional<Kind> kind_of(const std::string& v) {
+  return v.empty() ? std::nullopt : std::optional<Kind>(v);
+}
+
+// A digest's first fields, what makes the page: its titles, kind words, structure and aliases.
+bool get_page(std::string_view& in, NoteDigest& d) {
+  if (in.substr(0, DIGEST_VERSION.size()) != DIGEST_VERSION) return false;
   in.remove_prefix(DIGEST_VERSION.size());
-  NoteDigest d;
-  std::string s, count;
-  auto kind_of = [](const std::string& v) { return v.empty() ? std::nullopt : std::optional<Kind>(v); };
-  auto list = [&](std::vector<std::string>& v) {
-    if (!get_field(in, count)) return false;
-    const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!get_field(in, s)) return false;
-      v.push_back(s);
-    }
-    return true;
-  };
-  if (!get_field(in, d.title) || !get_field(in, d.display_title) || !get_field(in, s)) return std::nullopt;
+  std::string s;
+  if (!get_field(in, d.title) || !get_field(in, d.display_title) || !get_field(in, s)) return false;
   d.source = s == "1";
   std::vector<std::string> words;
-  if (!list(words)) return std::nullopt;
+  if (!get_list(in, words)) return false;
   for (const auto& w : words) {
-    if (w.empty()) return std::nullopt;
+    if (w.empty()) return false;
     d.kind_words.push_back({w.substr(1), w[0] == '='});
   }
-  if (!get_field(in, s)) return std::nullopt;
+  if (!get_field(in, s)) return false;
   d.structure = kind_of(s);
-  if (!list(d.aliases) || !get_field(in, count)) return std::nullopt;
+  return get_list(in, d.aliases);
+}
+
+}  // namespace
+
+std::optional<NoteDigest> NoteDigest::decode_page(std::string_view in) {
+  NoteDigest d;
+  if (!get_page(in, d)) return std::nullopt;
+  return d;
+}
+
+std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
+  NoteDigest d;
+  std::string s, count;
+  const auto list = [&](std::vector<std::string>& v) { return get_list(in, v); };
+  if (!get_page(in, d) || !get_field(in, count)) return std::nullopt;
   const std::size_t labelled = std::strtoul(count.c_str(), nullptr, 10);
   for (std::size_t i = 0; i < labelled; ++i) {
     std::string name, kind;

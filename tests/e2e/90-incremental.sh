@@ -171,6 +171,26 @@ sed -i 's/^entity_type: organization$/entity_type: organization\naliases: [Yu Qi
 expect "the aliases are written" grep -q "PP法" "$k/wiki/concepts/パイプライン並列.md"
 same_as_rebuild "$k" "$kinc" "pages given more aliases"
 
+# ... and giving them up again (no note names a page by them): the keys go,
+# the synonym table is built again.
+sed -i '/^  - PP法$/d' "$k/wiki/concepts/パイプライン並列.md"
+sed -i '/^aliases: \[Yu Qiying\]$/d' "$k/wiki/entities/Qiying Yu.md"
+expect "the aliases are taken away" test -z "$(grep -l "PP法\|Yu Qiying" "$k/wiki/concepts/パイプライン並列.md" "$k/wiki/entities/Qiying Yu.md")"
+same_as_rebuild "$k" "$kinc" "pages giving up aliases"
+# An alias two pages share (ambiguous in the findings), then three: each
+# taken away in turn, the findings follow.
+shared=("wiki/concepts/FSDP.md" "wiki/concepts/チェックポイント.md" "wiki/concepts/障害検知.md")
+for page in "${shared[@]}"; do
+  sed -i '0,/^type: /s/^\(type: .*\)$/\1\naliases: [Shared Alias]/' "$k/$page"
+  expect "the alias is written ($page)" grep -q "^aliases: \[Shared Alias\]$" "$k/$page"
+done
+same_as_rebuild "$k" "$kinc" "three pages given one alias"
+expect "the alias is ambiguous" grep -qi "shared alias" <("$INDEXER" --vault "$k" --index "$kinc" --report entities 2>/dev/null)
+for page in "${shared[1]}" "${shared[0]}" "${shared[2]}"; do
+  sed -i '/^aliases: \[Shared Alias\]$/d' "$k/$page"
+  same_as_rebuild "$k" "$kinc" "a page giving up an alias others share ($page)"
+done
+
 # The new paper deleted again: no note names it, so its page goes from the
 # resolution with the name only it used (新しい共著者).
 rm "$k/wiki/sources/@2026__OSDI__A Brand New Paper.md"

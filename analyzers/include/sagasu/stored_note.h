@@ -96,6 +96,9 @@ struct NoteDigest {
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;
   static std::optional<NoteDigest> decode(std::string_view value);
+  /// The page's fields only (title, display title, source, kind words,
+  /// structure, aliases), the rest left empty: read without the rest.
+  static std::optional<NoteDigest> decode_page(std::string_view value);
   /// Is value a digest of this version (without decoding it)?
   static bool current(std::string_view value);
   /// This version's mark (what current() looks for).
