@@ -193,10 +193,11 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const auto before = NoteDigest::decode(*ix.digest);
     if (!before || !deletable(*before, ix, shards, config) || !read_stored()) return std::nullopt;
     EntityResolver::Extension what;
-    auto less = now().removed(*before, is_page, &what);
+    auto less = now().removed(*before, is_page, &what, gives_key);
     if (!less) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
+    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
   }
   if (extended) {
     change.extends = true;

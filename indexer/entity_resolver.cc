@@ -771,15 +771,15 @@ std::optional<EntityResolver> EntityResolver::extended(
 }
 
 // A note deleted: a page that goes like a name given up by its last note,
-// once its own mentions are given up (a change to the same page mentioning
-// nothing). Only when nothing else can name it: no other spelling resolves
-// to it, no list counts it, no override types it, it has no alias or gloss
+// once its own mentions and aliases are given up (a change to the same page
+// mentioning nothing, of no alias). Only when nothing else can name it: no other spelling resolves
+// to it, no list counts it, no override types it, it has no gloss
 // and declares no kind of the vault's own, and no other note has its title
 // (the caller knows the rest: no other note mentions it, no other page's
 // alias and no config name folds like it).
-std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
-                                                      const std::function<bool(std::string_view)>& is_page,
-                                                      Extension* what) const {
+std::optional<EntityResolver> EntityResolver::removed(
+    const NoteDigest& before, const std::function<bool(std::string_view)>& is_page, Extension* what,
+    const std::function<bool(std::string_view)>& gives_key) const {
   static const KindVocabulary defaults = KindVocabulary::defaults();
   const std::string& title = before.title;
   const std::string_view* canonical = stored_canonical(title);
@@ -787,11 +787,13 @@ std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
   // ('@' keys and attachments are named in labels, link words and lists
   // without being names: no posting tells the caller who names them.)
   if (!canonical || *canonical != title || !sole_spelling(title) || is_page(title) || listed(title) != 0 ||
-      uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || !before.aliases.empty() ||
-      !before.glosses.empty() || title.empty() || title.front() == '@' || is_attachment(title))
+      uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || !before.glosses.empty() ||
+      title.empty() || title.front() == '@' || is_attachment(title))
     return std::nullopt;
   if (declares_kind_outside(before, defaults)) return std::nullopt;
-  return extend(&before, without_mentions(before), is_page, what, true, {});
+  NoteDigest gone = without_mentions(before);
+  gone.aliases.clear();
+  return extend(&before, gone, is_page, what, true, gives_key);
 }
 
 std::optional<EntityResolver> EntityResolver::extend(

@@ -170,13 +170,15 @@ class EntityResolver {
                                          const std::function<bool(std::string_view)>& gives_key = {}) const;
   /// The same for a note deleted (before: its digest), when it is a page no
   /// other note can name: no other spelling resolves to it, no list counts it,
-  /// no override types it, it has no alias, gloss or kind of the vault's own,
-  /// no other note has its title, and (what the caller must know) no other
-  /// note mentions it and no other page's alias and no config name folds like
-  /// its title. Its own mentions are given up as extended() gives them up.
+  /// no override types it, it has no gloss or kind of the vault's own, no
+  /// other note has its title, and (what the caller must know) no other note
+  /// mentions it and no other page's alias and no config name folds like its
+  /// title. Its own mentions are given up as extended() gives them up, and
+  /// its aliases as extended() gives up a page's aliases (with gives_key).
   std::optional<EntityResolver> removed(const NoteDigest& before,
                                         const std::function<bool(std::string_view)>& is_page,
-                                        Extension* what = nullptr) const;
+                                        Extension* what = nullptr,
+                                        const std::function<bool(std::string_view)>& gives_key = {}) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for

@@ -190,6 +190,12 @@ for page in "${shared[1]}" "${shared[0]}" "${shared[2]}"; do
   sed -i '/^aliases: \[Shared Alias\]$/d' "$k/$page"
   same_as_rebuild "$k" "$kinc" "a page giving up an alias others share ($page)"
 done
+# A page with aliases no note names deleted: its keys and synonyms go with it.
+printf -- '---\ntype: concept\naliases: [Concept Y, 概念Y, Shared Alias]\n---\n# 新しい概念Y\n\n本文。\n' \
+  >"$k/wiki/concepts/新しい概念Y.md"
+"$INDEXER" --vault "$k" --index "$kinc" --quiet
+rm "$k/wiki/concepts/新しい概念Y.md"
+same_as_rebuild "$k" "$kinc" "a page with aliases no note names deleted"
 
 # The new paper deleted again: no note names it, so its page goes from the
 # resolution with the name only it used (新しい共著者).

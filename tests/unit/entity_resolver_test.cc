@@ -301,7 +301,9 @@ struct Vault {
     const auto r = stored();
     const Note gone = *at;
     pages.erase(at);
-    const auto e = r->removed(test::digest(gone), [&](std::string_view name) { return is_page(name); });
+    const auto e = r->removed(
+        test::digest(gone), [&](std::string_view name) { return is_page(name); }, nullptr,
+        [&](std::string_view key) { return gives_key(key); });
     const std::string again = resolve(note_before);
     pages.push_back(gone);
     return {e.has_value(), e && e->serialize() == again};
@@ -730,13 +732,43 @@ TEST_CASE("EntityResolver, a note no note names deleted: the resolution without 
   CHECK(with("Plain.md", "[[Nobody]] も。[[Solo Name]] も。") ==
         std::make_pair(true, true));                                                       // names given up
   CHECK(with("Plain.md", "- 関連研究者: [[Solo Name]]\n") == std::make_pair(true, true));  // with its kind
-  CHECK(with("Plain.md", "---\naliases: [PL]\n---\n本文。").first == false);               // an alias
+  CHECK(with("Plain.md", "---\naliases: [PL]\n---\n本文。") == std::make_pair(true, true));  // its aliases go
+  CHECK(with("Plain.md", "---\naliases: [PL, Facebook, quiet page]\n---\n本文。") ==
+        std::make_pair(true, true));  // ... those other pages give stay known
+  v.pages.push_back(v.p.parse("y.md", "[[notes/PL]] を参照。"));
+  CHECK(with("Plain.md", "---\naliases: [PL]\n---\n本文。").first == false);  // a path names it by one
+  v.pages.pop_back();
   CHECK(with("Plain.md", "[[Plain]] 自身。").first == false);                              // names itself
   CHECK(with("Plain.md", "- 関連研究者: [[Nobody]]\n").first == false);     // the kind of a name others use
   CHECK(with("Plain.md", "---\ntype: gizmo\n---\n本文。").first == false);  // the vault's own kind
   // Another note has its title (two folders): it stays a page.
   v.pages.push_back(v.p.parse("x/Quiet Page.md", "本文。"));
   CHECK(v.delete_note("x/Quiet Page.md").first == false);
+}
+
+TEST_CASE("EntityResolver, removed() equals a full pass: random pages with aliases deleted", "[entities]") {
+  Vault v;
+  const std::vector<std::string> aliases{"Nova",     "Old",        "OLD",    "Nobody",
+                                         "Facebook", "Quiet Page", "x/Nova", "Meta"};
+  const std::vector<std::string> pieces{"[[Xin Liu]] の話。", "[[Nobody]] も。", "[[Someone New]] も。",
+                                        "\n## 関連\n- 関連研究者: [[Solo Name]]\n"};
+  const std::vector<std::string> others{"本文。", "[[ノヴァ]]の話。", "[[x/Old]]・[[Nemo]]。",
+                                        "[[facebook]] の話。", "---\naliases: [Old]\n---\n本文。"};
+  std::mt19937 rng(20261205);
+  int removed = 0;
+  const std::size_t pages = v.pages.size();
+  for (int i = 0; i < 300; ++i) {
+    v.pages.resize(pages, v.pages[0]);
+    v.pages.push_back(v.p.parse("k.md", others[rng() % others.size()]));
+    std::string list;
+    for (std::size_t n = rng() % 4; n > 0; --n)
+      list += (list.empty() ? "" : ", ") + aliases[rng() % aliases.size()];
+    const std::string text = "---\naliases: [" + list + "]\n---\n" + random_note(rng, pieces, 3);
+    v.pages.push_back(v.p.parse("Plain.md", text));
+    INFO(v.pages[pages].text << "; " << text);
+    removed += checked_extension(v.delete_note("Plain.md"));
+  }
+  CHECK(removed > 40);  // (the deletions exercise the case)
 }
 
 // Regressions (a review's counterexamples): each was extended to something a
