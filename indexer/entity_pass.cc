@@ -91,6 +91,7 @@ struct Extended {
   std::vector<NoteDigest> aliased;  // the notes whose pages have more aliases
   // The aliases pages gave up: (folded key, page) each; the synonym table is built again.
   std::vector<std::pair<std::string, std::string>> aliases_gone;
+  bool glosses = false;  // a note's glosses changed: the glossary is built again
 };
 
 // The last run's unresolved entities and ambiguous aliases, into the report.
@@ -182,6 +183,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), n.file->path, false});
     change.pages_moved = change.pages_moved || what.page;
     if (what.aliases) change.aliased.push_back(n.digest());
+    change.glosses = change.glosses || what.glosses;
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
   }
   // Notes deleted: each a page no other note names (EntityResolver::removed).
@@ -198,6 +200,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
+    change.glosses = change.glosses || what.glosses;
   }
   if (extended) {
     change.extends = true;
@@ -335,6 +338,7 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     m_extended = change.extends;
     m_aliased = std::move(change.aliased);
     m_synonyms_stale = !change.aliases_gone.empty();
+    m_glossary_stale = change.glosses;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {
       // An alias a page gave up is no longer one of the ambiguous ones' (one page left: none).

@@ -46,6 +46,9 @@ class EntityPass {
   /// Did an extended resolution's pages give up aliases? The synonym table
   /// (else reused()) is then built again from every note's digest.
   bool synonyms_stale() const { return m_synonyms_stale; }
+  /// Did an extended resolution's notes state other glosses? The glossary
+  /// (else reused()) is then built again from every note's digest.
+  bool glossary_stale() const { return m_glossary_stale; }
   /// Indexed paths whose files did not change but whose documents are rebuilt:
   /// they link to, or are the page of, an entity whose canonical name, kind or
   /// evidence changed.
@@ -65,6 +68,7 @@ class EntityPass {
   bool m_extended = false;  // ... extended by what the change touched (both stored again)
   std::vector<NoteDigest> m_aliased;
   bool m_synonyms_stale = false;
+  bool m_glossary_stale = false;
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
 

@@ -564,13 +564,17 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
                             const std::function<bool(std::string_view)>& is_page, Additions* more) const {
   const NoteDigest &b = before, &a = after;
   auto* fresh = more ? &more->fresh : nullptr;
-  // What makes a page, the synonyms and the glossary; its kind and a work's
-  // facts (for extended(), changed when the page's own words decide them);
-  // its aliases (for extended(), more of them that nothing the vault knows
-  // folds like: no name resolves to the page by them yet).
-  if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source ||
-      a.glosses != b.glosses)
+  // What makes a page and the synonyms; its kind and a work's facts (for
+  // extended(), changed when the page's own words decide them); its aliases
+  // (for extended(), more of them that nothing the vault knows folds like: no
+  // name resolves to the page by them yet, or fewer: extend()); the glossary
+  // (for extended(): no name resolves otherwise, the caller builds it again).
+  if (!m_stored || a.title != b.title || a.display_title != b.display_title || a.source != b.source)
     return false;
+  if (a.glosses != b.glosses) {
+    if (!more) return false;
+    more->glosses = true;
+  }
   if (a.aliases != b.aliases) {
     if (!more) return false;
     const std::set<std::string_view> had(b.aliases.begin(), b.aliases.end());
@@ -773,8 +777,8 @@ std::optional<EntityResolver> EntityResolver::extended(
 // A note deleted: a page that goes like a name given up by its last note,
 // once its own mentions and aliases are given up (a change to the same page
 // mentioning nothing, of no alias). Only when nothing else can name it: no other spelling resolves
-// to it, no list counts it, no override types it, it has no gloss
-// and declares no kind of the vault's own, and no other note has its title
+// to it, no list counts it, no override types it, it declares no kind of
+// the vault's own, and no other note has its title
 // (the caller knows the rest: no other note mentions it, no other page's
 // alias and no config name folds like it).
 std::optional<EntityResolver> EntityResolver::removed(
@@ -787,12 +791,13 @@ std::optional<EntityResolver> EntityResolver::removed(
   // ('@' keys and attachments are named in labels, link words and lists
   // without being names: no posting tells the caller who names them.)
   if (!canonical || *canonical != title || !sole_spelling(title) || is_page(title) || listed(title) != 0 ||
-      uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || !before.glosses.empty() ||
-      title.empty() || title.front() == '@' || is_attachment(title))
+      uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || title.empty() ||
+      title.front() == '@' || is_attachment(title))
     return std::nullopt;
   if (declares_kind_outside(before, defaults)) return std::nullopt;
   NoteDigest gone = without_mentions(before);
   gone.aliases.clear();
+  gone.glosses.clear();
   return extend(&before, gone, is_page, what, true, gives_key);
 }
 
@@ -800,18 +805,19 @@ std::optional<EntityResolver> EntityResolver::extend(
     const NoteDigest* before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
     Extension* what, bool deleted, const std::function<bool(std::string_view)>& gives_key) const {
   // A new note is a new page: extended when nothing the vault knows folds
-  // like its title (then no note names it), it brings no alias, gloss or
-  // kind word of its own (the synonyms, glossary and kinds stay), and it does
-  // not name itself. It is then weighed as a change from the same page
-  // mentioning nothing.
+  // like its title (then no note names it), it brings no alias or kind word
+  // of its own (the synonyms and kinds stay), and it does not name itself.
+  // It is then weighed as a change from the same page mentioning nothing
+  // (its glosses: the caller builds the glossary again).
   NoteDigest unwritten;
   std::string title_key;
   if (!before) {
     title_key = fold_name(after.title);
     if (m_keys.empty() || known_key(title_key) || link_page_name(after.title).size() != after.title.size() ||
-        !after.aliases.empty() || !after.glosses.empty() || declares_kind_outside(after, m_vocabulary))
+        !after.aliases.empty() || declares_kind_outside(after, m_vocabulary))
       return std::nullopt;
     unwritten = without_mentions(after);
+    unwritten.glosses.clear();
     before = &unwritten;
   }
   Additions more;
@@ -1087,6 +1093,7 @@ std::optional<EntityResolver> EntityResolver::extend(
     what->dropped.assign(more.dropped.begin(), more.dropped.end());
     what->page = more.page.has_value();
     what->aliases = !more.alias_keys.empty();
+    what->glosses = more.glosses;
     what->alias_keys_gone.assign(more.alias_keys_gone.begin(), more.alias_keys_gone.end());
   }
   return r;

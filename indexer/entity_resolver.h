@@ -150,8 +150,9 @@ class EntityResolver {
   ///   key: another page's title or alias, a name of the config's lists (the
   ///   key stays known) — without it, an alias given up is refused;
   /// - a new note (before null): a new page, when its title is a name no note
-  ///   had, and it has no alias, no gloss and no kind word the vocabulary
-  ///   lacks, and does not name itself; its kind is what it says of itself.
+  ///   had, and it has no alias and no kind word the vocabulary lacks, and
+  ///   does not name itself; its kind is what it says of itself;
+  /// - other glosses (which name nothing: the caller builds the glossary again).
   /// nullopt for any other change. `what`: what changed besides the resolution.
   struct Extension {
     /// The names no page has that the note now mentions (new ones, and known
@@ -161,6 +162,7 @@ class EntityResolver {
     std::vector<std::string> added, dropped;
     bool page = false;     ///< the note's own kind or facts as a work were decided anew
     bool aliases = false;  ///< the note's page has more aliases (the synonym table grows)
+    bool glosses = false;  ///< the note states other equivalents (the glossary is built again)
     /// The folded keys of the aliases the note's page gave up (the synonym table is built again).
     std::vector<std::string> alias_keys_gone;
   };
@@ -170,7 +172,7 @@ class EntityResolver {
                                          const std::function<bool(std::string_view)>& gives_key = {}) const;
   /// The same for a note deleted (before: its digest), when it is a page no
   /// other note can name: no other spelling resolves to it, no list counts it,
-  /// no override types it, it has no gloss or kind of the vault's own, no
+  /// no override types it, it has no kind of the vault's own, no
   /// other note has its title, and (what the caller must know) no other note
   /// mentions it and no other page's alias and no config name folds like its
   /// title. Its own mentions are given up as extended() gives them up, and
@@ -290,6 +292,7 @@ class EntityResolver {
     std::optional<PageChange> page;           // the note's own kind, decided anew
     std::set<std::string> alias_keys;         // the keys of the page's new aliases
     std::set<std::string> alias_keys_gone;    // ... of those it gave up (no alias left folds alike)
+    bool glosses = false;                     // the note's glosses changed
   };
   std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
   /// Is name the one spelling that resolves to it?

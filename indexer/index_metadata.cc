@@ -109,7 +109,7 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
   std::map<Gloss, std::set<std::string>> glossary;
   for (const RunNote& n : notes)
     if (n.has_digest())
-      for (const Gloss& g : n.digest().glosses) glossary[g].insert(n.file->path);
+      for (const Gloss& g : n.glosses()) glossary[g].insert(n.file->path);
   // A term glossed with many different words is a label for names, not a
   // term being translated (引数 (info), 引数 (time) in API references): of
   // its glosses, only those more than one note states are kept.

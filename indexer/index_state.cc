@@ -49,6 +49,12 @@ NoteDigest RunNote::page() const {
   return page;
 }
 
+std::vector<Gloss> RunNote::glosses() const {
+  if (!m_digest && (m_encoded || (old && old->digest)))
+    return NoteDigest::decode_glosses(m_encoded ? *m_encoded : *old->digest).value_or(std::vector<Gloss>{});
+  return digest().glosses;
+}
+
 std::string RunNote::encoded_digest() const {
   if (m_encoded) return *m_encoded;
   if (m_digest || !old) return digest().encode();

@@ -58,6 +58,8 @@ struct RunNote {
   /// The digest's page fields (NoteDigest::decode_page: titles, kind words,
   /// structure, aliases), the rest empty: a digest not decoded is not decoded whole.
   NoteDigest page() const;
+  /// The digest's glosses (NoteDigest::decode_glosses), likewise.
+  std::vector<Gloss> glosses() const;
   /// Does digest stand for the note: read now, or kept from the index (a
   /// failed file keeps its indexed version)?
   bool has_digest() const { return status != Status::Failed || old; }

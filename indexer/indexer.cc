@@ -87,13 +87,20 @@ IndexReport run_phases(const IndexOptions& opts) {
       tables.glossary = std::move(glossary);
     }
   }
-  // Pages that gave up aliases: the synonym table again (the glossary holds);
-  // pages that only gained aliases: the synonym table grows by theirs.
-  if (!write_tables && !opts.dry_run && entities.synonyms_stale()) {
-    state.load_digests();  // (the pages' fields only are decoded)
-    tables.synonyms = vault_synonyms(state.notes());
-  } else if (!write_tables && !opts.dry_run && !entities.aliased().empty())
-    tables.synonym_changes = synonym_additions(entities.aliased(), shards.db(0));
+  // Pages that gave up aliases: the synonym table again; pages that only
+  // gained aliases: the synonym table grows by theirs. Other glosses: the glossary again.
+  if (!write_tables && !opts.dry_run) {
+    if (entities.synonyms_stale()) {
+      state.load_digests();  // (the pages' fields only are decoded)
+      tables.synonyms = vault_synonyms(state.notes());
+    } else if (!entities.aliased().empty()) {
+      tables.synonym_changes = synonym_additions(entities.aliased(), shards.db(0));
+    }
+    if (entities.glossary_stale()) {
+      state.load_digests();
+      tables.glossary = vault_glossary(state.notes());
+    }
+  }
   state.release_digests(jobs);
   // 4. The documents.
   phase("index");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "sagasu/error.h"
@@ -264,7 +265,45 @@ bool get_page(std::string_view& in, NoteDigest& d) {
   return get_list(in, d.aliases);
 }
 
+// Skips n fields; false if there are fewer.
+bool skip_fields(std::string_view& in, std::size_t n) {
+  std::string_view field;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!get_field(in, field)) return false;
+  return true;
+}
+
+// A count field, into n.
+bool get_count(std::string_view& in, std::size_t& n) {
+  std::string_view field;
+  if (!get_field(in, field)) return false;
+  n = 0;
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), n);
+  return ec == std::errc() && end == field.data() + field.size();
+}
+
 }  // namespace
+
+std::optional<std::vector<Gloss>> NoteDigest::decode_glosses(std::string_view in) {
+  NoteDigest d;
+  std::size_t n = 0;
+  if (!get_page(in, d) || !get_count(in, n) || !skip_fields(in, 2 * n)) return std::nullopt;  // labelled
+  for (int list = 0; list < 3; ++list)  // names, venues, years
+    if (!get_count(in, n) || !skip_fields(in, n)) return std::nullopt;
+  // text year, bibliographic, defined, defined by; the hints
+  if (!skip_fields(in, 4) || !get_count(in, n) || !skip_fields(in, 3 * n)) return std::nullopt;
+  std::size_t lists = 0;
+  if (!get_count(in, lists)) return std::nullopt;
+  for (std::size_t i = 0; i < lists; ++i)
+    if (!get_count(in, n) || !skip_fields(in, n)) return std::nullopt;
+  if (!get_count(in, n)) return std::nullopt;
+  std::vector<Gloss> glosses(n);
+  for (Gloss& g : glosses)
+    if (!get_field(in, g.a) || !get_field(in, g.b) || !get_field(in, g.how) || g.how.empty())
+      return std::nullopt;
+  if (!in.empty()) return std::nullopt;
+  return glosses;
+}
 
 std::optional<NoteDigest> NoteDigest::decode_page(std::string_view in) {
   NoteDigest d;

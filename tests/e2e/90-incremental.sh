@@ -190,6 +190,14 @@ for page in "${shared[1]}" "${shared[0]}" "${shared[2]}"; do
   sed -i '/^aliases: \[Shared Alias\]$/d' "$k/$page"
   same_as_rebuild "$k" "$kinc" "a page giving up an alias others share ($page)"
 done
+# A note stating a gloss, then not: the glossary is built again, the resolution kept.
+g="$k/wiki/concepts/パイプライン並列.md"
+cp "$g" "$WORK/glossed.before"
+printf '\n強化学習 (Reinforcement Learning) の話。\n' >>"$g"
+same_as_rebuild "$k" "$kinc" "a note states a gloss"
+expect "the glossary has it" grep -q "^metadata sagasu.gloss:.*Reinforcement Learning" "$WORK/inc.dump"
+cp "$WORK/glossed.before" "$g"
+same_as_rebuild "$k" "$kinc" "a note's gloss taken away"
 # A page with aliases no note names deleted: its keys and synonyms go with it.
 printf -- '---\ntype: concept\naliases: [Concept Y, 概念Y, Shared Alias]\n---\n# 新しい概念Y\n\n本文。\n' \
   >"$k/wiki/concepts/新しい概念Y.md"

@@ -47,6 +47,26 @@ TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[en
   REQUIRE(back);
   CHECK(*back == d);
   CHECK_FALSE(NoteDigest::decode("garbage"));
+  // The page's fields alone, and the glosses alone, read without the rest.
+  const NoteDigest g = test::digest(p.parse(
+      "B.md",
+      "---\naliases: [Beta]\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n強化学習 (Reinforcement Learning) "
+      "と [[Xin Liu|劉鑫]]、[[Bob]]による開発。[[Alpha]]・[[Carol]]（訳）。\n## 関連\n- 関連研究者: "
+      "[[Bob]]\n"));
+  REQUIRE(g.glosses.size() >= 2);
+  REQUIRE_FALSE(g.hints.empty());
+  REQUIRE_FALSE(g.lists.empty());
+  REQUIRE_FALSE(g.labelled.empty());
+  for (const NoteDigest* x : {&d, &g}) {
+    const auto page = NoteDigest::decode_page(x->encode());
+    REQUIRE(page);
+    CHECK((page->title == x->title && page->display_title == x->display_title && page->source == x->source &&
+           page->kind_words == x->kind_words && page->structure == x->structure &&
+           page->aliases == x->aliases));
+    CHECK(page->names.empty());
+    CHECK(NoteDigest::decode_glosses(x->encode()) == x->glosses);
+  }
+  CHECK_FALSE(NoteDigest::decode_glosses(g.encode() + "x"));
 
   EntityResolver before, after;
   before.add(d);
@@ -854,6 +874,28 @@ TEST_CASE("EntityResolver, aliases a page gives up extend the resolution when no
   const NoteDigest before = test::digest(v.p.parse("a.md", v.note_before));
   CHECK_FALSE(stored->extended(&before, test::digest(v.p.parse("a.md", aliased("Nova"))),
                                [&](std::string_view n) { return v.is_page(n); }));
+}
+
+TEST_CASE("EntityResolver, other glosses extend the resolution, which they do not move", "[entities]") {
+  Vault v;
+  const std::string base = v.note_before;
+  const std::string glossed = base + "強化学習 (Reinforcement Learning) の話。";
+  EntityResolver::Extension what;
+  CHECK(v.extend(glossed, &what) == std::make_pair(true, true));
+  CHECK(what.glosses);
+  CHECK(v.extend(base + "[[Xin Liu|劉鑫]] の話。", &what) ==
+        std::make_pair(true, true));  // a link's other name
+  CHECK(what.glosses);
+  CHECK(v.extend(base + "[[New Name]] の話。", &what) == std::make_pair(true, true));
+  CHECK_FALSE(what.glosses);  // (the glossary holds)
+  v.note_before = glossed;
+  CHECK(v.extend(base, &what) == std::make_pair(true, true));  // given up
+  CHECK(what.glosses);
+  CHECK(v.add_note("Glossed.md", "本文。強化学習 (Reinforcement Learning) の話。", &what) ==
+        std::make_pair(true, true));  // a new note stating one
+  CHECK(what.glosses);
+  v.pages.push_back(v.p.parse("Glossed.md", "本文。強化学習 (Reinforcement Learning) の話。"));
+  CHECK(v.delete_note("Glossed.md") == std::make_pair(true, true));  // ... deleted
 }
 
 TEST_CASE("EntityResolver, extended() for a page's aliases equals a full pass: random edits", "[entities]") {

@@ -99,6 +99,8 @@ struct NoteDigest {
   /// The page's fields only (title, display title, source, kind words,
   /// structure, aliases), the rest left empty: read without the rest.
   static std::optional<NoteDigest> decode_page(std::string_view value);
+  /// The glosses only, the other fields skipped.
+  static std::optional<std::vector<Gloss>> decode_glosses(std::string_view value);
   /// Is value a digest of this version (without decoding it)?
   static bool current(std::string_view value);
   /// This version's mark (what current() looks for).
