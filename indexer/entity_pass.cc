@@ -1,6 +1,7 @@
 #include "entity_pass.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -55,27 +56,42 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
   return encoded && kinds ? EntityResolver::deserialize(*encoded, *kinds) : std::nullopt;
 }
 
+// The documents whose notes name a page or name (its link term's postings), as
+// (shard, docid); nullopt when its name is too long to be a term.
+std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> postings(const std::string& name,
+                                                                        ShardSet& shards) {
+  const std::string term = schema::filter_term(schema::LINK, name);
+  if (term.size() >= schema::MAX_TERM_BYTES) return std::nullopt;
+  std::set<std::pair<std::size_t, Xapian::docid>> docs;
+  for (std::size_t k = 0; k < shards.size(); ++k)
+    for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
+      docs.emplace(k, *p);
+  return docs;
+}
+
 // Can a deleted note's page go without resolving the vault again, as far as
-// the index and the config tell (EntityResolver::removed asks the rest)? No
-// other note mentions it (its name's postings), no other page's alias folds
-// like its title (the synonym table has no key for it), no name of the config does.
-bool deletable(const NoteDigest& before, const IndexedNote& ix, ShardSet& shards, const VaultConfig& config) {
+// the index and the config tell (EntityResolver::removed and orphaned ask the
+// rest)? Only when no other page's alias folds like its title (the synonym
+// table has no key for it) and no name of the config does. Then the other
+// notes whose documents name it (its name's postings), as (shard, docid).
+std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> namers(const NoteDigest& before,
+                                                                      const IndexedNote& ix, ShardSet& shards,
+                                                                      const VaultConfig& config) {
   const std::string term = schema::filter_term(schema::LINK, before.title);
   const std::string synonym = std::string(schema::META_SYNONYM) + term;
   if (term.size() >= schema::MAX_TERM_BYTES || synonym.size() > schema::MAX_TERM_BYTES ||
       !shards.metadata(synonym).empty())
-    return false;
-  for (std::size_t k = 0; k < shards.size(); ++k)
-    for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
-      if (k != ix.shard || *p != ix.docid) return false;
+    return std::nullopt;
   const std::string key = unicode::fold_name(before.title);
   for (const auto* names : {&config.people(), &config.organizations()})
     for (const auto& [name, others] : *names) {
-      if (unicode::fold_name(name) == key) return false;
+      if (unicode::fold_name(name) == key) return std::nullopt;
       for (const auto& other : others)
-        if (unicode::fold_name(other) == key) return false;
+        if (unicode::fold_name(other) == key) return std::nullopt;
     }
-  return true;
+  auto docs = postings(before.title, shards);
+  if (docs) docs->erase({ix.shard, ix.docid});
+  return docs;
 }
 
 // What an extended resolution changed besides itself.
@@ -92,6 +108,7 @@ struct Extended {
   // The aliases pages gave up: (folded key, page) each; the synonym table is built again.
   std::vector<std::pair<std::string, std::string>> aliases_gone;
   bool glosses = false;  // a note's glosses changed: the glossary is built again
+  std::vector<std::string> adopted;  // names no page had that a new page took
 };
 
 // The last run's unresolved entities and ambiguous aliases, into the report.
@@ -164,6 +181,32 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   // The resolution as the notes before left it.
   std::optional<EntityResolver> extended;
   const auto now = [&]() -> const EntityResolver& { return extended ? *extended : *stored; };
+  // The notes naming a page or name (its postings' documents: `named_by`, and
+  // every note changed in this run but `self`), in the vault's order, as now()
+  // knows them: a changed note weighed already (before `upto`) as it is now,
+  // one not yet as it was (kept in `was`).
+  std::deque<NoteDigest> was;
+  const auto naming_notes = [&](const std::set<std::pair<std::size_t, Xapian::docid>>& named_by,
+                                std::size_t self, std::size_t upto) {
+    std::vector<std::size_t> which;
+    for (std::size_t j = 0; j < notes.size(); ++j)
+      if (j != self && notes[j].has_digest() &&
+          (notes[j].status == RunNote::Status::Changed ||
+           (notes[j].old && named_by.count({notes[j].old->shard, notes[j].old->docid}))))
+        which.push_back(j);
+    state.load_values(which);
+    std::vector<const NoteDigest*> naming;
+    for (const std::size_t j : which) {
+      if (notes[j].status != RunNote::Status::Changed || j < upto) {
+        naming.push_back(&notes[j].digest());
+      } else if (notes[j].old) {
+        auto old = NoteDigest::decode(*notes[j].old->digest);
+        if (!old) return std::optional<std::vector<const NoteDigest*>>();
+        naming.push_back(&was.emplace_back(std::move(*old)));
+      }
+    }
+    return std::optional(std::move(naming));
+  };
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     std::optional<NoteDigest> before;  // none: a new note
@@ -177,6 +220,13 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
     auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key);
+    // A new page for a name other notes use: the notes naming it are found by its postings.
+    if (!more && !before) {
+      const auto named_by = postings(n.digest().title, shards);
+      const auto naming = named_by ? naming_notes(*named_by, i, i) : std::nullopt;
+      if (naming) more = now().adopted(n.digest(), *naming, is_page, &what, gives_key);
+      if (more) change.adopted.push_back(what.adopted);
+    }
     if (!more) return std::nullopt;
     extended = std::move(more);
     for (auto& name : what.added) change.mentions.push_back({std::move(name), n.file->path, true});
@@ -193,9 +243,29 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const IndexedNote& ix = state.indexed().at(path);
     if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
     const auto before = NoteDigest::decode(*ix.digest);
-    if (!before || !deletable(*before, ix, shards, config) || !read_stored()) return std::nullopt;
+    if (!before) return std::nullopt;
+    const auto named_by = namers(*before, ix, shards, config);
+    if (!named_by || !read_stored()) return std::nullopt;
     EntityResolver::Extension what;
-    auto less = now().removed(*before, is_page, &what, gives_key);
+    std::optional<EntityResolver> less;
+    if (named_by->empty()) {
+      less = now().removed(*before, is_page, &what, gives_key);
+    } else {
+      // Other notes name it: its name becomes one of their own (every changed note weighed already).
+      const auto naming = naming_notes(*named_by, notes.size(), notes.size());
+      if (naming) less = now().orphaned(*before, *naming, is_page, &what, gives_key);
+      if (less) {
+        const std::string key = unicode::fold_name(before->title);
+        for (std::size_t j = 0; j < notes.size(); ++j)
+          if (notes[j].has_digest() &&
+              (notes[j].status == RunNote::Status::Changed ||
+               (notes[j].old && named_by->count({notes[j].old->shard, notes[j].old->docid}))))
+            if (std::any_of(notes[j].digest().names.begin(), notes[j].digest().names.end(),
+                            [&](const std::string& name) { return unicode::fold_name(name) == key; }))
+              change.mentions.push_back({what.orphan, notes[j].file->path, true});
+        change.pages_moved = true;
+      }
+    }
     if (!less) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
@@ -363,6 +433,11 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
           unresolved.erase(at);
         }
       }
+      // A name no page had that a new page took: resolved now.
+      for (const auto& name : change.adopted)
+        unresolved.erase(std::remove_if(unresolved.begin(), unresolved.end(),
+                                        [&](const auto& u) { return u.name == name; }),
+                         unresolved.end());
       m_findings = encode_findings(report);
       // A page's kind or a work's facts changed: the notes linking it follow.
       // (New names and names given up move no other note.)

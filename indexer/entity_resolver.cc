@@ -801,6 +801,318 @@ std::optional<EntityResolver> EntityResolver::removed(
   return extend(&before, gone, is_page, what, true, gives_key);
 }
 
+// What the naming notes say of the name whose spellings fold to key.
+EntityResolver::Named EntityResolver::named(const std::string& key,
+                                            const std::vector<const NoteDigest*>& naming) {
+  Named nm;
+  std::unordered_map<std::string_view, bool> folds;  // spelling → does it fold to key
+  const auto ours = [&](std::string_view s) {
+    auto [it, first_time] = folds.try_emplace(s);
+    if (first_time) it->second = fold_name(s) == key;
+    return it->second;
+  };
+  for (const NoteDigest* d : naming) {
+    std::set<std::string_view> in_note;
+    for (const auto& n : d->names)
+      if (ours(n)) {
+        if (!nm.first) nm.first = n;
+        in_note.insert(n);
+      }
+    for (const auto& [name, kind] : d->labelled)
+      if (ours(name)) ++nm.votes[kind], in_note.insert(name);
+    for (const auto& h : d->hints)
+      if (ours(h.name)) ++nm.seen[h.kind][h.marker], in_note.insert(h.name);
+    for (const auto& list : d->lists) {
+      bool names_it = false;
+      for (const auto& n : list)
+        if (ours(n)) names_it = true, in_note.insert(n);
+      if (names_it) nm.lists.push_back(&list);
+    }
+    for (const std::string_view s : in_note) ++nm.uses[s];
+  }
+  return nm;
+}
+
+// A deleted page other notes name: first the page giving up its own
+// mentions, aliases and glosses (extend(), the page still a page), then its
+// name becoming one of its own (unpaged()).
+std::optional<EntityResolver> EntityResolver::orphaned(
+    const NoteDigest& before, const std::vector<const NoteDigest*>& naming,
+    const std::function<bool(std::string_view)>& is_page, Extension* what,
+    const std::function<bool(std::string_view)>& gives_key) const {
+  static const KindVocabulary defaults = KindVocabulary::defaults();
+  const std::string& title = before.title;
+  const std::string_view* canonical = stored_canonical(title);
+  const StoredKind* kind = stored_kind(title);
+  if (!canonical || *canonical != title || is_page(title) ||
+      (kind && kind->evidence == KindEvidence::Override) || title.empty() || title.front() == '@' ||
+      is_attachment(title) || declares_kind_outside(before, defaults))
+    return std::nullopt;
+  NoteDigest gone = without_mentions(before);
+  gone.aliases.clear();
+  gone.glosses.clear();
+  Extension own;
+  const auto still_page = [&](std::string_view name) { return name == title || is_page(name); };
+  const auto r = extend(&before, gone, still_page, &own, false, gives_key);
+  if (!r) return std::nullopt;
+  auto unpaged = r->unpaged(title, naming, is_page);
+  if (!unpaged) return std::nullopt;
+  if (what) {
+    *what = std::move(own);
+    what->page = true;
+    what->orphan = std::move(unpaged->second);
+  }
+  return std::move(unpaged->first);
+}
+
+// A page's title no longer a page: every spelling resolving to it is a
+// spelling of one name, first spelled as the naming notes (in the vault's
+// order) first name it; its kind what decide_kinds() gives a name no page
+// has, from the naming notes alone: their list labels, the words around
+// their links, its own words, their lists (of pages only: listed() is 0).
+std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
+    const std::string& title, const std::vector<const NoteDigest*>& naming,
+    const std::function<bool(std::string_view)>& is_page) const {
+  const std::string key = fold_name(title);
+  if (listed(title) != 0) return std::nullopt;
+  // The spellings resolving to it: each folds like its title (no alias, no path to it).
+  std::set<std::string_view> of_page;
+  for (const auto& [spelling, name] : m_spellings)
+    if (name == title) {
+      if (fold_name(spelling) != key || link_page_name(spelling).size() != spelling.size())
+        return std::nullopt;
+      of_page.insert(spelling);
+    }
+  const Named nm = named(key, naming);
+  if (!nm.first || (*nm.first != title && stored_kind(*nm.first))) return std::nullopt;
+  const auto& uses_of = nm.uses;
+  // The naming notes are all there are: they use every spelling resolving to it (but the title's own).
+  for (const auto& [s, notes] : uses_of)
+    if (!of_page.count(s)) return std::nullopt;
+  for (const std::string_view s : of_page)
+    if (s != title && !uses_of.count(s)) return std::nullopt;
+  const std::string_view name = *nm.first;
+  // Its kind (decide_kinds(): the better evidence wins, the first of equals).
+  Info info;
+  const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
+    if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence))
+      info = {k, e, std::move(detail)};
+  };
+  if (!nm.votes.empty()) set(most_voted(nm.votes), KindEvidence::ListLabel, {});
+  if (auto k = link_verdict(nm.seen, [&] { return key; }))
+    set(k->first, KindEvidence::LinkContext, std::move(k->second));
+  if (auto k = heuristic(key)) set(k->first, KindEvidence::Heuristic, k->second);
+  std::map<std::string_view, int> listed_change;
+  for (const auto* list : nm.lists) {
+    const auto member = [&](std::size_t i) -> std::string_view {
+      const std::string& n = (*list)[i];
+      if (nm.uses.count(n)) return name;
+      const std::string_view* c = stored_canonical(n);
+      return c ? *c : std::string_view();
+    };
+    std::vector<std::string_view> pages;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string_view m = member(i);
+      if (m == name) continue;
+      if (m.empty() || !is_page(m)) return std::nullopt;  // (listed() said none)
+      if (std::find(pages.begin(), pages.end(), m) == pages.end()) pages.push_back(m);
+    }
+    for (const std::string_view page : pages) ++listed_change[page];
+    const auto kind_of = [&](std::string_view m) -> std::optional<std::string_view> {
+      if (m == name) return info.kind ? std::optional<std::string_view>(*info.kind) : std::nullopt;
+      const StoredKind* k = stored_kind(m);  // a page's kind, as the lists find it
+      if (!k || k->kind.empty() || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
+        return std::nullopt;
+      return k->kind;
+    };
+    list_mates(list->size(), member, kind_of, [&](std::string_view m, const Kind& k, std::string_view by) {
+      if (m == name) set(k, KindEvidence::ListMates, std::string(by));
+    });
+  }
+  // The resolution with it: its spellings now of the name, the page's kind and work gone, the name's
+  // kind, its spellings' uses, the pages listed with it.
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  spellings.reserve(m_spellings.size());
+  for (const auto& [s, c] : m_spellings) {
+    if (c != title) {
+      spellings.emplace_back(s, c);
+    } else if (s != title || uses_of.count(s)) {
+      spellings.emplace_back(s, name);
+    }
+  }
+  std::vector<StoredKind> kinds;
+  kinds.reserve(m_kinds.size() + 1);
+  for (const StoredKind& k : m_kinds)
+    if (k.name != title) kinds.push_back(k);
+  if (info.kind) {
+    const StoredKind added{name, *info.kind, info.detail, info.evidence};
+    kinds.insert(std::lower_bound(kinds.begin(), kinds.end(), added,
+                                  [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; }),
+                 added);
+  }
+  std::map<std::string, WorkFacts, std::less<>> works = m_works;
+  works.erase(title);
+  std::vector<std::pair<std::string_view, std::uint32_t>> counted(m_uses.begin(), m_uses.end());
+  counted.insert(counted.end(), uses_of.begin(), uses_of.end());
+  std::sort(counted.begin(), counted.end());
+  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
+  {
+    auto d = listed_change.begin();
+    for (const auto& [page, n] : m_listed) {
+      for (; d != listed_change.end() && d->first < page; ++d) bound.emplace_back(d->first, d->second);
+      std::uint32_t total = n;
+      if (d != listed_change.end() && d->first == page) total += (d++)->second;
+      bound.emplace_back(page, total);
+    }
+    for (; d != listed_change.end(); ++d) bound.emplace_back(d->first, d->second);
+  }
+  std::vector<std::uint64_t> keys;
+  keys.reserve(stored_keys());
+  for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
+  EntityResolver r(m_vocabulary);
+  if (!r.load(std::make_shared<const std::string>(
+          encode(spellings, kinds, works, counted, bound, std::move(keys)))))
+    return std::nullopt;
+  return std::make_pair(std::move(r), std::string(name));
+}
+
+// A new page for a name notes use: first the page, mentioning nothing, taking
+// the name (paged()), then its own mentions and glosses (extend(): a change
+// from that page to the note).
+std::optional<EntityResolver> EntityResolver::adopted(
+    const NoteDigest& after, const std::vector<const NoteDigest*>& naming,
+    const std::function<bool(std::string_view)>& is_page, Extension* what,
+    const std::function<bool(std::string_view)>& gives_key) const {
+  NoteDigest page = without_mentions(after);
+  page.glosses.clear();
+  auto paged_name = paged(page, naming, is_page);
+  if (!paged_name) return std::nullopt;
+  Extension own;
+  auto r = paged_name->first.extend(&page, after, is_page, &own, false, gives_key);
+  if (!r) return std::nullopt;
+  if (what) {
+    *what = std::move(own);
+    what->page = true;
+    what->adopted = std::move(paged_name->second);
+  }
+  return r;
+}
+
+// A name no page has, which notes use, taken by a new page of its title
+// (mentioning nothing): every spelling of the name is the page's; its kind
+// what decide_kinds() gives a page, from the page's own words and the naming
+// notes' list labels and link words; the lists naming it (of pages only, so
+// nothing else moves) count it no more.
+std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
+    const NoteDigest& page, const std::vector<const NoteDigest*>& naming,
+    const std::function<bool(std::string_view)>& is_page) const {
+  const std::string& title = page.title;
+  const std::string key = fold_name(title);
+  if (!m_stored || m_keys.empty() || !known_key(key) || title.empty() || title.front() == '@' ||
+      is_attachment(title) || link_page_name(title).size() != title.size() || !page.aliases.empty() ||
+      declares_kind_outside(page, m_vocabulary))
+    return std::nullopt;
+  const Named nm = named(key, naming);
+  if (!nm.first) return std::nullopt;
+  const std::string_view* canonical = stored_canonical(*nm.first);
+  if (!canonical) return std::nullopt;
+  const std::string_view name = *canonical;  // the name no page had
+  const StoredKind* had = stored_kind(name);
+  if (had && had->evidence == KindEvidence::Override) return std::nullopt;
+  // Its spellings: all of them the naming notes', counted as the stored uses count them (then the
+  // notes are all there are, and the name is no page's: a page's spellings have no uses).
+  std::size_t spellings_of_name = 0;
+  for (const auto& [s, c] : m_spellings)
+    if (c == name) ++spellings_of_name;
+  if (spellings_of_name != nm.uses.size()) return std::nullopt;
+  for (const auto& [s, notes] : nm.uses) {
+    const std::string_view* c = stored_canonical(s);
+    if (!c || *c != name || uses(s) != notes) return std::nullopt;
+  }
+  // No path to a page of its title ([[notes/Title]]) means another name now.
+  for (const auto& [spelling, c] : m_spellings) {
+    if (spelling.find_first_of("/^.") == std::string_view::npos &&
+        strings::trim(spelling).size() == spelling.size())
+      continue;
+    const std::string p = link_page_name(spelling);
+    if (p.size() != spelling.size() && fold_name(p) == key && c != name) return std::nullopt;
+  }
+  // Its kind as a page's.
+  Info info;
+  const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
+    if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence))
+      info = {k, e, std::move(detail)};
+  };
+  if (const auto k = declared(page)) set(k->first, KindEvidence::OwnPage, k->second);
+  if (page.bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
+  if (!nm.votes.empty()) set(most_voted(nm.votes), KindEvidence::ListLabel, {});
+  if (page.structure) set(*page.structure, KindEvidence::PageStructure, {});
+  if (page.defined) set(*page.defined, KindEvidence::FirstSentence, page.defined_by);
+  if (auto k = link_verdict(nm.seen, [&] { return key; }))
+    set(k->first, KindEvidence::LinkContext, std::move(k->second));
+  if (auto k = heuristic(key)) set(k->first, KindEvidence::Heuristic, k->second);
+  set(Kind(kinds::OTHER), KindEvidence::Page, {});
+  // The lists naming it: of pages only (no name's list mates move); each counted its pages once.
+  std::map<std::string_view, int> listed_change;
+  for (const auto* list : nm.lists) {
+    std::vector<std::string_view> pages;
+    for (const auto& n : *list) {
+      if (nm.uses.count(n)) continue;
+      const std::string_view* c = stored_canonical(n);
+      if (!c || !is_page(*c) || uses(n) != 0) return std::nullopt;
+      if (std::find(pages.begin(), pages.end(), *c) == pages.end()) pages.push_back(*c);
+    }
+    for (const std::string_view p : pages) --listed_change[p];
+  }
+  // The resolution with it.
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  spellings.reserve(m_spellings.size() + 1);
+  bool titled = false;
+  for (const auto& [s, c] : m_spellings) {
+    if (!titled && s >= std::string_view(title)) {
+      if (s != title) spellings.emplace_back(title, title);
+      titled = true;
+    }
+    spellings.emplace_back(s, c == name ? std::string_view(title) : c);
+  }
+  if (!titled) spellings.emplace_back(title, title);
+  std::vector<StoredKind> kinds;
+  kinds.reserve(m_kinds.size() + 1);
+  for (const StoredKind& k : m_kinds)
+    if (k.name != name) kinds.push_back(k);
+  const StoredKind added{title, *info.kind, info.detail, info.evidence};
+  kinds.insert(std::lower_bound(kinds.begin(), kinds.end(), added,
+                                [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; }),
+               added);
+  std::map<std::string, WorkFacts, std::less<>> works = m_works;
+  if (is_work(*info.kind)) {
+    WorkFacts& w = works[title];
+    w.venues = page.venues;
+    w.years =
+        page.years.empty() && !page.text_year.empty() ? std::vector<std::string>{page.text_year} : page.years;
+  }
+  std::vector<std::pair<std::string_view, std::uint32_t>> counted;
+  counted.reserve(m_uses.size());
+  for (const auto& u : m_uses)
+    if (!nm.uses.count(u.first)) counted.push_back(u);
+  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
+  bound.reserve(m_listed.size());
+  for (const auto& [p, n] : m_listed) {
+    const auto d = listed_change.find(p);
+    const std::int64_t total = static_cast<std::int64_t>(n) + (d != listed_change.end() ? d->second : 0);
+    if (total < 0) return std::nullopt;
+    if (total > 0) bound.emplace_back(p, static_cast<std::uint32_t>(total));
+  }
+  std::vector<std::uint64_t> keys;
+  keys.reserve(stored_keys());
+  for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
+  EntityResolver r(m_vocabulary);
+  if (!r.load(std::make_shared<const std::string>(
+          encode(spellings, kinds, works, counted, bound, std::move(keys)))))
+    return std::nullopt;
+  return std::make_pair(std::move(r), std::string(name));
+}
+
 std::optional<EntityResolver> EntityResolver::extend(
     const NoteDigest* before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
     Extension* what, bool deleted, const std::function<bool(std::string_view)>& gives_key) const {

@@ -163,6 +163,8 @@ class EntityResolver {
     bool page = false;     ///< the note's own kind or facts as a work were decided anew
     bool aliases = false;  ///< the note's page has more aliases (the synonym table grows)
     bool glosses = false;  ///< the note states other equivalents (the glossary is built again)
+    std::string orphan;    ///< orphaned(): the name the deleted page's name became
+    std::string adopted;   ///< adopted(): the name no page had that the new page took
     /// The folded keys of the aliases the note's page gave up (the synonym table is built again).
     std::vector<std::string> alias_keys_gone;
   };
@@ -181,6 +183,33 @@ class EntityResolver {
                                         const std::function<bool(std::string_view)>& is_page,
                                         Extension* what = nullptr,
                                         const std::function<bool(std::string_view)>& gives_key = {}) const;
+  /// The same for a deleted note whose page other notes name (`naming`: the
+  /// digests of every other note of the vault naming it, by any spelling, in
+  /// the vault's order): its name becomes a name of its own, spelled as the
+  /// first of them first names it, of the kind their list labels, the words
+  /// around their links, its own words and their lists give. Only when every
+  /// spelling resolving to it folds like its title (no alias or path names
+  /// it), no list names it with a name no page has, no override types it, it
+  /// declares no kind of the vault's own, no other note has its title, and
+  /// (what the caller must know) no other page's alias and no config name
+  /// folds like its title. Its own mentions, aliases and glosses are given up
+  /// as removed() gives them up. what->orphan: the name it became; what->page.
+  /// The same for a new note whose title names a name no page had that
+  /// other notes use (`naming`: the digests of every other note naming it, in
+  /// the vault's order): the page takes every spelling of the name, of the
+  /// kind its own words and their list labels and link words give. Only when
+  /// the lists naming it name pages alone, no override types it, no path
+  /// names a page of its title, and it has no alias and no kind the vocabulary
+  /// lacks; its own mentions and glosses as extended() adds them. what->adopted: the name it took.
+  std::optional<EntityResolver> adopted(const NoteDigest& after, const std::vector<const NoteDigest*>& naming,
+                                        const std::function<bool(std::string_view)>& is_page,
+                                        Extension* what = nullptr,
+                                        const std::function<bool(std::string_view)>& gives_key = {}) const;
+  std::optional<EntityResolver> orphaned(const NoteDigest& before,
+                                         const std::vector<const NoteDigest*>& naming,
+                                         const std::function<bool(std::string_view)>& is_page,
+                                         Extension* what = nullptr,
+                                         const std::function<bool(std::string_view)>& gives_key = {}) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
@@ -272,6 +301,26 @@ class EntityResolver {
   /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
   bool load(std::shared_ptr<const std::string> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;
+  /// What the notes naming a name say of it: its first spelling among their
+  /// names, the notes using each spelling folding to key, their list labels,
+  /// the words around their links, the lists naming it.
+  struct Named {
+    std::optional<std::string_view> first;
+    std::map<std::string_view, std::uint32_t> uses;
+    std::map<Kind, int> votes;
+    std::map<Kind, std::map<std::string, int>> seen;
+    std::vector<const std::vector<std::string>*> lists;
+  };
+  static Named named(const std::string& key, const std::vector<const NoteDigest*>& naming);
+  /// adopted()'s first step: a new page (mentioning nothing) taking the name
+  /// no page had whose spellings fold like its title; and that name.
+  std::optional<std::pair<EntityResolver, std::string>> paged(
+      const NoteDigest& page, const std::vector<const NoteDigest*>& naming,
+      const std::function<bool(std::string_view)>& is_page) const;
+  /// orphaned()'s second step: the page of this title gone, its name one of its own; and that name.
+  std::optional<std::pair<EntityResolver, std::string>> unpaged(
+      const std::string& title, const std::vector<const NoteDigest*>& naming,
+      const std::function<bool(std::string_view)>& is_page) const;
   std::optional<EntityResolver> extend(const NoteDigest* before, const NoteDigest& after,
                                        const std::function<bool(std::string_view)>& is_page, Extension* what,
                                        bool deleted,

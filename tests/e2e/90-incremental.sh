@@ -198,6 +198,27 @@ same_as_rebuild "$k" "$kinc" "a note states a gloss"
 expect "the glossary has it" grep -q "^metadata sagasu.gloss:.*Reinforcement Learning" "$WORK/inc.dump"
 cp "$WORK/glossed.before" "$g"
 same_as_rebuild "$k" "$kinc" "a note's gloss taken away"
+# Pages other notes name deleted (a person, a concept, a system): each name
+# becomes one of its own, of the kind the naming notes give it, or none; the
+# notes naming it follow.
+for page in "wiki/entities/Yanghua Peng.md" "wiki/concepts/チェックポイント.md" "wiki/entities/Mycroft.md"; do
+  cp "$k/$page" "$WORK/$(basename "$page")"
+  rm "$k/$page"
+  same_as_rebuild "$k" "$kinc" "a page others name deleted ($page)"
+done
+# ... and written again (a page for a name notes use): the page takes the name.
+for page in "wiki/concepts/チェックポイント.md" "wiki/entities/Mycroft.md" "wiki/entities/Yanghua Peng.md"; do
+  cp "$WORK/$(basename "$page")" "$k/$page"
+  same_as_rebuild "$k" "$kinc" "a page for a name notes use ($page)"
+done
+# A page for a name only one note links, with nothing else said of it.
+printf '# 新しい手法Q\n\n本文。\n' >"$k/wiki/concepts/新しい手法Q.md"
+printf '\n[[新しい手法Q]] を試す。\n' >>"$k/wiki/concepts/FSDP.md"
+same_as_rebuild "$k" "$kinc" "a note links a name no page has"
+rm "$k/wiki/concepts/新しい手法Q.md"
+"$INDEXER" --vault "$k" --index "$kinc" --quiet
+printf -- '---\ntype: concept\n---\n# 新しい手法Q\n\n本文。\n' >"$k/wiki/concepts/新しい手法Q.md"
+same_as_rebuild "$k" "$kinc" "a page for the name it links"
 # A page with aliases no note names deleted: its keys and synonyms go with it.
 printf -- '---\ntype: concept\naliases: [Concept Y, 概念Y, Shared Alias]\n---\n# 新しい概念Y\n\n本文。\n' \
   >"$k/wiki/concepts/新しい概念Y.md"

@@ -328,6 +328,41 @@ struct Vault {
     pages.push_back(gone);
     return {e.has_value(), e && e->serialize() == again};
   }
+  // A note others name deleted (one of `pages`, by file name): is the stored
+  // resolution extended (the other notes all given as naming it), and as resolving again gives?
+  std::pair<bool, bool> orphan_note(const std::string& file, EntityResolver::Extension* what = nullptr) {
+    const auto at = std::find_if(pages.begin(), pages.end(), [&](const Note& n) { return n.path == file; });
+    const auto r = stored();
+    const Note gone = *at;
+    pages.erase(at);
+    std::vector<NoteDigest> digests{test::digest(p.parse("a.md", note_before))};
+    for (const Note& n : pages) digests.push_back(test::digest(n));
+    std::vector<const NoteDigest*> naming;
+    for (const NoteDigest& d : digests) naming.push_back(&d);
+    const auto e = r->orphaned(
+        test::digest(gone), naming, [&](std::string_view name) { return is_page(name); }, what,
+        [&](std::string_view key) { return gives_key(key); });
+    const std::string again = resolve(note_before);
+    pages.push_back(gone);
+    return {e.has_value(), e && e->serialize() == again};
+  }
+  // A new note taking a name others use: is the stored resolution extended
+  // (the other notes all given as naming it), and as resolving again gives?
+  std::pair<bool, bool> adopt_note(const std::string& file, const std::string& text,
+                                   EntityResolver::Extension* what = nullptr) {
+    const auto r = stored();
+    std::vector<NoteDigest> digests{test::digest(p.parse("a.md", note_before))};
+    for (const Note& n : pages) digests.push_back(test::digest(n));
+    std::vector<const NoteDigest*> naming;
+    for (const NoteDigest& d : digests) naming.push_back(&d);
+    pages.push_back(p.parse(file, text));
+    const auto e = r->adopted(
+        test::digest(pages.back()), naming, [&](std::string_view name) { return is_page(name); }, what,
+        [&](std::string_view key) { return gives_key(key); });
+    const std::string again = resolve(note_before);
+    pages.pop_back();
+    return {e.has_value(), e && e->serialize() == again};
+  }
   // A new note: is the stored resolution extended, and as resolving again gives?
   std::pair<bool, bool> add_note(const std::string& file, const std::string& text,
                                  EntityResolver::Extension* what = nullptr) {
@@ -789,6 +824,143 @@ TEST_CASE("EntityResolver, removed() equals a full pass: random pages with alias
     removed += checked_extension(v.delete_note("Plain.md"));
   }
   CHECK(removed > 40);  // (the deletions exercise the case)
+}
+
+TEST_CASE("EntityResolver, a deleted page others name becomes a name of its own", "[entities]") {
+  Vault v;
+  EntityResolver::Extension what;
+  const auto with = [&](const std::string& text, const std::string& others) {
+    v.pages.push_back(v.p.parse("Target Lab.md", text));
+    v.pages.push_back(v.p.parse("n.md", others));
+    const auto result = v.orphan_note("Target Lab.md", &what);
+    v.pages.resize(v.pages.size() - 2);
+    return result;
+  };
+  // Named by a link alone: its words make it an organization (… Lab).
+  CHECK(with("---\ntype: concept\n---\n本文。", "[[target lab]] の話。") == std::make_pair(true, true));
+  CHECK(what.orphan == "target lab");
+  CHECK(what.page);
+  // Under a label, with the words around its links, in a list of pages, by two spellings.
+  CHECK(with("本文。", "\n## 関連\n- 関連研究者: [[Target Lab]]\n") == std::make_pair(true, true));
+  CHECK(with("本文。", "[[Target Lab]]（訳）の話。[[TARGET LAB]] も。") == std::make_pair(true, true));
+  CHECK(with("本文。", "[[Target Lab]]・[[Xin Liu]]。") == std::make_pair(true, true));
+  CHECK(with("---\naliases: [TL]\n---\n[[Nobody]] の話。", "[[Target Lab]] の話。") ==
+        std::make_pair(true, true));
+  // Refused: named by an alias, listed with a name no page has, typed by an override-free name of no page...
+  CHECK(with("---\naliases: [TL]\n---\n本文。", "[[TL]] の話。").first == false);
+  CHECK(with("本文。", "[[Target Lab]]・[[Nemo]]。").first == false);
+  CHECK(with("本文。", "[[notes/Target Lab]] の話。").first == false);
+  // (No note names it: removed() is the one to ask; orphaned() refuses.)
+  CHECK(with("本文。", "本文。").first == false);
+}
+
+TEST_CASE("EntityResolver, orphaned() equals a full pass: random pages others name deleted", "[entities]") {
+  Vault v;
+  const std::vector<std::string> heads{"",
+                                       "---\ntype: concept\n---\n",
+                                       "---\nentity_type: person\n---\n",
+                                       "---\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n",
+                                       "---\naliases: [TL]\n---\n",
+                                       "---\nentity_type: organization\n---\n"};
+  const std::vector<std::string> own{"[[Xin Liu]] の話。", "[[Nobody]] も。", "[[Solo Name]] も。",
+                                     "強化学習 (Reinforcement Learning) の話。"};
+  const std::vector<std::string> pieces{"[[Target]] の話。",
+                                        "[[target]] も。",
+                                        "[[TARGET]]（訳）。",
+                                        "[[Target]]による開発。",
+                                        "[[Target]]・[[Xin Liu]]。",
+                                        "[[Target]]・[[Quiet Page]]（訳）。",
+                                        "[[Target]]・[[Nemo]]。",
+                                        "\n## 関連\n- 関連研究者: [[Target]]\n",
+                                        "\n## 関連\n- 協力機関: [[target]] / [[Meta]]\n",
+                                        "[[TL]] も。",
+                                        "[[Xin Liu]] の話。",
+                                        "[[Nobody]] も。"};
+  std::mt19937 rng(20261206);
+  int orphaned = 0;
+  const std::size_t pages = v.pages.size();
+  for (int i = 0; i < 400; ++i) {
+    v.pages.resize(pages, v.pages[0]);
+    v.note_before = random_note(rng, pieces, 3);
+    for (int n = 0; n < 2; ++n)
+      v.pages.push_back(v.p.parse("n" + std::to_string(n) + ".md", random_note(rng, pieces, 4)));
+    const std::string text = heads[rng() % heads.size()] + random_note(rng, own, 3);
+    v.pages.push_back(v.p.parse("Target.md", text));
+    INFO(v.note_before << "\n; " << v.pages[pages].text << "\n; " << v.pages[pages + 1].text << "\n; "
+                       << text);
+    orphaned += checked_extension(v.orphan_note("Target.md"));
+  }
+  CHECK(orphaned > 60);  // (the deletions exercise the case)
+}
+
+TEST_CASE("EntityResolver, a new page for a name others use takes it", "[entities]") {
+  Vault v;
+  EntityResolver::Extension what;
+  // Nobody: named by z.md and the edited note; a page of that name now.
+  CHECK(v.adopt_note("Nobody.md", "---\nentity_type: person\n---\n本文。", &what) ==
+        std::make_pair(true, true));
+  CHECK(what.adopted == "Nobody");
+  CHECK(what.page);
+  CHECK(v.adopt_note("nobody.md", "本文。[[Xin Liu]] の話。[[Brand New]] も。") ==
+        std::make_pair(true, true));
+  CHECK(v.adopt_note("Nobody.md", "---\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n本文。") ==
+        std::make_pair(true, true));  // a work: the notes linking it take its facts
+  CHECK(v.adopt_note("Nobody.md", "強化学習 (Reinforcement Learning) の話。", &what) ==
+        std::make_pair(true, true));
+  CHECK(what.glosses);
+  // Under a label and listed with a page elsewhere.
+  v.pages.push_back(v.p.parse("y.md", "\n## 関連\n- 関連研究者: [[Nobody]]\n[[Nobody]]・[[Meta]]（訳）。"));
+  CHECK(v.adopt_note("Nobody.md", "本文。") == std::make_pair(true, true));
+  v.pages.pop_back();
+  // Refused: listed with a name no page has, named by a path, with an alias, a name no note uses.
+  v.pages.push_back(v.p.parse("y.md", "[[Nobody]]・[[Nemo]]。"));
+  CHECK(v.adopt_note("Nobody.md", "本文。").first == false);
+  v.pages.pop_back();
+  v.pages.push_back(v.p.parse("y.md", "[[notes/Nobody]] の話。"));
+  CHECK(v.adopt_note("Nobody.md", "本文。").first == false);
+  v.pages.pop_back();
+  CHECK(v.adopt_note("Nobody.md", "---\naliases: [NB]\n---\n本文。").first == false);
+  CHECK(v.adopt_note("Brand New.md", "本文。").first == false);  // (extended() takes that one)
+}
+
+TEST_CASE("EntityResolver, adopted() equals a full pass: random new pages for names others use",
+          "[entities]") {
+  Vault v;
+  const std::vector<std::string> heads{"",
+                                       "---\ntype: concept\n---\n",
+                                       "---\nentity_type: person\n---\n",
+                                       "---\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n",
+                                       "---\nentity_type: organization\n---\n",
+                                       "## 定義\n新しい考え。\n"};
+  const std::vector<std::string> own{"[[Xin Liu]] の話。", "[[Nobody]] も。", "[[Solo Name]] も。",
+                                     "強化学習 (Reinforcement Learning) の話。", "[[Target]] 自身。"};
+  const std::vector<std::string> pieces{"[[Target]] の話。",
+                                        "[[target]] も。",
+                                        "[[TARGET]]（訳）。",
+                                        "[[Target]]による開発。",
+                                        "[[Target]]・[[Xin Liu]]。",
+                                        "[[Target]]・[[Quiet Page]]（訳）。",
+                                        "[[Target]]・[[Nemo]]。",
+                                        "\n## 関連\n- 関連研究者: [[Target]]\n",
+                                        "\n## 関連\n- 協力機関: [[target]] / [[Meta]]\n",
+                                        "[[Xin Liu]] の話。",
+                                        "[[Nobody]] も。",
+                                        "[[notes/Target]] も。"};
+  std::mt19937 rng(20261207);
+  int adopted = 0;
+  const std::size_t pages = v.pages.size();
+  for (int i = 0; i < 400; ++i) {
+    v.pages.resize(pages, v.pages[0]);
+    v.note_before = random_note(rng, pieces, 3);
+    for (int n = 0; n < 2; ++n)
+      v.pages.push_back(v.p.parse("n" + std::to_string(n) + ".md", random_note(rng, pieces, 4)));
+    const std::string text = heads[rng() % heads.size()] + random_note(rng, own, 3);
+    const std::string file = rng() % 4 ? "Target.md" : "target.md";
+    INFO(v.note_before << "\n; " << v.pages[pages].text << "\n; " << v.pages[pages + 1].text << "\n; " << file
+                       << ": " << text);
+    adopted += checked_extension(v.adopt_note(file, text));
+  }
+  CHECK(adopted > 60);  // (the new pages exercise the case)
 }
 
 // Regressions (a review's counterexamples): each was extended to something a
