@@ -186,8 +186,12 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   // knows them: a changed note weighed already (before `upto`) as it is now,
   // one not yet as it was (kept in `was`).
   std::deque<NoteDigest> was;
+  struct Naming {
+    std::vector<const NoteDigest*> digests;
+    std::vector<const std::string*> paths;  // (each digest's note)
+  };
   const auto naming_notes = [&](const std::set<std::pair<std::size_t, Xapian::docid>>& named_by,
-                                std::size_t self, std::size_t upto) {
+                                std::size_t self, std::size_t upto) -> std::optional<Naming> {
     std::vector<std::size_t> which;
     for (std::size_t j = 0; j < notes.size(); ++j)
       if (j != self && notes[j].has_digest() &&
@@ -195,18 +199,57 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
            (notes[j].old && named_by.count({notes[j].old->shard, notes[j].old->docid}))))
         which.push_back(j);
     state.load_values(which);
-    std::vector<const NoteDigest*> naming;
+    Naming naming;
     for (const std::size_t j : which) {
       if (notes[j].status != RunNote::Status::Changed || j < upto) {
-        naming.push_back(&notes[j].digest());
+        naming.digests.push_back(&notes[j].digest());
       } else if (notes[j].old) {
         auto old = NoteDigest::decode(*notes[j].old->digest);
-        if (!old) return std::optional<std::vector<const NoteDigest*>>();
-        naming.push_back(&was.emplace_back(std::move(*old)));
+        if (!old) return std::nullopt;
+        naming.digests.push_back(&was.emplace_back(std::move(*old)));
+      } else {
+        continue;  // (a new note not weighed yet)
+      }
+      naming.paths.push_back(&notes[j].file->path);
+    }
+    return naming;
+  };
+  // Notes deleted first (each changed note is then weighed against a vault
+  // without them, as its titles are): a page no other note names
+  // (EntityResolver::removed), or one whose name becomes theirs (orphaned).
+  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
+  for (const std::string& path : state.vanished()) {
+    if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
+    const IndexedNote& ix = state.indexed().at(path);
+    if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
+    const auto before = NoteDigest::decode(*ix.digest);
+    if (!before) return std::nullopt;
+    const auto named_by = namers(*before, ix, shards, config);
+    if (!named_by || !read_stored()) return std::nullopt;
+    EntityResolver::Extension what;
+    std::optional<EntityResolver> less;
+    if (named_by->empty()) {
+      less = now().removed(*before, is_page, &what, gives_key);
+    } else {
+      // Other notes name it: its name becomes one of their own (the changed
+      // notes, weighed after the deletions, as they were).
+      const auto naming = naming_notes(*named_by, notes.size(), 0);
+      if (naming) less = now().orphaned(*before, naming->digests, is_page, &what, gives_key);
+      if (less) {
+        const std::string key = unicode::fold_name(before->title);
+        for (std::size_t j = 0; j < naming->digests.size(); ++j)
+          if (std::any_of(naming->digests[j]->names.begin(), naming->digests[j]->names.end(),
+                          [&](const std::string& name) { return unicode::fold_name(name) == key; }))
+            change.mentions.push_back({what.orphan, *naming->paths[j], true});
+        change.pages_moved = true;
       }
     }
-    return std::optional(std::move(naming));
-  };
+    if (!less) return std::nullopt;
+    extended = std::move(less);
+    for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
+    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
+    change.glosses = change.glosses || what.glosses;
+  }
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     std::optional<NoteDigest> before;  // none: a new note
@@ -224,7 +267,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!more && !before) {
       const auto named_by = postings(n.digest().title, shards);
       const auto naming = named_by ? naming_notes(*named_by, i, i) : std::nullopt;
-      if (naming) more = now().adopted(n.digest(), *naming, is_page, &what, gives_key);
+      if (naming) more = now().adopted(n.digest(), naming->digests, is_page, &what, gives_key);
       if (more) change.adopted.push_back(what.adopted);
     }
     if (!more) return std::nullopt;
@@ -235,42 +278,6 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (what.aliases) change.aliased.push_back(n.digest());
     change.glosses = change.glosses || what.glosses;
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
-  }
-  // Notes deleted: each a page no other note names (EntityResolver::removed).
-  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
-  for (const std::string& path : state.vanished()) {
-    if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
-    const IndexedNote& ix = state.indexed().at(path);
-    if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
-    const auto before = NoteDigest::decode(*ix.digest);
-    if (!before) return std::nullopt;
-    const auto named_by = namers(*before, ix, shards, config);
-    if (!named_by || !read_stored()) return std::nullopt;
-    EntityResolver::Extension what;
-    std::optional<EntityResolver> less;
-    if (named_by->empty()) {
-      less = now().removed(*before, is_page, &what, gives_key);
-    } else {
-      // Other notes name it: its name becomes one of their own (every changed note weighed already).
-      const auto naming = naming_notes(*named_by, notes.size(), notes.size());
-      if (naming) less = now().orphaned(*before, *naming, is_page, &what, gives_key);
-      if (less) {
-        const std::string key = unicode::fold_name(before->title);
-        for (std::size_t j = 0; j < notes.size(); ++j)
-          if (notes[j].has_digest() &&
-              (notes[j].status == RunNote::Status::Changed ||
-               (notes[j].old && named_by->count({notes[j].old->shard, notes[j].old->docid}))))
-            if (std::any_of(notes[j].digest().names.begin(), notes[j].digest().names.end(),
-                            [&](const std::string& name) { return unicode::fold_name(name) == key; }))
-              change.mentions.push_back({what.orphan, notes[j].file->path, true});
-        change.pages_moved = true;
-      }
-    }
-    if (!less) return std::nullopt;
-    extended = std::move(less);
-    for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
-    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
-    change.glosses = change.glosses || what.glosses;
   }
   if (extended) {
     change.extends = true;

@@ -219,6 +219,20 @@ rm "$k/wiki/concepts/新しい手法Q.md"
 "$INDEXER" --vault "$k" --index "$kinc" --quiet
 printf -- '---\ntype: concept\n---\n# 新しい手法Q\n\n本文。\n' >"$k/wiki/concepts/新しい手法Q.md"
 same_as_rebuild "$k" "$kinc" "a page for the name it links"
+# A page renamed, its links left as they were; then renamed again with every
+# link to it rewritten (as Obsidian renames): the old name is one of its own
+# for as long as notes use it, the new page takes the new one.
+mv "$k/wiki/entities/Mycroft.md" "$k/wiki/entities/Mycroft System.md"
+same_as_rebuild "$k" "$kinc" "a page renamed, its links as they were"
+mv "$k/wiki/entities/Mycroft System.md" "$k/wiki/entities/Mycroft Tracer.md"
+grep -rlF '[[Mycroft]]' "$k" | while read -r f; do sed -i 's/\[\[Mycroft\]\]/[[Mycroft Tracer]]/g' "$f"; done
+expect "the links are rewritten" test -z "$(grep -rlF '[[Mycroft]]' "$k")"
+same_as_rebuild "$k" "$kinc" "a page renamed with its links"
+mv "$k/wiki/concepts/新しい手法Q.md" "$k/wiki/concepts/新しい手法R.md"
+same_as_rebuild "$k" "$kinc" "a page one note links renamed"
+mv "$k/wiki/concepts/新しい手法R.md" "$k/wiki/concepts/新しい手法S.md"
+sed -i 's/\[\[新しい手法Q\]\]/[[新しい手法S]]/' "$k/wiki/concepts/FSDP.md"
+same_as_rebuild "$k" "$kinc" "a page one note links renamed with its link"
 # A page with aliases no note names deleted: its keys and synonyms go with it.
 printf -- '---\ntype: concept\naliases: [Concept Y, 概念Y, Shared Alias]\n---\n# 新しい概念Y\n\n本文。\n' \
   >"$k/wiki/concepts/新しい概念Y.md"
