@@ -171,11 +171,15 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   KeyGivers givers(state, shards, config);  // (read when a page gives up an alias)
   const auto gives_key = [&](std::string_view key) { return givers(key); };
   // The stored resolution and the vault's titles, read when a digest differs.
+  bool deleting = false;  // (weighing the notes deleted)
   const auto read_stored = [&] {
     if (stored) return true;
     if (!(stored = stored_resolution(shards))) return false;
     for (const RunNote& page : notes)
       if (page.has_digest()) ++titles[note_title(page.file->path)];
+    // (The notes deleted are pages still while the changed ones are weighed: they go last.)
+    if (!deleting)
+      for (const std::string& path : state.vanished()) ++titles[note_title(path)];
     return true;
   };
   // The resolution as the notes before left it.
@@ -214,42 +218,6 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     }
     return naming;
   };
-  // Notes deleted first (each changed note is then weighed against a vault
-  // without them, as its titles are): a page no other note names
-  // (EntityResolver::removed), or one whose name becomes theirs (orphaned).
-  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
-  for (const std::string& path : state.vanished()) {
-    if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
-    const IndexedNote& ix = state.indexed().at(path);
-    if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
-    const auto before = NoteDigest::decode(*ix.digest);
-    if (!before) return std::nullopt;
-    const auto named_by = namers(*before, ix, shards, config);
-    if (!named_by || !read_stored()) return std::nullopt;
-    EntityResolver::Extension what;
-    std::optional<EntityResolver> less;
-    if (named_by->empty()) {
-      less = now().removed(*before, is_page, &what, gives_key);
-    } else {
-      // Other notes name it: its name becomes one of their own (the changed
-      // notes, weighed after the deletions, as they were).
-      const auto naming = naming_notes(*named_by, notes.size(), 0);
-      if (naming) less = now().orphaned(*before, naming->digests, is_page, &what, gives_key);
-      if (less) {
-        const std::string key = unicode::fold_name(before->title);
-        for (std::size_t j = 0; j < naming->digests.size(); ++j)
-          if (std::any_of(naming->digests[j]->names.begin(), naming->digests[j]->names.end(),
-                          [&](const std::string& name) { return unicode::fold_name(name) == key; }))
-            change.mentions.push_back({what.orphan, *naming->paths[j], true});
-        change.pages_moved = true;
-      }
-    }
-    if (!less) return std::nullopt;
-    extended = std::move(less);
-    for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
-    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
-    change.glosses = change.glosses || what.glosses;
-  }
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     std::optional<NoteDigest> before;  // none: a new note
@@ -278,6 +246,58 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (what.aliases) change.aliased.push_back(n.digest());
     change.glosses = change.glosses || what.glosses;
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
+  }
+  // Notes deleted, once every changed note is weighed (as if they were there
+  // still): a page no other note names now (EntityResolver::removed), or one
+  // whose name becomes theirs (orphaned).
+  if (stored)
+    for (const std::string& path : state.vanished())
+      if (const auto t = titles.find(note_title(path)); --t->second == 0) titles.erase(t);
+  deleting = true;
+  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
+  for (const std::string& path : state.vanished()) {
+    if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
+    const IndexedNote& ix = state.indexed().at(path);
+    if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
+    const auto before = NoteDigest::decode(*ix.digest);
+    if (!before) return std::nullopt;
+    const auto named_by = namers(*before, ix, shards, config);
+    if (!named_by || !read_stored()) return std::nullopt;
+    EntityResolver::Extension what;
+    std::optional<EntityResolver> less;
+    // The notes naming it now: those whose documents did and the changed ones.
+    const auto naming = named_by->empty() ? std::optional<Naming>(Naming{})
+                                          : naming_notes(*named_by, notes.size(), notes.size());
+    if (!naming) return std::nullopt;
+    const std::string key = unicode::fold_name(before->title);
+    std::vector<const std::string*> naming_paths;  // (those naming it by a name)
+    bool named = false;
+    for (std::size_t j = 0; j < naming->digests.size(); ++j) {
+      const NoteDigest& d = *naming->digests[j];
+      const auto ours = [&](const std::string& name) { return unicode::fold_name(name) == key; };
+      if (std::any_of(d.names.begin(), d.names.end(), ours)) naming_paths.push_back(naming->paths[j]);
+      named =
+          named || !naming_paths.empty() ||
+          std::any_of(d.labelled.begin(), d.labelled.end(), [&](const auto& l) { return ours(l.first); }) ||
+          std::any_of(d.hints.begin(), d.hints.end(), [&](const auto& h) { return ours(h.name); }) ||
+          std::any_of(d.lists.begin(), d.lists.end(),
+                      [&](const auto& list) { return std::any_of(list.begin(), list.end(), ours); });
+    }
+    if (!named) {
+      less = now().removed(*before, is_page, &what, gives_key);
+    } else {
+      // Other notes name it: its name becomes one of their own.
+      less = now().orphaned(*before, naming->digests, is_page, &what, gives_key);
+      if (less) {
+        for (const std::string* p : naming_paths) change.mentions.push_back({what.orphan, *p, true});
+        change.pages_moved = true;
+      }
+    }
+    if (!less) return std::nullopt;
+    extended = std::move(less);
+    for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
+    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
+    change.glosses = change.glosses || what.glosses;
   }
   if (extended) {
     change.extends = true;
