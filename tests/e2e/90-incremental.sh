@@ -16,16 +16,37 @@ mutate() {  # one step of seeded random changes to the vault
   python3 - "$v" "$1" <<'PY'
 import os, random, sys
 root, step = sys.argv[1], int(sys.argv[2])
-rng = random.Random(1000 + step)
+rng = random.Random(int(os.environ.get("SAGASU_SEED", "1000")) + step)
 notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
 for _ in range(rng.randint(1, 3)):
     op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss",
-                     "name", "list", "unlink", "type"])
+                     "name", "list", "unlink", "type", "unalias", "relink", "page"])
     p = rng.choice(notes)
     if not os.path.exists(p):
         continue
     if op == "edit":
         open(p, "a").write(f"\n追記 {step}: ストラグラーと本番クラスタの観察。\n")
+    elif op == "unalias":  # a page gives up its aliases
+        lines = open(p).read().split("\n")
+        open(p, "w").write("\n".join(line for line in lines if not line.startswith("aliases:")))
+    elif op == "relink":  # a page renamed with every link to it rewritten, as Obsidian renames
+        old_name = os.path.basename(p)[:-3]
+        q = os.path.join(os.path.dirname(p), f"{old_name} {step}.md")
+        os.rename(p, q); notes.append(q)
+        for o in notes:
+            if os.path.exists(o):
+                text = open(o).read()
+                if f"[[{old_name}]]" in text: open(o, "w").write(text.replace(f"[[{old_name}]]", f"[[{old_name} {step}]]"))
+    elif op == "page":  # a page for a name notes link that has none
+        import re
+        linked = sorted({m for o in notes if os.path.exists(o) for m in re.findall(r"\[\[([^\]|#^/@]+)\]\]", open(o).read())})
+        titles = {os.path.basename(o)[:-3] for o in notes if os.path.exists(o)}
+        free = [n for n in linked if n not in titles and not n.endswith((".pdf", ".png"))]
+        if free:
+            name = rng.choice(free)
+            q = os.path.join(root, "wiki", f"{name}.md")
+            head = rng.choice(["", "---\ntype: concept\n---\n", "---\nentity_type: person\n---\n"])
+            open(q, "w").write(f"{head}# {name}\n\n{name} のページ {step}。\n"); notes.append(q)
     elif op == "rename":
         q = os.path.join(os.path.dirname(p), f"renamed-{step}-" + os.path.basename(p))
         os.rename(p, q); notes.append(q)
