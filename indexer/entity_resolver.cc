@@ -966,14 +966,24 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
     }
     for (; d != listed_change.end(); ++d) bound.emplace_back(d->first, d->second);
   }
+  auto r = with_keys(spellings, kinds, works, counted, bound);
+  if (!r) return std::nullopt;
+  return std::make_pair(std::move(*r), std::string(name));
+}
+
+std::optional<EntityResolver> EntityResolver::with_keys(
+    const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+    const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& listed) const {
   std::vector<std::uint64_t> keys;
   keys.reserve(stored_keys());
   for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
   EntityResolver r(m_vocabulary);
   if (!r.load(std::make_shared<const std::string>(
-          encode(spellings, kinds, works, counted, bound, std::move(keys)))))
+          encode(spellings, kinds, works, uses, listed, std::move(keys)))))
     return std::nullopt;
-  return std::make_pair(std::move(r), std::string(name));
+  return r;
 }
 
 // A new page for a name notes use: first the page, mentioning nothing, taking
@@ -1103,14 +1113,9 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
     if (total < 0) return std::nullopt;
     if (total > 0) bound.emplace_back(p, static_cast<std::uint32_t>(total));
   }
-  std::vector<std::uint64_t> keys;
-  keys.reserve(stored_keys());
-  for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
-  EntityResolver r(m_vocabulary);
-  if (!r.load(std::make_shared<const std::string>(
-          encode(spellings, kinds, works, counted, bound, std::move(keys)))))
-    return std::nullopt;
-  return std::make_pair(std::move(r), std::string(name));
+  auto r = with_keys(spellings, kinds, works, counted, bound);
+  if (!r) return std::nullopt;
+  return std::make_pair(std::move(*r), std::string(name));
 }
 
 std::optional<EntityResolver> EntityResolver::extend(

@@ -312,6 +312,12 @@ class EntityResolver {
     std::vector<const std::vector<std::string>*> lists;
   };
   static Named named(const std::string& key, const std::vector<const NoteDigest*>& naming);
+  /// The resolution of these parts, with this one's vocabulary and keys (nullopt if it does not read back).
+  std::optional<EntityResolver> with_keys(
+      const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+      const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
+      const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
+      const std::vector<std::pair<std::string_view, std::uint32_t>>& listed) const;
   /// adopted()'s first step: a new page (mentioning nothing) taking the name
   /// no page had whose spellings fold like its title; and that name.
   std::optional<std::pair<EntityResolver, std::string>> paged(

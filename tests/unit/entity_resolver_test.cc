@@ -376,6 +376,29 @@ struct Vault {
   }
 };
 
+// A vault whose notes name the page "Target" at random (the edited note
+// and two more), in the ways notes name a page: for the random tests of
+// pages others name. The pages before `pages` are kept.
+void name_target(Vault& v, std::mt19937& rng, std::size_t pages) {
+  static const std::vector<std::string> pieces{"[[Target]] の話。",
+                                               "[[target]] も。",
+                                               "[[TARGET]]（訳）。",
+                                               "[[Target]]による開発。",
+                                               "[[Target]]・[[Xin Liu]]。",
+                                               "[[Target]]・[[Quiet Page]]（訳）。",
+                                               "[[Target]]・[[Nemo]]。",
+                                               "\n## 関連\n- 関連研究者: [[Target]]\n",
+                                               "\n## 関連\n- 協力機関: [[target]] / [[Meta]]\n",
+                                               "[[TL]] も。",
+                                               "[[notes/Target]] も。",
+                                               "[[Xin Liu]] の話。",
+                                               "[[Nobody]] も。"};
+  v.pages.resize(pages, v.pages[0]);
+  v.note_before = random_note(rng, pieces, 3);
+  for (int n = 0; n < 2; ++n)
+    v.pages.push_back(v.p.parse("n" + std::to_string(n) + ".md", random_note(rng, pieces, 4)));
+}
+
 // A random edit's outcome (extended?, as resolving again gives?): an
 // extension must equal a full pass. Whether there was one, for the random
 // tests to count.
@@ -864,26 +887,11 @@ TEST_CASE("EntityResolver, orphaned() equals a full pass: random pages others na
                                        "---\nentity_type: organization\n---\n"};
   const std::vector<std::string> own{"[[Xin Liu]] の話。", "[[Nobody]] も。", "[[Solo Name]] も。",
                                      "強化学習 (Reinforcement Learning) の話。"};
-  const std::vector<std::string> pieces{"[[Target]] の話。",
-                                        "[[target]] も。",
-                                        "[[TARGET]]（訳）。",
-                                        "[[Target]]による開発。",
-                                        "[[Target]]・[[Xin Liu]]。",
-                                        "[[Target]]・[[Quiet Page]]（訳）。",
-                                        "[[Target]]・[[Nemo]]。",
-                                        "\n## 関連\n- 関連研究者: [[Target]]\n",
-                                        "\n## 関連\n- 協力機関: [[target]] / [[Meta]]\n",
-                                        "[[TL]] も。",
-                                        "[[Xin Liu]] の話。",
-                                        "[[Nobody]] も。"};
   std::mt19937 rng(20261206);
   int orphaned = 0;
   const std::size_t pages = v.pages.size();
   for (int i = 0; i < 400; ++i) {
-    v.pages.resize(pages, v.pages[0]);
-    v.note_before = random_note(rng, pieces, 3);
-    for (int n = 0; n < 2; ++n)
-      v.pages.push_back(v.p.parse("n" + std::to_string(n) + ".md", random_note(rng, pieces, 4)));
+    name_target(v, rng, pages);
     const std::string text = heads[rng() % heads.size()] + random_note(rng, own, 3);
     v.pages.push_back(v.p.parse("Target.md", text));
     INFO(v.note_before << "\n; " << v.pages[pages].text << "\n; " << v.pages[pages + 1].text << "\n; "
@@ -934,26 +942,11 @@ TEST_CASE("EntityResolver, adopted() equals a full pass: random new pages for na
                                        "## 定義\n新しい考え。\n"};
   const std::vector<std::string> own{"[[Xin Liu]] の話。", "[[Nobody]] も。", "[[Solo Name]] も。",
                                      "強化学習 (Reinforcement Learning) の話。", "[[Target]] 自身。"};
-  const std::vector<std::string> pieces{"[[Target]] の話。",
-                                        "[[target]] も。",
-                                        "[[TARGET]]（訳）。",
-                                        "[[Target]]による開発。",
-                                        "[[Target]]・[[Xin Liu]]。",
-                                        "[[Target]]・[[Quiet Page]]（訳）。",
-                                        "[[Target]]・[[Nemo]]。",
-                                        "\n## 関連\n- 関連研究者: [[Target]]\n",
-                                        "\n## 関連\n- 協力機関: [[target]] / [[Meta]]\n",
-                                        "[[Xin Liu]] の話。",
-                                        "[[Nobody]] も。",
-                                        "[[notes/Target]] も。"};
   std::mt19937 rng(20261207);
   int adopted = 0;
   const std::size_t pages = v.pages.size();
   for (int i = 0; i < 400; ++i) {
-    v.pages.resize(pages, v.pages[0]);
-    v.note_before = random_note(rng, pieces, 3);
-    for (int n = 0; n < 2; ++n)
-      v.pages.push_back(v.p.parse("n" + std::to_string(n) + ".md", random_note(rng, pieces, 4)));
+    name_target(v, rng, pages);
     const std::string text = heads[rng() % heads.size()] + random_note(rng, own, 3);
     const std::string file = rng() % 4 ? "Target.md" : "target.md";
     INFO(v.note_before << "\n; " << v.pages[pages].text << "\n; " << v.pages[pages + 1].text << "\n; " << file
