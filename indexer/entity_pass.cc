@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -67,6 +68,28 @@ std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> postings(const st
     for (auto p = shards.db(k).postlist_begin(term); p != shards.db(k).postlist_end(term); ++p)
       docs.emplace(k, *p);
   return docs;
+}
+
+// Does any note spell this title in a label, a link's words, a list or a
+// name? (Each note's stored digest is searched for its bytes first: most
+// are not decoded.)
+bool spelled_anywhere(const std::string& title, const IndexState& state) {
+  state.load_digests();
+  const std::boyer_moore_horspool_searcher bytes(title.begin(), title.end());
+  for (const RunNote& n : state.notes()) {
+    if (!n.has_digest()) continue;
+    const std::string encoded = n.encoded_digest();
+    if (std::search(encoded.begin(), encoded.end(), bytes) == encoded.end()) continue;
+    const NoteDigest& d = n.digest();
+    const auto is_title = [&](const std::string& s) { return s == title; };
+    if (std::any_of(d.names.begin(), d.names.end(), is_title) ||
+        std::any_of(d.labelled.begin(), d.labelled.end(), [&](const auto& l) { return l.first == title; }) ||
+        std::any_of(d.hints.begin(), d.hints.end(), [&](const auto& h) { return h.name == title; }) ||
+        std::any_of(d.lists.begin(), d.lists.end(),
+                    [&](const auto& list) { return std::any_of(list.begin(), list.end(), is_title); }))
+      return true;
+  }
+  return false;
 }
 
 // Can a deleted note's page go without resolving the vault again, as far as
@@ -284,7 +307,12 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
                       [&](const auto& list) { return std::any_of(list.begin(), list.end(), ours); });
     }
     if (!named) {
-      less = now().removed(*before, is_page, &what, gives_key);
+      // A source page or one titled like an attachment: labels, link words and
+      // lists name those without postings; every note is read for its title.
+      const bool unnamed = !before->title.empty() &&
+                           (before->title.front() == '@' || is_attachment(before->title)) &&
+                           !spelled_anywhere(before->title, state);
+      less = now().removed(*before, is_page, &what, gives_key, unnamed);
     } else {
       // Other notes name it: its name becomes one of their own.
       less = now().orphaned(*before, naming->digests, is_page, &what, gives_key);

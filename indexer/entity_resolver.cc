@@ -781,18 +781,21 @@ std::optional<EntityResolver> EntityResolver::extended(
 // the vault's own, and no other note has its title
 // (the caller knows the rest: no other note mentions it, no other page's
 // alias and no config name folds like it).
-std::optional<EntityResolver> EntityResolver::removed(
-    const NoteDigest& before, const std::function<bool(std::string_view)>& is_page, Extension* what,
-    const std::function<bool(std::string_view)>& gives_key) const {
+std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
+                                                      const std::function<bool(std::string_view)>& is_page,
+                                                      Extension* what,
+                                                      const std::function<bool(std::string_view)>& gives_key,
+                                                      bool unnamed) const {
   static const KindVocabulary defaults = KindVocabulary::defaults();
   const std::string& title = before.title;
   const std::string_view* canonical = stored_canonical(title);
   const StoredKind* kind = stored_kind(title);
   // ('@' keys and attachments are named in labels, link words and lists
-  // without being names: no posting tells the caller who names them.)
+  // without being names: no posting tells the caller who names them, only
+  // reading every note does: `unnamed`.)
   if (!canonical || *canonical != title || !sole_spelling(title) || is_page(title) || listed(title) != 0 ||
       uses(title) != 0 || (kind && kind->evidence == KindEvidence::Override) || title.empty() ||
-      title.front() == '@' || is_attachment(title))
+      ((title.front() == '@' || is_attachment(title)) && !unnamed))
     return std::nullopt;
   if (declares_kind_outside(before, defaults)) return std::nullopt;
   NoteDigest gone = without_mentions(before);

@@ -179,10 +179,14 @@ class EntityResolver {
   /// mentions it and no other page's alias and no config name folds like its
   /// title. Its own mentions are given up as extended() gives them up, and
   /// its aliases as extended() gives up a page's aliases (with gives_key).
+  /// A source page ('@' key) or a page titled like an attachment only when
+  /// `unnamed`: the caller read every other note and none spells its title
+  /// in a label, a link's words or a list (which name those without names).
   std::optional<EntityResolver> removed(const NoteDigest& before,
                                         const std::function<bool(std::string_view)>& is_page,
                                         Extension* what = nullptr,
-                                        const std::function<bool(std::string_view)>& gives_key = {}) const;
+                                        const std::function<bool(std::string_view)>& gives_key = {},
+                                        bool unnamed = false) const;
   /// The same for a deleted note whose page other notes name (`naming`: the
   /// digests of every other note of the vault naming it, by any spelling, in
   /// the vault's order): its name becomes a name of its own, spelled as the
