@@ -130,6 +130,7 @@ struct Extended {
   std::vector<NoteDigest> aliased;  // the notes whose pages have more aliases
   // The aliases pages gave up: (folded key, page) each; the synonym table is built again.
   std::vector<std::pair<std::string, std::string>> aliases_gone;
+  bool aliases_given_up = false;  // (whatever their keys: the synonym table's are the analyzer's)
   bool glosses = false;  // a note's glosses changed: the glossary is built again
   std::vector<std::string> adopted;  // names no page had that a new page took
 };
@@ -138,35 +139,68 @@ struct Extended {
 void decode_findings(const std::string& json, IndexReport& report);
 
 // Does anything but one page's alias give this folded key: a page's title,
-// another page's alias (the findings' ambiguous aliases: two pages with an
-// alias of one key and no title of it), a name of the config's lists?
-// (EntityResolver::extended, for a page giving up an alias.)
+// another page's alias, a name of the config's lists? (EntityResolver::
+// extended and removed, for a page giving up an alias.) Read from the vault
+// as it is. An alias of a note changed (before or after) or deleted in this
+// run, but the one weighed, or a deleted note's title, is contested: what it
+// gives depends on the order the run's notes are weighed in, so the
+// resolution is then resolved again (contested()).
 class KeyGivers {
  public:
   KeyGivers(const IndexState& state, ShardSet& shards, const VaultConfig& config)
       : m_state(state), m_shards(shards), m_config(config) {}
+  /// The note weighed next (its own aliases are no other page's).
+  void weighing(const std::string& path) { m_self = &path; }
+  bool contested() const { return m_contested; }
   bool operator()(std::string_view key) {
-    if (!m_keys) {
-      m_keys.emplace();
-      for (const RunNote& n : m_state.notes())
-        if (n.has_digest()) m_keys->insert(unicode::fold_name(note_title(n.file->path)));
-      for (const auto* names : {&m_config.people(), &m_config.organizations()})
-        for (const auto& [name, others] : *names) {
-          m_keys->insert(unicode::fold_name(name));
-          for (const auto& other : others) m_keys->insert(unicode::fold_name(other));
+    if (!m_read) read();
+    if (const auto run = m_run.find(std::string(key)); run != m_run.end())
+      for (const std::string* path : run->second)
+        if (!m_self || *path != *m_self) {
+          m_contested = true;
+          return true;
         }
-      IndexReport last;
-      decode_findings(m_shards.metadata(schema::META_FINDINGS), last);
-      for (auto& [alias, pages] : last.ambiguous) m_keys->insert(alias);
-    }
-    return m_keys->count(std::string(key)) > 0;
+    return m_keys.count(std::string(key)) > 0;
   }
 
  private:
   const IndexState& m_state;
   ShardSet& m_shards;
   const VaultConfig& m_config;
-  std::optional<std::unordered_set<std::string>> m_keys;
+  const std::string* m_self = nullptr;
+  bool m_read = false, m_contested = false;
+  std::unordered_set<std::string> m_keys;                                  // given as the vault is
+  std::unordered_map<std::string, std::vector<const std::string*>> m_run;  // given or taken in this run
+
+  void read() {
+    m_read = true;
+    m_state.load_digests();
+    for (const RunNote& n : m_state.notes()) {
+      if (!n.has_digest()) continue;
+      m_keys.insert(unicode::fold_name(note_title(n.file->path)));
+      const bool changed = n.status == RunNote::Status::Changed;
+      for (const auto& alias : n.page().aliases)
+        if (changed)
+          m_run[unicode::fold_name(alias)].push_back(&n.file->path);
+        else
+          m_keys.insert(unicode::fold_name(alias));
+      if (changed && n.old && n.old->digest)
+        if (const auto old = NoteDigest::decode_page(*n.old->digest))
+          for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&n.file->path);
+    }
+    for (const std::string& path : m_state.vanished()) {
+      m_run[unicode::fold_name(note_title(path))].push_back(&path);
+      const IndexedNote& ix = m_state.indexed().at(path);
+      if (!ix.digest) ix.digest = m_shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
+      if (const auto old = NoteDigest::decode_page(*ix.digest))
+        for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&path);
+    }
+    for (const auto* names : {&m_config.people(), &m_config.organizations()})
+      for (const auto& [name, others] : *names) {
+        m_keys.insert(unicode::fold_name(name));
+        for (const auto& other : others) m_keys.insert(unicode::fold_name(other));
+      }
+  }
 };
 
 // The resolution the index keeps, when it still holds: no override changed,
@@ -253,6 +287,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // only a full pass weighs them.)
     if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
+    givers.weighing(n.file->path);
     auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key);
     // A new page for a name other notes use: the notes naming it are found by its postings.
     if (!more && !before) {
@@ -261,7 +296,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       if (naming) more = now().adopted(n.digest(), naming->digests, is_page, &what, gives_key);
       if (more) change.adopted.push_back(what.adopted);
     }
-    if (!more) return std::nullopt;
+    if (!more || givers.contested()) return std::nullopt;
     extended = std::move(more);
     for (auto& name : what.added) change.mentions.push_back({std::move(name), n.file->path, true});
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), n.file->path, false});
@@ -269,6 +304,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (what.aliases) change.aliased.push_back(n.digest());
     change.glosses = change.glosses || what.glosses;
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
+    change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
   }
   // Notes deleted, once every changed note is weighed (as if they were there
   // still): a page no other note names now (EntityResolver::removed), or one
@@ -278,6 +314,11 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       if (const auto t = titles.find(note_title(path)); --t->second == 0) titles.erase(t);
   deleting = true;
   const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
+  std::map<std::pair<std::size_t, Xapian::docid>, std::string> vanished_docs;  // each deleted note's document
+  for (const std::string& path : state.vanished())
+    if (const auto ix = state.indexed().find(path); ix != state.indexed().end())
+      vanished_docs.emplace(std::make_pair(ix->second.shard, ix->second.docid), path);
+  std::set<std::string> weighed_vanished;
   for (const std::string& path : state.vanished()) {
     if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
     const IndexedNote& ix = state.indexed().at(path);
@@ -288,6 +329,13 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!named_by || !read_stored()) return std::nullopt;
     EntityResolver::Extension what;
     std::optional<EntityResolver> less;
+    givers.weighing(path);
+    // (A deleted note not weighed yet names it: its mentions are still counted, the notes' are not.)
+    weighed_vanished.insert(path);
+    for (const auto& doc : *named_by)
+      if (const auto v = vanished_docs.find(doc);
+          v != vanished_docs.end() && !weighed_vanished.count(v->second))
+        return std::nullopt;
     // The notes naming it now: those whose documents did and the changed ones.
     const auto naming = named_by->empty() ? std::optional<Naming>(Naming{})
                                           : naming_notes(*named_by, notes.size(), notes.size());
@@ -321,10 +369,11 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
         change.pages_moved = true;
       }
     }
-    if (!less) return std::nullopt;
+    if (!less || givers.contested()) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
+    change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
     change.glosses = change.glosses || what.glosses;
   }
   if (extended) {
@@ -462,7 +511,7 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     m_reused = true;
     m_extended = change.extends;
     m_aliased = std::move(change.aliased);
-    m_synonyms_stale = !change.aliases_gone.empty();
+    m_synonyms_stale = change.aliases_given_up;
     m_glossary_stale = change.glosses;
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {

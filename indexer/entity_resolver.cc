@@ -584,6 +584,7 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     for (const std::string& alias : a.aliases) keys_kept.insert(fold_name(alias));
     for (const std::string_view alias : had) {
       if (std::find(a.aliases.begin(), a.aliases.end(), alias) != a.aliases.end()) continue;
+      more->aliases_given_up = true;
       std::string key = fold_name(alias);
       if (key.empty()) return false;
       if (!keys_kept.count(key)) more->alias_keys_gone.insert(std::move(key));
@@ -688,13 +689,21 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
       more->mentioned.push_back(spelling);
     }
   // Lists added or taken away: of pages only (and of names new or gone,
-  // whose kinds extended() decides).
+  // whose kinds extended() decides), or, for extended(), of names no page has
+  // whose kinds better evidence than their lists decides (no list can move
+  // those; the pages listed with them are counted again).
+  const auto settled = [&](std::string_view spelling) {
+    const StoredKind* k = named[spelling];
+    return more && k && !k->kind.empty() && k->evidence != KindEvidence::None &&
+           static_cast<int>(k->evidence) < static_cast<int>(KindEvidence::ListMates);
+  };
   std::map<std::vector<std::string>, int> lists;
   for (const auto& l : b.lists) --lists[l];
   for (const auto& l : a.lists) ++lists[l];
   for (const auto& [list, n] : lists)
-    if (n != 0 && !std::all_of(list.begin(), list.end(),
-                               [&](const std::string& s) { return page[s] || is_fresh(s) || is_gone(s); }))
+    if (n != 0 && !std::all_of(list.begin(), list.end(), [&](const std::string& s) {
+          return page[s] || is_fresh(s) || is_gone(s) || settled(s);
+        }))
       return false;
   // List labels and link words counted again only for names whose own
   // page's declaration (or the override file) decides their kind.
@@ -1415,6 +1424,7 @@ std::optional<EntityResolver> EntityResolver::extend(
     what->aliases = !more.alias_keys.empty();
     what->glosses = more.glosses;
     what->alias_keys_gone.assign(more.alias_keys_gone.begin(), more.alias_keys_gone.end());
+    what->aliases_given_up = more.aliases_given_up;
   }
   return r;
 }

@@ -163,9 +163,10 @@ class EntityResolver {
     bool page = false;     ///< the note's own kind or facts as a work were decided anew
     bool aliases = false;  ///< the note's page has more aliases (the synonym table grows)
     bool glosses = false;  ///< the note states other equivalents (the glossary is built again)
+    bool aliases_given_up = false;  ///< the note's page gave up aliases (the synonym table is built again)
     std::string orphan;    ///< orphaned(): the name the deleted page's name became
     std::string adopted;   ///< adopted(): the name no page had that the new page took
-    /// The folded keys of the aliases the note's page gave up (the synonym table is built again).
+    /// The folded keys of the aliases the note's page gave up that it no longer gives.
     std::vector<std::string> alias_keys_gone;
   };
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
@@ -352,6 +353,7 @@ class EntityResolver {
     std::set<std::string> alias_keys;         // the keys of the page's new aliases
     std::set<std::string> alias_keys_gone;    // ... of those it gave up (no alias left folds alike)
     bool glosses = false;                     // the note's glosses changed
+    bool aliases_given_up = false;            // it gave up aliases (whatever their keys)
   };
   std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
   /// Is name the one spelling that resolves to it?

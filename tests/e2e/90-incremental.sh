@@ -20,12 +20,18 @@ rng = random.Random(int(os.environ.get("SAGASU_SEED", "1000")) + step)
 notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
 for _ in range(rng.randint(1, 3)):
     op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss",
-                     "name", "list", "unlink", "type", "unalias", "relink", "page"])
+                     "name", "list", "unlink", "type", "unalias", "relink", "page", "delete2"])
     p = rng.choice(notes)
     if not os.path.exists(p):
         continue
     if op == "edit":
         open(p, "a").write(f"\n追記 {step}: ストラグラーと本番クラスタの観察。\n")
+    elif op == "delete2":  # a page deleted with one of the notes linking it
+        name = os.path.basename(p)[:-3]
+        linking = [o for o in notes if o != p and os.path.exists(o) and f"[[{name}]]" in open(o).read()]
+        if linking:
+            os.remove(rng.choice(linking))
+        os.remove(p)
     elif op == "unalias":  # a page gives up its aliases
         lines = open(p).read().split("\n")
         open(p, "w").write("\n".join(line for line in lines if not line.startswith("aliases:")))

@@ -997,6 +997,31 @@ TEST_CASE("EntityResolver, removed() for source and attachment pages: random vau
   CHECK(removed > 40);  // (the deletions exercise the case)
 }
 
+TEST_CASE("EntityResolver, lists of names whose labels decide their kinds: random edits", "[entities]") {
+  Vault v;
+  // Names no page has, of kinds their labels give (not their lists).
+  v.pages.push_back(v.p.parse("w.md", "\n## 関連\n- 関連研究者: [[Jane Roe]]\n- 協力機関: [[Acme Works]]\n"));
+  const std::vector<std::string> pieces{"[[Jane Roe]]・[[Xin Liu]]。",
+                                        "[[Jane Roe]]・[[New Person]]（訳）。",
+                                        "[[Acme Works]]・[[Meta]]。",
+                                        "[[Jane Roe]]・[[Nobody]]（訳）。",
+                                        "[[Jane Roe]]・[[Acme Works]]。",
+                                        "[[Quiet Page]]・[[Jane Roe]]。",
+                                        "[[Jane Roe]] の話。",
+                                        "\n## 関連\n- 関連研究者: [[Jane Roe]]\n",
+                                        "[[New Person]]・[[Other New]]（訳）。",
+                                        "[[Nobody]] も。"};
+  std::mt19937 rng(20261209);
+  int listed = 0;
+  for (int i = 0; i < 500; ++i) {
+    v.note_before = random_note(rng, pieces, 4);
+    const std::string after = random_note(rng, pieces, 4);
+    INFO(v.note_before << "\n→\n" << after);
+    listed += checked_extension(v.extend(after));
+  }
+  CHECK(listed > 100);  // (the edits exercise the case)
+}
+
 // Regressions (a review's counterexamples): each was extended to something a
 // full pass does not give.
 TEST_CASE("EntityResolver, attachments and path links: what extended() refuses", "[entities]") {
