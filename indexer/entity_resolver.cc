@@ -887,11 +887,14 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
     const std::function<bool(std::string_view)>& is_page) const {
   const std::string key = fold_name(title);
   if (listed(title) != 0) return std::nullopt;
-  // The spellings resolving to it: each folds like its title (no alias, no path to it).
+  // The spellings resolving to it: each folds like its title (no alias, no
+  // path to it), none another page's title (a page of a title folding alike
+  // would take them all).
   std::set<std::string_view> of_page;
   for (const auto& [spelling, name] : m_spellings)
     if (name == title) {
-      if (fold_name(spelling) != key || link_page_name(spelling).size() != spelling.size())
+      if (fold_name(spelling) != key || link_page_name(spelling).size() != spelling.size() ||
+          (spelling != title && is_page(spelling)))
         return std::nullopt;
       of_page.insert(spelling);
     }

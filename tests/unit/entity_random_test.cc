@@ -1,0 +1,292 @@
+// Random vaults (a review's harness): a vault of 3-7 notes in path order
+// whose titles, aliases and links fold alike in many ways (case, width, path
+// and heading forms, display text), one change at a time (an edit of the
+// front matter or the body, a deletion, a new note), extended as the indexer
+// extends it (extended / adopted / removed / orphaned, with what the indexer
+// tells them), compared byte for byte with a full pass. REVIEW_ROUNDS and
+// REVIEW_SEED run more of them.
+#include <catch2/catch.hpp>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "entity_resolver.h"
+#include "note_fixture.h"
+#include "sagasu/unicode.h"
+
+using namespace sagasu;
+
+namespace {
+
+struct RVault {
+  NoteParser p;
+  std::map<std::string, std::string> files;  // path → text (path order: the vault's)
+
+  std::vector<NoteDigest> digests(const std::map<std::string, std::string>& f) const {
+    std::vector<NoteDigest> d;
+    for (const auto& [path, text] : f) d.push_back(test::digest(p.parse(path, text)));
+    return d;
+  }
+  std::string full(const std::map<std::string, std::string>& f, KindVocabulary* kinds = nullptr) const {
+    EntityResolver r;
+    for (auto& d : digests(f)) r.add(std::move(d));
+    r.finish();
+    if (kinds) *kinds = r.vocabulary();
+    return r.serialize();
+  }
+  static bool is_page_in(const std::vector<NoteDigest>& ds, std::string_view name) {
+    return std::any_of(ds.begin(), ds.end(), [&](const NoteDigest& d) { return d.title == name; });
+  }
+  // The indexer's gives_key: another note's title, another page's alias (ambiguous ones), in the vault after.
+  static bool gives(const std::vector<NoteDigest>& ds, const std::string& self, std::string_view key) {
+    for (const auto& d : ds) {
+      if (unicode::fold_name(d.title) == key) return true;
+      if (d.title == self) continue;
+      for (const auto& a : d.aliases)
+        if (unicode::fold_name(a) == key) return true;
+    }
+    return false;
+  }
+  static bool names_key(const NoteDigest& d, const std::string& key) {
+    const auto ours = [&](const std::string& n) { return unicode::fold_name(n) == key; };
+    return std::any_of(d.names.begin(), d.names.end(), ours) ||
+           std::any_of(d.labelled.begin(), d.labelled.end(), [&](const auto& l) { return ours(l.first); }) ||
+           std::any_of(d.hints.begin(), d.hints.end(), [&](const auto& h) { return ours(h.name); }) ||
+           std::any_of(d.lists.begin(), d.lists.end(),
+                       [&](const auto& l) { return std::any_of(l.begin(), l.end(), ours); });
+  }
+
+  // One change: path's text becomes `text` (nullopt: deleted; path new: a new note).
+  // Returns {extended?, equal to a full pass?, how}.
+  std::tuple<bool, bool, std::string> change(const std::string& path,
+                                             const std::optional<std::string>& text) {
+    KindVocabulary kinds;
+    const std::string before_enc = full(files, &kinds);
+    const auto stored = EntityResolver::deserialize(before_enc, kinds);
+    REQUIRE(stored);
+    std::map<std::string, std::string> after_files = files;
+    if (text)
+      after_files[path] = *text;
+    else
+      after_files.erase(path);
+    const auto after_ds = digests(after_files);
+    const auto is_page = [&](std::string_view n) { return is_page_in(after_ds, n); };
+    std::optional<EntityResolver> e;
+    std::string how;
+    const auto old_it = files.find(path);
+    std::optional<NoteDigest> before;
+    if (old_it != files.end()) before = test::digest(p.parse(path, old_it->second));
+    std::vector<const NoteDigest*> naming;  // every other note, in path order
+    for (const auto& d : after_ds)
+      if (!(before && d.title == before->title) &&
+          !(text && d.title == test::digest(p.parse(path, *text)).title))
+        naming.push_back(&d);
+    if (text) {
+      const NoteDigest after = test::digest(p.parse(path, *text));
+      std::vector<const NoteDigest*> others;
+      // (a note of another path but the same title is another note: keep it)
+      for (const auto& [q, t] : after_files)
+        if (q != path) others.push_back(nullptr);
+      const auto gk = [&](std::string_view key) {
+        std::vector<NoteDigest> rest;
+        for (const auto& [q, t] : after_files)
+          if (q != path) rest.push_back(test::digest(p.parse(q, t)));
+        return gives(rest, after.title, key);
+      };
+      int same_title = 0;
+      for (const auto& d : after_ds) same_title += d.title == after.title;
+      if (same_title > 1) return {false, false, "two of a title"};
+      e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk);
+      how = before ? "extended" : "extended(new)";
+      if (!e && !before) {
+        std::vector<NoteDigest> rest;
+        for (const auto& [q, t] : after_files)
+          if (q != path) rest.push_back(test::digest(p.parse(q, t)));
+        std::vector<const NoteDigest*> nm;
+        for (const auto& d : rest) nm.push_back(&d);
+        e = stored->adopted(after, nm, is_page, nullptr, gk);
+        how = "adopted";
+      }
+    } else {
+      std::vector<NoteDigest> rest = after_ds;
+      const auto gk = [&](std::string_view key) { return gives(rest, before->title, key); };
+      const std::string key = unicode::fold_name(before->title);
+      bool named = false;
+      std::vector<const NoteDigest*> nm;
+      for (const auto& d : rest) {
+        nm.push_back(&d);
+        named = named || names_key(d, key);
+      }
+      // (the indexer asks this only when no other note has its title, no other page's alias folds like it)
+      bool aliased = false;
+      for (const auto& d : rest)
+        for (const auto& a : d.aliases)
+          if (unicode::fold_name(a) == key) aliased = true;
+      if (!is_page(before->title) && !aliased) {
+        if (!named) {
+          e = stored->removed(*before, is_page, nullptr, gk);
+          how = "removed";
+        } else {
+          e = stored->orphaned(*before, nm, is_page, nullptr, gk);
+          how = "orphaned";
+        }
+      }
+    }
+    const std::string again = full(after_files);
+    const bool same = e && e->serialize() == again;
+    return {e.has_value(), same, how};
+  }
+};
+
+std::string pick(std::mt19937& rng, const std::vector<std::string>& v) {
+  return v[rng() % v.size()];
+}
+
+const std::vector<std::string> NAMES{
+    "Nova", "NOVA",  "nova", "ＮＯＶＡ", "Nova Lab", "Target",           "target",    "Xin Liu",  "xin liu",
+    "Meta", "Quiet", "Solo", "SOLO",     "Facebook", "Kyoto University", "Alias One", "alias one"};
+
+std::string link(std::mt19937& rng) {
+  const std::string n = pick(rng, NAMES);
+  switch (rng() % 9) {
+    case 0:
+      return "[[folder/" + n + "]]";
+    case 1:
+      return "[[" + n + ".md]]";
+    case 2:
+      return "[[" + n + "#見出し]]";
+    case 3:
+      return "[[" + n + "^abc]]";
+    case 4:
+      return "[[" + n + "|表示]]";
+    default:
+      return "[[" + n + "]]";
+  }
+}
+
+std::string random_body(std::mt19937& rng) {
+  std::string t;
+  for (std::size_t k = rng() % 4; k > 0; --k) {
+    switch (rng() % 8) {
+      case 0:
+        t += link(rng) + " の話。";
+        break;
+      case 1:
+        t += link(rng) + "による開発。";
+        break;
+      case 2:
+        t += link(rng) + "・" + link(rng) + "（訳）。";
+        break;
+      case 3:
+        t += "\n## 関連\n- 関連研究者: " + link(rng) + "\n";
+        break;
+      case 4:
+        t += "\n## 関連\n- 協力機関: " + link(rng) + " / " + link(rng) + "\n";
+        break;
+      case 5:
+        t += "研究者 " + link(rng) + " も。";
+        break;
+      case 6:
+        t += link(rng) + "（京都大学）。";
+        break;
+      default:
+        t += "本文。";
+        break;
+    }
+  }
+  return t;
+}
+
+std::string random_head(std::mt19937& rng) {
+  std::string fm;
+  switch (rng() % 6) {
+    case 0:
+      fm += "entity_type: person\n";
+      break;
+    case 1:
+      fm += "entity_type: organization\n";
+      break;
+    case 2:
+      fm += "type: paper\nvenue: OSDI\nyear: 2024\n";
+      break;
+    case 3:
+      fm += "type: concept\n";
+      break;
+    default:
+      break;
+  }
+  if (rng() % 2) {
+    std::string list;
+    for (std::size_t n = 1 + rng() % 2; n > 0; --n) list += (list.empty() ? "" : ", ") + pick(rng, NAMES);
+    fm += "aliases: [" + list + "]\n";
+  }
+  return fm.empty() ? "" : "---\n" + fm + "---\n";
+}
+
+const std::vector<std::string> FILES{"Nova.md",   "NOVA.md", "nova.md",      "x/Nova.md",  "Nova Lab.md",
+                                     "Target.md", "a.md",    "b/z.md",       "Xin Liu.md", "Meta.md",
+                                     "Quiet.md",  "Solo.md", "Alias One.md", "0.md",       "zz.md"};
+
+}  // namespace
+
+TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass resolves", "[entities]") {
+  const int rounds = std::getenv("REVIEW_ROUNDS") ? std::atoi(std::getenv("REVIEW_ROUNDS")) : 6000;
+  const unsigned seed = std::getenv("REVIEW_SEED") ? std::atoi(std::getenv("REVIEW_SEED")) : 1;
+  std::mt19937 rng(seed);
+  std::map<std::string, int> tried, extended, wrong;
+  int shown = 0;
+  for (int i = 0; i < rounds; ++i) {
+    RVault v;
+    for (std::size_t n = 3 + rng() % 5; n > 0; --n)
+      v.files[pick(rng, FILES)] = random_head(rng) + random_body(rng);
+    // The change.
+    std::string path;
+    std::optional<std::string> text;
+    const int op = rng() % 4;
+    if (op == 0) {  // delete
+      auto it = v.files.begin();
+      std::advance(it, rng() % v.files.size());
+      path = it->first;
+    } else if (op == 1) {  // new
+      path = pick(rng, FILES);
+      if (v.files.count(path)) continue;
+      text = random_head(rng) + random_body(rng);
+    } else {  // edit: aliases or body
+      auto it = v.files.begin();
+      std::advance(it, rng() % v.files.size());
+      path = it->first;
+      const std::string& old = it->second;
+      if (op == 2) {  // keep body, new head
+        const auto end = old.rfind("---\n");
+        const std::string body = old.rfind("---\n", 0) == 0 && end != 0 ? old.substr(end + 4) : old;
+        text = random_head(rng) + body;
+      } else {  // keep head, new body
+        const auto end = old.rfind("---\n");
+        const std::string head = old.rfind("---\n", 0) == 0 && end != 0 ? old.substr(0, end + 4) : "";
+        text = head + random_body(rng);
+      }
+    }
+    const auto [ext, same, how] = v.change(path, text);
+    ++tried[how];
+    if (ext) ++extended[how];
+    if (ext && !same) {
+      ++wrong[how];
+      if (shown++ < 6) {
+        std::cout << "=== MISMATCH (" << how << ") change " << path << (text ? " to:\n" + *text : " deleted")
+                  << "\n--- vault:\n";
+        for (const auto& [q, t] : v.files) std::cout << "## " << q << "\n" << t << "\n";
+      }
+    }
+  }
+  if (std::getenv("REVIEW_ROUNDS"))
+    for (const auto& [how, n] : tried)
+      std::cout << how << ": tried " << n << ", extended " << extended[how] << ", wrong " << wrong[how]
+                << "\n";
+  CHECK(extended["extended"] > rounds / 20);  // (the changes exercise every way)
+  CHECK(extended["removed"] > rounds / 100);
+  CHECK(extended["orphaned"] > 0);
+  CHECK(extended["adopted"] > 0);
+  int total_wrong = 0;
+  for (const auto& [how, n] : wrong) total_wrong += n;
+  CHECK(total_wrong == 0);
+}
