@@ -372,7 +372,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!less || givers.contested()) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
-    for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), before->title);
+    for (auto& gone : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(gone), before->title);
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
     change.glosses = change.glosses || what.glosses;
   }
