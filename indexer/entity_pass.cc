@@ -138,6 +138,9 @@ struct Extended {
 // The last run's unresolved entities and ambiguous aliases, into the report.
 void decode_findings(const std::string& json, IndexReport& report);
 
+// The config's lists of people and organizations: their kinds and other spellings.
+void add_name_lists(const VaultConfig& config, EntityResolver& resolver);
+
 // Does anything but one page's alias give this folded key: a page's title,
 // another page's alias, a name of the config's lists? (EntityResolver::
 // extended and removed, for a page giving up an alias.) Read from the vault
@@ -213,10 +216,9 @@ class KeyGivers {
 // vault is most of such a run. `stored` is the stored resolution, when it had to be read.
 std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet& shards,
                                               const IndexOptions& opts, const VaultConfig& config,
-                                              bool overrides_changed, std::optional<EntityResolver>& stored,
-                                              Extended& change) {
-  if (shards.fresh() || overrides_changed || opts.entity_notes ||
-      shards.metadata(schema::META_FINDINGS).empty())
+                                              const std::string& old_overrides, const std::string& overrides,
+                                              std::optional<EntityResolver>& stored, Extended& change) {
+  if (shards.fresh() || opts.entity_notes || shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
   const auto& notes = state.notes();
   std::vector<std::size_t> changed;  // their indexed digests are compared
@@ -376,6 +378,54 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
     change.glosses = change.glosses || what.glosses;
   }
+  // The override file rewritten: each name whose override changed decides its kind again
+  // (EntityResolver::overridden), from its page and the notes naming it.
+  if (overrides != old_overrides) {
+    if (!read_stored()) return std::nullopt;
+    const auto overrides_of = [&](const std::string& tsv) {
+      EntityResolver scratch(config.kinds());
+      add_name_lists(config, scratch);
+      scratch.load_overrides(tsv);
+      return scratch.overrides();
+    };
+    const auto page_of = [&](std::string_view title) -> const NoteDigest* {
+      if (const auto t = titles.find(title); t == titles.end() || t->second != 1) return nullptr;
+      for (std::size_t j = 0; j < notes.size(); ++j)
+        if (notes[j].has_digest() && note_title(notes[j].file->path) == title) {
+          state.load_values({j});
+          return &notes[j].digest();
+        }
+      return nullptr;
+    };
+    std::map<std::string, std::vector<std::string>> naming_paths;  // name → the notes naming it by a name
+    const auto naming_of = [&](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
+      const auto named_by = postings(std::string(name), shards);
+      if (!named_by) return std::nullopt;
+      auto naming = naming_notes(*named_by, notes.size(), notes.size());
+      if (!naming) return std::nullopt;
+      const std::string key = unicode::fold_name(name);
+      auto& paths = naming_paths[std::string(name)];
+      for (std::size_t j = 0; j < naming->digests.size(); ++j)
+        if (std::any_of(naming->digests[j]->names.begin(), naming->digests[j]->names.end(),
+                        [&](const std::string& n) { return unicode::fold_name(n) == key; }))
+          paths.push_back(*naming->paths[j]);
+      return std::move(naming->digests);
+    };
+    EntityResolver::Extension what;
+    auto more = now().overridden(overrides_of(old_overrides), overrides_of(overrides), page_of, naming_of,
+                                 is_page, &what);
+    if (!more) return std::nullopt;
+    extended = std::move(more);
+    change.pages_moved = true;
+    // Each name decided again: unresolved in the notes naming it, or not at all.
+    for (auto& [name, paths] : naming_paths) {
+      if (now().kind(name)) {
+        change.adopted.push_back(name);
+      } else {
+        for (auto& path : paths) change.mentions.push_back({name, std::move(path), true});
+      }
+    }
+  }
   if (extended) {
     change.extends = true;
     return extended;
@@ -505,14 +555,17 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
   std::optional<EntityResolver> stored;  // read at most once
   Extended change;
-  if (auto kept =
-          kept_resolution(state, shards, opts, config, m_overrides != old_overrides, stored, change)) {
+  if (auto kept = kept_resolution(state, shards, opts, config, old_overrides, m_overrides, stored, change)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     m_extended = change.extends;
     m_aliased = std::move(change.aliased);
     m_synonyms_stale = change.aliases_given_up;
     m_glossary_stale = change.glosses;
+    // (The override file read again: its problems, as a full pass reports them.)
+    if (m_overrides != old_overrides)
+      for (const auto& problem : EntityResolver(config.kinds()).load_overrides(m_overrides))
+        report.warnings.push_back({OVERRIDES_FILE, problem});
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
     if (m_extended) {
       // An alias a page gave up is no longer one of the ambiguous ones' (one page left: none).

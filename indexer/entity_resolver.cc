@@ -1001,6 +1001,121 @@ std::optional<EntityResolver> EntityResolver::with_keys(
   return r;
 }
 
+std::optional<EntityResolver> EntityResolver::overridden(
+    const Overrides& before, const Overrides& after,
+    const std::function<const NoteDigest*(std::string_view)>& page_of,
+    const std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>& naming_of,
+    const std::function<bool(std::string_view)>& is_page, Extension* what) const {
+  if (!m_stored) return std::nullopt;
+  // The names whose overrides changed, each a spelling the vault keeps.
+  std::set<std::string_view> names;  // their canonical names
+  const auto changed = [&](const std::string& raw) {
+    const std::string_view* c = stored_canonical(raw);
+    if (!c) return false;  // (a name no note spells: a spelling of its own)
+    const bool kept = (raw == *c && is_page(raw)) || uses(raw) > 0;
+    if (!kept) return false;  // (a spelling only the override may hold)
+    names.insert(*c);
+    return true;
+  };
+  for (const auto& [raw, kind] : before)
+    if (const auto a = after.find(raw); (a == after.end() || a->second != kind) && !changed(raw))
+      return std::nullopt;
+  for (const auto& [raw, kind] : after)
+    if (!before.count(raw) && !changed(raw)) return std::nullopt;
+  if (names.empty()) return std::nullopt;
+  std::vector<StoredKind> kinds(m_kinds.begin(), m_kinds.end());
+  std::map<std::string, WorkFacts, std::less<>> works = m_works;
+  std::vector<std::pair<std::string, Info>> decided;  // (kept alive for the encoding)
+  decided.reserve(names.size());
+  for (const std::string_view name : names) {
+    if (name.empty() || name.front() == '@' || is_attachment(name)) return std::nullopt;
+    const std::string key = fold_name(name);
+    const NoteDigest* page = is_page(name) ? page_of(name) : nullptr;
+    if (is_page(name) && !page) return std::nullopt;
+    if (page ? listed(name) != 0 : false) return std::nullopt;
+    const auto naming = naming_of(name);
+    if (!naming) return std::nullopt;
+    const Named nm = named(key, *naming);
+    if (!page && !nm.first) return std::nullopt;  // (its words are read where a note names it)
+    Info info;
+    const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
+      if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence))
+        info = {k, e, std::move(detail)};
+    };
+    for (const auto& [raw, kind] : after)  // (the first, in the file's name order, that names it)
+      if (const std::string_view* c = stored_canonical(raw); c && *c == name) {
+        set(kind, KindEvidence::Override, {});
+        break;
+      }
+    if (page) {
+      if (const auto k = declared(*page)) set(k->first, KindEvidence::OwnPage, k->second);
+      if (page->bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
+    }
+    if (!nm.votes.empty()) set(most_voted(nm.votes), KindEvidence::ListLabel, {});
+    if (page) {
+      if (page->structure) set(*page->structure, KindEvidence::PageStructure, {});
+      if (page->defined) set(*page->defined, KindEvidence::FirstSentence, page->defined_by);
+    }
+    if (auto k = link_verdict(nm.seen, [&] { return key; }))
+      set(k->first, KindEvidence::LinkContext, std::move(k->second));
+    if (auto k = heuristic(key)) set(k->first, KindEvidence::Heuristic, k->second);
+    // Its lists: of pages and names their own evidence decides only (then its
+    // kind moves no list mate; a name no page has may take one from them).
+    for (const auto* list : nm.lists) {
+      const auto member = [&](std::size_t i) -> std::string_view {
+        const std::string& n = (*list)[i];
+        if (nm.uses.count(n)) return name;
+        const std::string_view* c = stored_canonical(n);
+        return c ? *c : std::string_view();
+      };
+      const auto kind_of = [&](std::string_view m) -> std::optional<std::string_view> {
+        if (m == name) return info.kind ? std::optional<std::string_view>(*info.kind) : std::nullopt;
+        const StoredKind* k = stored_kind(m);
+        if (!k || k->kind.empty() ||
+            static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
+          return std::nullopt;
+        return k->kind;
+      };
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        const std::string_view m = member(i);
+        if (m == name) continue;
+        if (m.empty() || (!is_page(m) && !kind_of(m))) return std::nullopt;
+      }
+      if (!page)
+        list_mates(list->size(), member, kind_of,
+                   [&](std::string_view m, const Kind& k, std::string_view by) {
+                     if (m == name) set(k, KindEvidence::ListMates, std::string(by));
+                   });
+    }
+    if (page) set(Kind(kinds::OTHER), KindEvidence::Page, {});
+    // A work's facts follow its kind.
+    if (page && info.kind && is_work(*info.kind)) {
+      WorkFacts& w = works[std::string(name)];
+      w.venues = page->venues;
+      w.years = page->years.empty() && !page->text_year.empty() ? std::vector<std::string>{page->text_year}
+                                                                : page->years;
+    } else {
+      works.erase(std::string(name));
+    }
+    decided.emplace_back(std::string(name), std::move(info));
+  }
+  for (const auto& [name, info] : decided) {
+    const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
+                                     [](const StoredKind& k, const std::string& n) { return k.name < n; });
+    const bool there = at != kinds.end() && at->name == name;
+    if (!info.kind) {
+      if (there) kinds.erase(at);
+    } else if (there) {
+      *at = {at->name, *info.kind, info.detail, info.evidence};
+    } else {
+      kinds.insert(at, {name, *info.kind, info.detail, info.evidence});
+    }
+  }
+  auto r = with_keys(m_spellings, kinds, works, m_uses, m_listed);
+  if (r && what) what->page = true;
+  return r;
+}
+
 // A new page for a name notes use: first the page, mentioning nothing, taking
 // the name (paged()), then its own mentions and glosses (extend(): a change
 // from that page to the note).

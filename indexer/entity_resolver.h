@@ -216,6 +216,26 @@ class EntityResolver {
                                          Extension* what = nullptr,
                                          const std::function<bool(std::string_view)>& gives_key = {}) const;
 
+  /// The overrides a resolver would take from the config's name lists and
+  /// this override file (add_name, load_overrides): raw name → kind.
+  using Overrides = std::map<std::string, Kind>;
+  const Overrides& overrides() const { return m_overrides; }
+  /// The same for the override file changing from `before` to `after` (the
+  /// config's names in both): each name whose override changed keeps its
+  /// kind's other evidence, which decides its kind again when no override
+  /// names it now: its page's own words (`page_of`: the digest of its page,
+  /// nullptr for a name no page has) and what the notes naming it say
+  /// (`naming_of`: every note naming it, by any spelling, in the vault's
+  /// order), as decide_kinds() weighs them. Only for names every changed
+  /// override spells as the vault does (a spelling a note uses, or a page's
+  /// title), no list names with a name no page has (no list mates move), and
+  /// which are no '@' key or attachment. what->page: kinds changed.
+  std::optional<EntityResolver> overridden(
+      const Overrides& before, const Overrides& after,
+      const std::function<const NoteDigest*(std::string_view)>& page_of,
+      const std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>& naming_of,
+      const std::function<bool(std::string_view)>& is_page, Extension* what = nullptr) const;
+
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
   /// the same names without the notes (nullopt if malformed); with the

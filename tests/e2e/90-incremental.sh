@@ -20,12 +20,20 @@ rng = random.Random(int(os.environ.get("SAGASU_SEED", "1000")) + step)
 notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
 for _ in range(rng.randint(1, 3)):
     op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss",
-                     "name", "list", "unlink", "type", "unalias", "relink", "page", "delete2"])
+                     "name", "list", "unlink", "type", "unalias", "relink", "page", "delete2", "override"])
     p = rng.choice(notes)
     if not os.path.exists(p):
         continue
     if op == "edit":
         open(p, "a").write(f"\n追記 {step}: ストラグラーと本番クラスタの観察。\n")
+    elif op == "override":  # the override file rewritten: a page's or a linked name's kind, or none
+        import re
+        os.makedirs(os.path.join(root, ".sagasu"), exist_ok=True)
+        names = sorted({os.path.basename(o)[:-3] for o in notes if os.path.exists(o)} |
+                       {m for o in notes if os.path.exists(o) for m in re.findall(r"\[\[([^\]|#^/]+)\]\]", open(o).read())})
+        lines = [f"{rng.choice(names)}\t{rng.choice(['person', 'organization', 'product', 'concept'])}"
+                 for _ in range(rng.randint(0, 3))]
+        open(os.path.join(root, ".sagasu", "entities.tsv"), "w").write("".join(line + "\n" for line in lines))
     elif op == "delete2":  # a page deleted with one of the notes linking it
         name = os.path.basename(p)[:-3]
         linking = [o for o in notes if o != p and os.path.exists(o) and f"[[{name}]]" in open(o).read()]

@@ -69,4 +69,17 @@ for other in zd.md a0.md; do
   printf '# w\n[[TARGET]] の話。\n' >"$v/w.md"
   same_as_rebuild "$v" "$i" "then a note names it in another spelling ($other)"
 done
+# The override file written, changed, given a bad line and taken away in the
+# sample vault: each name whose override changed decides its kind again.
+v="$WORK/sample" && i="$WORK/sample-index"
+cp -r "$VAULT" "$v"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+mkdir -p "$v/.sagasu"
+for overrides in 'AEGIS\tproduct\nQiying Yu\torganization\n' 'AEGIS\tconcept\n' \
+                 'AEGIS\tconcept\nnot a line\n' 'SDCHunter\tproduct\nByteDance\tperson\n' ''; do
+  printf "$overrides" >"$v/.sagasu/entities.tsv"
+  same_as_rebuild "$v" "$i" "the override file: $(printf "$overrides" | tr '\t\n' ' ;')"
+done
+printf 'x\n' >"$v/.sagasu/entities.tsv"
+expect "a bad line is reported" grep -q "entities.tsv: warning: line 1" <("$INDEXER" --vault "$v" --index "$i" --verbose 2>&1)
 finish
