@@ -845,6 +845,20 @@ EntityResolver::Named EntityResolver::named(const std::string& key,
   return nm;
 }
 
+void EntityResolver::weigh_naming(const Named& nm, const std::string& key, Info& info) {
+  if (!nm.votes.empty()) info.offer(most_voted(nm.votes), KindEvidence::ListLabel, {});
+  if (auto k = link_verdict(nm.seen, [&] { return key; }))
+    info.offer(k->first, KindEvidence::LinkContext, std::move(k->second));
+  if (auto k = heuristic(key)) info.offer(k->first, KindEvidence::Heuristic, k->second);
+}
+
+std::string_view EntityResolver::member_of(const Named& nm, std::string_view name,
+                                           const std::string& spelling) const {
+  if (nm.uses.count(spelling)) return name;
+  const std::string_view* c = stored_canonical(spelling);
+  return c ? *c : std::string_view();
+}
+
 // A deleted page other notes name: first the page giving up its own
 // mentions, aliases and glosses (extend(), the page still a page), then its
 // name becoming one of its own (unpaged()).
@@ -910,21 +924,12 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
   // Its kind (decide_kinds(): the better evidence wins, the first of equals).
   Info info;
   const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
-    if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence))
-      info = {k, e, std::move(detail)};
+    info.offer(k, e, std::move(detail));
   };
-  if (!nm.votes.empty()) set(most_voted(nm.votes), KindEvidence::ListLabel, {});
-  if (auto k = link_verdict(nm.seen, [&] { return key; }))
-    set(k->first, KindEvidence::LinkContext, std::move(k->second));
-  if (auto k = heuristic(key)) set(k->first, KindEvidence::Heuristic, k->second);
+  weigh_naming(nm, key, info);
   std::map<std::string_view, int> listed_change;
   for (const auto* list : nm.lists) {
-    const auto member = [&](std::size_t i) -> std::string_view {
-      const std::string& n = (*list)[i];
-      if (nm.uses.count(n)) return name;
-      const std::string_view* c = stored_canonical(n);
-      return c ? *c : std::string_view();
-    };
+    const auto member = [&](std::size_t i) { return member_of(nm, name, (*list)[i]); };
     std::vector<std::string_view> pages;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string_view m = member(i);
@@ -1039,8 +1044,7 @@ std::optional<EntityResolver> EntityResolver::overridden(
     if (!page && !nm.first) return std::nullopt;  // (its words are read where a note names it)
     Info info;
     const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
-      if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence))
-        info = {k, e, std::move(detail)};
+      info.offer(k, e, std::move(detail));
     };
     for (const auto& [raw, kind] : after)  // (the first, in the file's name order, that names it)
       if (const std::string_view* c = stored_canonical(raw); c && *c == name) {
@@ -1051,23 +1055,15 @@ std::optional<EntityResolver> EntityResolver::overridden(
       if (const auto k = declared(*page)) set(k->first, KindEvidence::OwnPage, k->second);
       if (page->bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
     }
-    if (!nm.votes.empty()) set(most_voted(nm.votes), KindEvidence::ListLabel, {});
     if (page) {
       if (page->structure) set(*page->structure, KindEvidence::PageStructure, {});
       if (page->defined) set(*page->defined, KindEvidence::FirstSentence, page->defined_by);
     }
-    if (auto k = link_verdict(nm.seen, [&] { return key; }))
-      set(k->first, KindEvidence::LinkContext, std::move(k->second));
-    if (auto k = heuristic(key)) set(k->first, KindEvidence::Heuristic, k->second);
+    weigh_naming(nm, key, info);
     // Its lists: of pages and names their own evidence decides only (then its
     // kind moves no list mate; a name no page has may take one from them).
     for (const auto* list : nm.lists) {
-      const auto member = [&](std::size_t i) -> std::string_view {
-        const std::string& n = (*list)[i];
-        if (nm.uses.count(n)) return name;
-        const std::string_view* c = stored_canonical(n);
-        return c ? *c : std::string_view();
-      };
+      const auto member = [&](std::size_t i) { return member_of(nm, name, (*list)[i]); };
       const auto kind_of = [&](std::string_view m) -> std::optional<std::string_view> {
         if (m == name) return info.kind ? std::optional<std::string_view>(*info.kind) : std::nullopt;
         const StoredKind* k = stored_kind(m);
@@ -1180,17 +1176,13 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
   // Its kind as a page's.
   Info info;
   const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
-    if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence))
-      info = {k, e, std::move(detail)};
+    info.offer(k, e, std::move(detail));
   };
   if (const auto k = declared(page)) set(k->first, KindEvidence::OwnPage, k->second);
   if (page.bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
-  if (!nm.votes.empty()) set(most_voted(nm.votes), KindEvidence::ListLabel, {});
   if (page.structure) set(*page.structure, KindEvidence::PageStructure, {});
   if (page.defined) set(*page.defined, KindEvidence::FirstSentence, page.defined_by);
-  if (auto k = link_verdict(nm.seen, [&] { return key; }))
-    set(k->first, KindEvidence::LinkContext, std::move(k->second));
-  if (auto k = heuristic(key)) set(k->first, KindEvidence::Heuristic, k->second);
+  weigh_naming(nm, key, info);
   set(Kind(kinds::OTHER), KindEvidence::Page, {});
   // The lists naming it: of pages only (no name's list mates move); each counted its pages once.
   std::map<std::string_view, int> listed_change;

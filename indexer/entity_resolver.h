@@ -249,6 +249,11 @@ class EntityResolver {
     std::optional<Kind> kind;
     KindEvidence evidence = KindEvidence::None;
     std::string detail;
+    /// Takes this kind when its evidence is better than what there is (the first of equals stays).
+    void offer(const Kind& k, KindEvidence e, std::string why) {
+      if (evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(evidence))
+        *this = {k, e, std::move(why)};
+    }
   };
   KindVocabulary m_vocabulary;
   std::vector<std::reference_wrapper<const NoteDigest>> m_digests;  // pass 1's, until finish()
@@ -337,6 +342,11 @@ class EntityResolver {
     std::vector<const std::vector<std::string>*> lists;
   };
   static Named named(const std::string& key, const std::vector<const NoteDigest*>& naming);
+  /// What decide_kinds() takes from the notes naming a name for its kind: their list labels, the
+  /// words around their links, the name's own words (its key).
+  static void weigh_naming(const Named& nm, const std::string& key, Info& info);
+  /// The name a list naming `name` (nm's spellings) has at `spelling`, in this resolution ("" if unknown).
+  std::string_view member_of(const Named& nm, std::string_view name, const std::string& spelling) const;
   /// The resolution of these parts, with this one's vocabulary and keys (nullopt if it does not read back).
   std::optional<EntityResolver> with_keys(
       const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
