@@ -1038,6 +1038,11 @@ std::optional<EntityResolver> EntityResolver::overridden(
     const NoteDigest* page = is_page(name) ? page_of(name) : nullptr;
     if (is_page(name) && !page) return std::nullopt;
     if (page ? listed(name) != 0 : false) return std::nullopt;
+    // (named() reads the spellings folding to its key: one resolving to it
+    // otherwise, an alias, a path or a config name's other spelling, whose
+    // labels, link words and lists count too, is refused.)
+    for (const auto& [spelling, canonical] : m_spellings)
+      if (canonical == name && fold_name(spelling) != key) return std::nullopt;
     const auto naming = naming_of(name);
     if (!naming) return std::nullopt;
     const Named nm = named(key, *naming);
@@ -1075,7 +1080,8 @@ std::optional<EntityResolver> EntityResolver::overridden(
       for (std::size_t i = 0; i < list->size(); ++i) {
         const std::string_view m = member(i);
         if (m == name) continue;
-        if (m.empty() || (!is_page(m) && !kind_of(m))) return std::nullopt;
+        // (A mate decided again here has no stored kind to go by.)
+        if (m.empty() || (!is_page(m) && (names.count(m) || !kind_of(m)))) return std::nullopt;
       }
       if (!page)
         list_mates(list->size(), member, kind_of,

@@ -80,6 +80,16 @@ for overrides in 'AEGIS\tproduct\nQiying Yu\torganization\n' 'AEGIS\tconcept\n' 
   printf "$overrides" >"$v/.sagasu/entities.tsv"
   same_as_rebuild "$v" "$i" "the override file: $(printf "$overrides" | tr '\t\n' ' ;')"
 done
+# A person of the config's lists, listed by another spelling with a name of no kind, overridden:
+# that name takes the new kind from it (a review's counterexample: it kept the old one).
+fresh
+mkdir -p "$v/.sagasu"
+printf 'people:\n  Jonathan Sterne: [J. Sterne]\n' >"$v/.sagasu/config.yaml"
+printf '# n\n[[J. Sterne]]・[[Foo Bar]]。[[Jonathan Sterne]] の話。\n' >"$v/n.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+printf 'Jonathan Sterne\torganization\n' >"$v/.sagasu/entities.tsv"
+same_as_rebuild "$v" "$i" "a config name listed by its other spelling, overridden"
+v="$WORK/sample" && i="$WORK/sample-index"
 printf 'x\n' >"$v/.sagasu/entities.tsv"
 expect "a bad line is reported" grep -q "entities.tsv: warning: line 1" <("$INDEXER" --vault "$v" --index "$i" --verbose 2>&1)
 finish

@@ -1076,6 +1076,19 @@ TEST_CASE("EntityResolver, the override file rewritten extends the resolution", 
   // A name no page has, listed with another of no kind: its kind would give that one a list mate.
   v.note_before += "[[Nobody]]・[[Zed]]。";
   CHECK(v.override_file("Nobody\tperson\n").first == false);
+  // Regressions (a review's counterexamples, each once extended to what a full pass does not give):
+  // two names listed together whose overrides both go (each read the other's old override);
+  v.note_before = "[[Alpha One]]・[[Beta Two]]。";
+  v.overrides = "Alpha One\tperson\nBeta Two\tperson\n";
+  CHECK(v.override_file("").first == false);
+  v.overrides.clear();
+  // a page a label names by its alias, or link words by a path (what they say of it counts).
+  v.pages.push_back(v.p.parse("Acme.md", "---\naliases: [ACM]\n---\n本文"));
+  v.note_before = "\n## 関連\n- 関連研究者: [[ACM]]\n";
+  v.overrides = "Acme\torganization\n";
+  CHECK(v.override_file("").first == false);
+  v.note_before = "[[notes/Acme]]による開発。";
+  CHECK(v.override_file("").first == false);
 }
 
 TEST_CASE("EntityResolver, overridden() equals a full pass: random override files", "[entities]") {
@@ -1089,11 +1102,16 @@ TEST_CASE("EntityResolver, overridden() equals a full pass: random override file
                                        "Meta\tperson",          "nobody\tproduct",
                                        "Nemo\tperson",          "xin liu\tperson",
                                        "Quiet Page\tbook",      "@2024__OSDI__Paper\tproduct",
-                                       "Quiet Page\tsource"};
-  const std::vector<std::string> notes{v.note_before, v.note_before + "[[Quiet Page]]による開発。",
+                                       "Quiet Page\tsource",    "Alpha One\tperson",
+                                       "Beta Two\tperson",      "Acme\torganization"};
+  const std::vector<std::string> notes{v.note_before,
+                                       v.note_before + "[[Quiet Page]]による開発。",
                                        "\n## 関連\n- 関連研究者: [[Nobody]]\n[[Quiet Page]]・[[Meta]]。",
                                        "[[Nobody]]・[[Nemo]]（訳）。[[Quiet Page]] も。",
-                                       "[[Nobody]]・[[Zed]]。[[Quiet Page]]・[[Zed]]。"};
+                                       "[[Nobody]]・[[Zed]]。[[Quiet Page]]・[[Zed]]。",
+                                       "[[Alpha One]]・[[Beta Two]]。\n## 関連\n- 関連研究者: [[ACM]]\n",
+                                       "[[notes/Acme]]による開発。[[Alpha One]] の話。"};
+  v.pages.push_back(v.p.parse("Acme.md", "---\naliases: [ACM]\n---\n本文"));
   std::mt19937 rng(20261210);
   const auto file = [&] {
     std::string text;
