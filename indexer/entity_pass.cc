@@ -290,7 +290,14 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
     givers.weighing(n.file->path);
-    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key);
+    // (The notes naming a name whose labels or link words change here, as now() knows them.)
+    const auto naming_of = [&, i](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
+      const auto named_by = postings(std::string(name), shards);
+      auto naming = named_by ? naming_notes(*named_by, i, i) : std::nullopt;
+      if (!naming) return std::nullopt;
+      return std::move(naming->digests);
+    };
+    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key, naming_of);
     // A new page for a name other notes use: the notes naming it are found by its postings.
     if (!more && !before) {
       const auto named_by = postings(n.digest().title, shards);
@@ -305,6 +312,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     change.pages_moved = change.pages_moved || what.page;
     if (what.aliases) change.aliased.push_back(n.digest());
     change.glosses = change.glosses || what.glosses;
+    // (A name decided again has a kind: resolved, if it was not.)
+    for (auto& name : what.rekinded) change.adopted.push_back(std::move(name));
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
   }

@@ -712,6 +712,14 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     return k && (k->evidence == KindEvidence::Override || k->evidence == KindEvidence::OwnPage ||
                  k->evidence == KindEvidence::Bibliographic);
   };
+  // (For extended() with the notes naming them: a name no page has, decided again in extend().)
+  const auto rekind = [&](std::string_view spelling) {
+    if (!more || !more->can_rekind) return false;
+    const std::string_view* c = stored_canonical(spelling);
+    if (!c || is_page(*c)) return false;
+    more->rekind.insert(std::string(*c));
+    return true;
+  };
   std::map<std::pair<std::string_view, std::string_view>, int> votes;
   for (const auto& [name, kind] : b.labelled) --votes[{name, kind}];
   for (const auto& [name, kind] : a.labelled) ++votes[{name, kind}];
@@ -720,14 +728,14 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     // More votes for the kind a name's list labels already give it keep that kind.
     const StoredKind* k = named[vote.first];
     if (n > 0 && k && k->evidence == KindEvidence::ListLabel && k->kind == vote.second) continue;
-    return false;
+    if (!rekind(vote.first)) return false;
   }
   std::map<std::tuple<std::string_view, std::string_view, std::string_view>, int> hints;
   for (const auto& h : b.hints) --hints[{h.name, h.kind, h.marker}];
   for (const auto& h : a.hints) ++hints[{h.name, h.kind, h.marker}];
   for (const auto& [hint, n] : hints) {
     const std::string_view name = std::get<0>(hint);
-    if (n != 0 && !declared(name) && !is_fresh(name) && !is_gone(name)) return false;
+    if (n != 0 && !declared(name) && !is_fresh(name) && !is_gone(name) && !rekind(name)) return false;
   }
   return true;
 }
@@ -777,10 +785,12 @@ bool EntityResolver::sole_spelling(std::string_view name) const {
                        [&](const auto& s) { return s.second == name; }) == 1;
 }
 
-std::optional<EntityResolver> EntityResolver::extended(
-    const NoteDigest* before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
-    Extension* what, const std::function<bool(std::string_view)>& gives_key) const {
-  return extend(before, after, is_page, what, false, gives_key);
+std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before, const NoteDigest& after,
+                                                       const std::function<bool(std::string_view)>& is_page,
+                                                       Extension* what,
+                                                       const std::function<bool(std::string_view)>& gives_key,
+                                                       const NamingOf& naming_of) const {
+  return extend(before, after, is_page, what, false, gives_key, naming_of);
 }
 
 // A note deleted: a page that goes like a name given up by its last note,
@@ -1006,6 +1016,56 @@ std::optional<EntityResolver> EntityResolver::with_keys(
   return r;
 }
 
+std::optional<EntityResolver::Info> EntityResolver::decided_again(
+    std::string_view name, const std::string& key, const Kind* override, const NoteDigest* page,
+    const Named& nm, const std::set<std::string_view>& deciding,
+    const std::function<bool(std::string_view)>& is_page) const {
+  if (name.empty() || name.front() == '@' || is_attachment(name)) return std::nullopt;
+  if (page && listed(name) != 0) return std::nullopt;
+  // (named() reads the spellings folding to its key: one resolving to it
+  // otherwise, an alias, a path or a config name's other spelling, whose
+  // labels, link words and lists count too, is refused.)
+  for (const auto& [spelling, canonical] : m_spellings)
+    if (canonical == name && fold_name(spelling) != key) return std::nullopt;
+  if (!page && !nm.first) return std::nullopt;  // (its words are read where a note names it)
+  Info info;
+  const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
+    info.offer(k, e, std::move(detail));
+  };
+  if (override) set(*override, KindEvidence::Override, {});
+  if (page) {
+    if (const auto k = declared(*page)) set(k->first, KindEvidence::OwnPage, k->second);
+    if (page->bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
+    if (page->structure) set(*page->structure, KindEvidence::PageStructure, {});
+    if (page->defined) set(*page->defined, KindEvidence::FirstSentence, page->defined_by);
+  }
+  weigh_naming(nm, key, info);
+  // Its lists: of pages and names their own evidence decides only (then its
+  // kind moves no list mate; a name no page has may take one from them).
+  for (const auto* list : nm.lists) {
+    const auto member = [&](std::size_t i) { return member_of(nm, name, (*list)[i]); };
+    const auto kind_of = [&](std::string_view m) -> std::optional<std::string_view> {
+      if (m == name) return info.kind ? std::optional<std::string_view>(*info.kind) : std::nullopt;
+      const StoredKind* k = stored_kind(m);
+      if (!k || k->kind.empty() || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
+        return std::nullopt;
+      return k->kind;
+    };
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string_view m = member(i);
+      if (m == name) continue;
+      // (A mate decided again here has no stored kind to go by.)
+      if (m.empty() || (!is_page(m) && (deciding.count(m) || !kind_of(m)))) return std::nullopt;
+    }
+    if (!page)
+      list_mates(list->size(), member, kind_of, [&](std::string_view m, const Kind& k, std::string_view by) {
+        if (m == name) set(k, KindEvidence::ListMates, std::string(by));
+      });
+  }
+  if (page) set(Kind(kinds::OTHER), KindEvidence::Page, {});
+  return info;
+}
+
 std::optional<EntityResolver> EntityResolver::overridden(
     const Overrides& before, const Overrides& after,
     const std::function<const NoteDigest*(std::string_view)>& page_of,
@@ -1037,59 +1097,17 @@ std::optional<EntityResolver> EntityResolver::overridden(
     const std::string key = fold_name(name);
     const NoteDigest* page = is_page(name) ? page_of(name) : nullptr;
     if (is_page(name) && !page) return std::nullopt;
-    if (page ? listed(name) != 0 : false) return std::nullopt;
-    // (named() reads the spellings folding to its key: one resolving to it
-    // otherwise, an alias, a path or a config name's other spelling, whose
-    // labels, link words and lists count too, is refused.)
-    for (const auto& [spelling, canonical] : m_spellings)
-      if (canonical == name && fold_name(spelling) != key) return std::nullopt;
     const auto naming = naming_of(name);
     if (!naming) return std::nullopt;
-    const Named nm = named(key, *naming);
-    if (!page && !nm.first) return std::nullopt;  // (its words are read where a note names it)
-    Info info;
-    const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
-      info.offer(k, e, std::move(detail));
-    };
-    for (const auto& [raw, kind] : after)  // (the first, in the file's name order, that names it)
+    const Kind* override = nullptr;  // (the first, in the file's name order, that names it)
+    for (const auto& [raw, kind] : after)
       if (const std::string_view* c = stored_canonical(raw); c && *c == name) {
-        set(kind, KindEvidence::Override, {});
+        override = &kind;
         break;
       }
-    if (page) {
-      if (const auto k = declared(*page)) set(k->first, KindEvidence::OwnPage, k->second);
-      if (page->bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
-    }
-    if (page) {
-      if (page->structure) set(*page->structure, KindEvidence::PageStructure, {});
-      if (page->defined) set(*page->defined, KindEvidence::FirstSentence, page->defined_by);
-    }
-    weigh_naming(nm, key, info);
-    // Its lists: of pages and names their own evidence decides only (then its
-    // kind moves no list mate; a name no page has may take one from them).
-    for (const auto* list : nm.lists) {
-      const auto member = [&](std::size_t i) { return member_of(nm, name, (*list)[i]); };
-      const auto kind_of = [&](std::string_view m) -> std::optional<std::string_view> {
-        if (m == name) return info.kind ? std::optional<std::string_view>(*info.kind) : std::nullopt;
-        const StoredKind* k = stored_kind(m);
-        if (!k || k->kind.empty() ||
-            static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
-          return std::nullopt;
-        return k->kind;
-      };
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        const std::string_view m = member(i);
-        if (m == name) continue;
-        // (A mate decided again here has no stored kind to go by.)
-        if (m.empty() || (!is_page(m) && (names.count(m) || !kind_of(m)))) return std::nullopt;
-      }
-      if (!page)
-        list_mates(list->size(), member, kind_of,
-                   [&](std::string_view m, const Kind& k, std::string_view by) {
-                     if (m == name) set(k, KindEvidence::ListMates, std::string(by));
-                   });
-    }
-    if (page) set(Kind(kinds::OTHER), KindEvidence::Page, {});
+    auto again = decided_again(name, key, override, page, named(key, *naming), names, is_page);
+    if (!again) return std::nullopt;
+    Info info = std::move(*again);
     // A work's facts follow its kind.
     if (page && info.kind && is_work(*info.kind)) {
       WorkFacts& w = works[std::string(name)];
@@ -1246,9 +1264,11 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
   return std::make_pair(std::move(*r), std::string(name));
 }
 
-std::optional<EntityResolver> EntityResolver::extend(
-    const NoteDigest* before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
-    Extension* what, bool deleted, const std::function<bool(std::string_view)>& gives_key) const {
+std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, const NoteDigest& after,
+                                                     const std::function<bool(std::string_view)>& is_page,
+                                                     Extension* what, bool deleted,
+                                                     const std::function<bool(std::string_view)>& gives_key,
+                                                     const NamingOf& naming_of) const {
   // A new note is a new page: extended when nothing the vault knows folds
   // like its title (then no note names it), it brings no alias or kind word
   // of its own (the synonyms and kinds stay), and it does not name itself.
@@ -1266,6 +1286,7 @@ std::optional<EntityResolver> EntityResolver::extend(
     before = &unwritten;
   }
   Additions more;
+  more.can_rekind = static_cast<bool>(naming_of);
   if (!admits(*before, after, is_page, &more)) return std::nullopt;
   if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
   for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)
@@ -1430,6 +1451,32 @@ std::optional<EntityResolver> EntityResolver::extend(
     new_work.erase(after.title);
     works = &new_work;
   }
+  // Names no page has whose labels or link words changed here: each kind
+  // decided again from every note naming it (this one as it is now), when it
+  // gets one, not by its lists (their order is the vault's), moving no list mate.
+  std::vector<std::pair<std::string, Info>> rekinded;  // (kept alive for the encoding)
+  rekinded.reserve(more.rekind.size());
+  {
+    const std::set<std::string_view> deciding(more.rekind.begin(), more.rekind.end());
+    for (const std::string& name : more.rekind) {
+      if (gone.count(name)) continue;
+      auto naming = naming_of(name);
+      if (!naming) return std::nullopt;
+      naming->push_back(&after);
+      const std::string key = fold_name(name);
+      auto again = decided_again(name, key, nullptr, nullptr, named(key, *naming), deciding, is_page);
+      if (!again || !again->kind || again->evidence == KindEvidence::ListMates) return std::nullopt;
+      rekinded.emplace_back(name, std::move(*again));
+    }
+  }
+  for (const auto& [name, decided] : rekinded) {
+    const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
+                                     [](const StoredKind& k, const std::string& n) { return k.name < n; });
+    if (at != kinds.end() && at->name == name)
+      *at = {at->name, *decided.kind, decided.detail, decided.evidence};
+    else
+      kinds.insert(at, {name, *decided.kind, decided.detail, decided.evidence});
+  }
   // A spelling of a name no page has counts this note once more when the
   // note now uses it, once less when it no longer does.
   std::map<std::string_view, int> change;
@@ -1541,6 +1588,8 @@ std::optional<EntityResolver> EntityResolver::extend(
     what->glosses = more.glosses;
     what->alias_keys_gone.assign(more.alias_keys_gone.begin(), more.alias_keys_gone.end());
     what->aliases_given_up = more.aliases_given_up;
+    for (const auto& entry : rekinded) what->rekinded.push_back(entry.first);
+    what->page = what->page || !rekinded.empty();
   }
   return r;
 }

@@ -166,13 +166,22 @@ class EntityResolver {
     bool aliases_given_up = false;  ///< the note's page gave up aliases (the synonym table is built again)
     std::string orphan;    ///< orphaned(): the name the deleted page's name became
     std::string adopted;   ///< adopted(): the name no page had that the new page took
+    std::vector<std::string> rekinded;  ///< names no page has whose kinds were decided again (each has one)
     /// The folded keys of the aliases the note's page gave up that it no longer gives.
     std::vector<std::string> alias_keys_gone;
   };
+  /// Every other note naming a name, by any spelling, as the resolution knows them, in the
+  /// vault's order (nullopt: not known).
+  using NamingOf = std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>;
+  /// `naming_of`, when given, lets a name no page has whose kind other notes' labels or link
+  /// words decide take labels or link words added or taken away here: its kind is decided
+  /// again from the notes naming it (what->rekinded), when that moves no list mate, gives it a
+  /// kind and is no list mate's own.
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
                                          Extension* what = nullptr,
-                                         const std::function<bool(std::string_view)>& gives_key = {}) const;
+                                         const std::function<bool(std::string_view)>& gives_key = {},
+                                         const NamingOf& naming_of = {}) const;
   /// The same for a note deleted (before: its digest), when it is a page no
   /// other note can name: no other spelling resolves to it, no list counts it,
   /// no override types it, it has no kind of the vault's own, no
@@ -364,8 +373,16 @@ class EntityResolver {
       const std::function<bool(std::string_view)>& is_page) const;
   std::optional<EntityResolver> extend(const NoteDigest* before, const NoteDigest& after,
                                        const std::function<bool(std::string_view)>& is_page, Extension* what,
-                                       bool deleted,
-                                       const std::function<bool(std::string_view)>& gives_key) const;
+                                       bool deleted, const std::function<bool(std::string_view)>& gives_key,
+                                       const NamingOf& naming_of = {}) const;
+  /// A name's kind decided again (decide_kinds() for one name): from the override naming it, its
+  /// page's digest (nullptr: no page) and what the notes naming it say (nm, key); nullopt when
+  /// that could move another name's kind (a list names it with a name neither a page nor of a
+  /// kind its own evidence decides, or one of `deciding`, decided again too) or cannot be known here.
+  std::optional<Info> decided_again(std::string_view name, const std::string& key, const Kind* override,
+                                    const NoteDigest* page, const Named& nm,
+                                    const std::set<std::string_view>& deciding,
+                                    const std::function<bool(std::string_view)>& is_page) const;
   /// keeps(), and with `more` given, extended(): what the change may add.
   using Fresh = std::map<std::string_view, std::string>;  // spellings no note had → their keys
   struct PageChange {
@@ -384,6 +401,8 @@ class EntityResolver {
     std::set<std::string> alias_keys_gone;    // ... of those it gave up (no alias left folds alike)
     bool glosses = false;                     // the note's glosses changed
     bool aliases_given_up = false;            // it gave up aliases (whatever their keys)
+    bool can_rekind = false;                  // (extend() has the notes naming a name)
+    std::set<std::string> rekind;             // names no page has whose labels or link words changed
   };
   std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
   /// Is name the one spelling that resolves to it?

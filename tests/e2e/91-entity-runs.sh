@@ -69,6 +69,22 @@ for other in zd.md a0.md; do
   printf '# w\n[[TARGET]] の話。\n' >"$v/w.md"
   same_as_rebuild "$v" "$i" "then a note names it in another spelling ($other)"
 done
+# Labels and link words taken away from a name no page has whose kind other
+# notes' labels decide: its kind is decided again from the notes naming it.
+fresh
+printf '# p1\n\n## 関連\n- 関連研究者: [[Kim Lee]]\n' >"$v/p1.md"
+printf '# p2\n\n## 関連\n- 関連研究者: [[Kim Lee]]\n' >"$v/p2.md"
+printf '# p3\n\n## 関連\n- 協力機関: [[Kim Lee]]\n[[Kim Lee]]による開発。\n' >"$v/p3.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+printf '# p1\n\n[[Kim Lee]] の話。\n' >"$v/p1.md"
+same_as_rebuild "$v" "$i" "a label taken away (two notes' labels left)"
+printf '# p2\n\n[[Kim Lee]] の話。\n' >"$v/p2.md"
+same_as_rebuild "$v" "$i" "another label taken away (the other kind's label left)"
+printf '# p3\n\n[[Kim Lee]]による開発。\n' >"$v/p3.md"
+same_as_rebuild "$v" "$i" "the last label taken away (link words left)"
+printf '# p1\n\n## 関連\n- 協力機関: [[Kim Lee]]\n' >"$v/p1.md"
+same_as_rebuild "$v" "$i" "a label of another kind added"
+
 # The override file written, changed, given a bad line and taken away in the
 # sample vault: each name whose override changed decides its kind again.
 v="$WORK/sample" && i="$WORK/sample-index"

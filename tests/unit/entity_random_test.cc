@@ -96,7 +96,15 @@ struct RVault {
       int same_title = 0;
       for (const auto& d : after_ds) same_title += d.title == after.title;
       if (same_title > 1) return {false, false, "two of a title"};
-      e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk);
+      std::vector<NoteDigest> rest_now;  // (the other notes, in the vault's order)
+      for (const auto& [q, t] : after_files)
+        if (q != path) rest_now.push_back(test::digest(p.parse(q, t)));
+      const auto naming_of = [&](std::string_view) {
+        std::vector<const NoteDigest*> nm;
+        for (const auto& d : rest_now) nm.push_back(&d);
+        return std::optional(nm);
+      };
+      e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk, naming_of);
       how = before ? "extended" : "extended(new)";
       if (!e && !before) {
         std::vector<NoteDigest> rest;

@@ -310,10 +310,17 @@ struct Vault {
   std::pair<bool, bool> extend(const std::string& note_after, EntityResolver::Extension* what = nullptr) {
     const auto r = stored();
     const NoteDigest before = test::digest(p.parse("a.md", note_before));
+    std::vector<NoteDigest> others;  // every other note (they follow a.md in the vault's order)
+    for (const Note& n : pages) others.push_back(test::digest(n));
     const auto e = r->extended(
         &before, test::digest(p.parse("a.md", note_after)),
         [&](std::string_view name) { return is_page(name); }, what,
-        [&](std::string_view key) { return gives_key(key); });
+        [&](std::string_view key) { return gives_key(key); },
+        [&](std::string_view) {
+          std::vector<const NoteDigest*> naming;
+          for (const NoteDigest& d : others) naming.push_back(&d);
+          return std::optional(naming);
+        });
     return {e.has_value(), e && e->serialize() == resolve(note_after)};
   }
   // A note deleted (one of `pages`, by file name): is the stored resolution
