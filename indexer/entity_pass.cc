@@ -70,9 +70,25 @@ std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> postings(const st
   return docs;
 }
 
-// Does any note spell this title in a label, a link's words, a list or a
-// name? (Each note's stored digest is searched for its bytes first: most
-// are not decoded.)
+// Does a note's digest hold a spelling `is` takes, as a name, under a label,
+// in the words around a link or in a list?
+template <class Is>
+bool spells(const NoteDigest& d, Is is) {
+  return std::any_of(d.names.begin(), d.names.end(), is) ||
+         std::any_of(d.labelled.begin(), d.labelled.end(), [&](const auto& l) { return is(l.first); }) ||
+         std::any_of(d.hints.begin(), d.hints.end(), [&](const auto& h) { return is(h.name); }) ||
+         std::any_of(d.lists.begin(), d.lists.end(),
+                     [&](const auto& list) { return std::any_of(list.begin(), list.end(), is); });
+}
+
+// Does a note name a name (a spelling folding to its key) among its names?
+bool names_key(const NoteDigest& d, const std::string& key) {
+  return std::any_of(d.names.begin(), d.names.end(),
+                     [&](const std::string& n) { return unicode::fold_name(n) == key; });
+}
+
+// Does any note spell this title? (Each note's stored digest is searched for
+// its bytes first: most are not decoded.)
 bool spelled_anywhere(const std::string& title, const IndexState& state) {
   state.load_digests();
   const std::boyer_moore_horspool_searcher bytes(title.begin(), title.end());
@@ -80,14 +96,7 @@ bool spelled_anywhere(const std::string& title, const IndexState& state) {
     if (!n.has_digest()) continue;
     const std::string encoded = n.encoded_digest();
     if (std::search(encoded.begin(), encoded.end(), bytes) == encoded.end()) continue;
-    const NoteDigest& d = n.digest();
-    const auto is_title = [&](const std::string& s) { return s == title; };
-    if (std::any_of(d.names.begin(), d.names.end(), is_title) ||
-        std::any_of(d.labelled.begin(), d.labelled.end(), [&](const auto& l) { return l.first == title; }) ||
-        std::any_of(d.hints.begin(), d.hints.end(), [&](const auto& h) { return h.name == title; }) ||
-        std::any_of(d.lists.begin(), d.lists.end(),
-                    [&](const auto& list) { return std::any_of(list.begin(), list.end(), is_title); }))
-      return true;
+    if (spells(n.digest(), [&](const std::string& s) { return s == title; })) return true;
   }
   return false;
 }
@@ -356,14 +365,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     bool named = false;
     for (std::size_t j = 0; j < naming->digests.size(); ++j) {
       const NoteDigest& d = *naming->digests[j];
-      const auto ours = [&](const std::string& name) { return unicode::fold_name(name) == key; };
-      if (std::any_of(d.names.begin(), d.names.end(), ours)) naming_paths.push_back(naming->paths[j]);
-      named =
-          named || !naming_paths.empty() ||
-          std::any_of(d.labelled.begin(), d.labelled.end(), [&](const auto& l) { return ours(l.first); }) ||
-          std::any_of(d.hints.begin(), d.hints.end(), [&](const auto& h) { return ours(h.name); }) ||
-          std::any_of(d.lists.begin(), d.lists.end(),
-                      [&](const auto& list) { return std::any_of(list.begin(), list.end(), ours); });
+      if (names_key(d, key)) naming_paths.push_back(naming->paths[j]);
+      named = named || spells(d, [&](const std::string& n) { return unicode::fold_name(n) == key; });
     }
     if (!named) {
       // A source page or one titled like an attachment: labels, link words and
@@ -415,9 +418,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       const std::string key = unicode::fold_name(name);
       auto& paths = naming_paths[std::string(name)];
       for (std::size_t j = 0; j < naming->digests.size(); ++j)
-        if (std::any_of(naming->digests[j]->names.begin(), naming->digests[j]->names.end(),
-                        [&](const std::string& n) { return unicode::fold_name(n) == key; }))
-          paths.push_back(*naming->paths[j]);
+        if (names_key(*naming->digests[j], key)) paths.push_back(*naming->paths[j]);
       return std::move(naming->digests);
     };
     EntityResolver::Extension what;

@@ -931,34 +931,22 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
   for (const std::string_view s : of_page)
     if (s != title && !uses_of.count(s)) return std::nullopt;
   const std::string_view name = *nm.first;
-  // Its kind (decide_kinds(): the better evidence wins, the first of equals).
-  Info info;
-  const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
-    info.offer(k, e, std::move(detail));
-  };
-  weigh_naming(nm, key, info);
+  // The pages listed with it (listed() said its lists hold no other name): each list counts them once.
   std::map<std::string_view, int> listed_change;
   for (const auto* list : nm.lists) {
-    const auto member = [&](std::size_t i) { return member_of(nm, name, (*list)[i]); };
     std::vector<std::string_view> pages;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const std::string_view m = member(i);
+    for (const std::string& n : *list) {
+      const std::string_view m = member_of(nm, name, n);
       if (m == name) continue;
-      if (m.empty() || !is_page(m)) return std::nullopt;  // (listed() said none)
+      if (m.empty() || !is_page(m)) return std::nullopt;
       if (std::find(pages.begin(), pages.end(), m) == pages.end()) pages.push_back(m);
     }
     for (const std::string_view page : pages) ++listed_change[page];
-    const auto kind_of = [&](std::string_view m) -> std::optional<std::string_view> {
-      if (m == name) return info.kind ? std::optional<std::string_view>(*info.kind) : std::nullopt;
-      const StoredKind* k = stored_kind(m);  // a page's kind, as the lists find it
-      if (!k || k->kind.empty() || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::ListMates))
-        return std::nullopt;
-      return k->kind;
-    };
-    list_mates(list->size(), member, kind_of, [&](std::string_view m, const Kind& k, std::string_view by) {
-      if (m == name) set(k, KindEvidence::ListMates, std::string(by));
-    });
   }
+  // Its kind, as decide_kinds() gives a name no page has.
+  auto decided = decided_again(name, key, nullptr, nullptr, nm, {}, is_page);
+  if (!decided) return std::nullopt;
+  const Info& info = *decided;
   // The resolution with it: its spellings now of the name, the page's kind and work gone, the name's
   // kind, its spellings' uses, the pages listed with it.
   std::vector<std::pair<std::string_view, std::string_view>> spellings;
@@ -1068,8 +1056,7 @@ std::optional<EntityResolver::Info> EntityResolver::decided_again(
 
 std::optional<EntityResolver> EntityResolver::overridden(
     const Overrides& before, const Overrides& after,
-    const std::function<const NoteDigest*(std::string_view)>& page_of,
-    const std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>& naming_of,
+    const std::function<const NoteDigest*(std::string_view)>& page_of, const NamingOf& naming_of,
     const std::function<bool(std::string_view)>& is_page, Extension* what) const {
   if (!m_stored) return std::nullopt;
   // The names whose overrides changed, each a spelling the vault keeps.

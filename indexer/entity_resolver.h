@@ -239,11 +239,11 @@ class EntityResolver {
   /// override spells as the vault does (a spelling a note uses, or a page's
   /// title), no list names with a name no page has (no list mates move), and
   /// which are no '@' key or attachment. what->page: kinds changed.
-  std::optional<EntityResolver> overridden(
-      const Overrides& before, const Overrides& after,
-      const std::function<const NoteDigest*(std::string_view)>& page_of,
-      const std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>& naming_of,
-      const std::function<bool(std::string_view)>& is_page, Extension* what = nullptr) const;
+  std::optional<EntityResolver> overridden(const Overrides& before, const Overrides& after,
+                                           const std::function<const NoteDigest*(std::string_view)>& page_of,
+                                           const NamingOf& naming_of,
+                                           const std::function<bool(std::string_view)>& is_page,
+                                           Extension* what = nullptr) const;
 
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
