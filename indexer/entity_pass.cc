@@ -286,6 +286,23 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     }
     return naming;
   };
+  // A page's digest, as now() knows it: a changed note weighed already (before
+  // `upto`, or `upto` itself) as it is now, one not yet as it was; none for a
+  // title two notes have, or a new note not weighed yet.
+  const auto page_of = [&](std::string_view title, std::size_t upto) -> const NoteDigest* {
+    if (const auto t = titles.find(title); t == titles.end() || t->second != 1) return nullptr;
+    for (std::size_t j = 0; j < notes.size(); ++j) {
+      if (!notes[j].has_digest() || note_title(notes[j].file->path) != title) continue;
+      if (notes[j].status != RunNote::Status::Changed || j <= upto) {
+        state.load_values({j});
+        return &notes[j].digest();
+      }
+      if (!notes[j].old) return nullptr;
+      auto old = NoteDigest::decode(*notes[j].old->digest);
+      return old ? &was.emplace_back(std::move(*old)) : nullptr;
+    }
+    return nullptr;
+  };
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     std::optional<NoteDigest> before;  // none: a new note
@@ -306,7 +323,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       if (!naming) return std::nullopt;
       return std::move(naming->digests);
     };
-    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key, naming_of);
+    const auto page_now = [&, i](std::string_view title) { return page_of(title, i); };
+    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key, naming_of,
+                               page_now);
     // A new page for a name other notes use: the notes naming it are found by its postings.
     if (!more && !before) {
       const auto named_by = postings(n.digest().title, shards);
@@ -400,15 +419,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       scratch.load_overrides(tsv);
       return scratch.overrides();
     };
-    const auto page_of = [&](std::string_view title) -> const NoteDigest* {
-      if (const auto t = titles.find(title); t == titles.end() || t->second != 1) return nullptr;
-      for (std::size_t j = 0; j < notes.size(); ++j)
-        if (notes[j].has_digest() && note_title(notes[j].file->path) == title) {
-          state.load_values({j});
-          return &notes[j].digest();
-        }
-      return nullptr;
-    };
+    const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
     std::map<std::string, std::vector<std::string>> naming_paths;  // name → the notes naming it by a name
     const auto naming_of = [&](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
       const auto named_by = postings(std::string(name), shards);
@@ -422,7 +433,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       return std::move(naming->digests);
     };
     EntityResolver::Extension what;
-    auto more = now().overridden(overrides_of(old_overrides), overrides_of(overrides), page_of, naming_of,
+    auto more = now().overridden(overrides_of(old_overrides), overrides_of(overrides), page_now, naming_of,
                                  is_page, &what);
     if (!more) return std::nullopt;
     extended = std::move(more);

@@ -223,6 +223,17 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::strin
   return std::nullopt;
 }
 
+namespace {
+
+// A work's venues and years, as the pages linking to it take them (its opening lines' year when it has no
+// other).
+WorkFacts work_facts(const NoteDigest& d) {
+  return {d.venues,
+          d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years};
+}
+
+}  // namespace
+
 std::optional<std::pair<Kind, std::string>> EntityResolver::declared(const NoteDigest& d) const {
   for (const auto& w : d.kind_words) {
     const auto k = m_vocabulary.canonical(w.word);
@@ -250,9 +261,7 @@ void EntityResolver::finish() {
   for (const NoteDigest& d : m_digests)
     if (const auto info = m_info.find(d.title);
         info != m_info.end() && info->second.kind && is_work(*info->second.kind)) {
-      WorkFacts& w = m_works[d.title];
-      w.venues = d.venues;
-      w.years = d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years;
+      m_works[d.title] = work_facts(d);
     }
   // What pass 1 gathered is done with; the resolution is kept as it is stored.
   const bool loaded = load(std::make_shared<const std::string>(encode()));
@@ -601,7 +610,10 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   if (a.kind_words != b.kind_words || a.structure != b.structure || a.bibliographic != b.bibliographic ||
       a.defined != b.defined || a.defined_by != b.defined_by || a.venues != b.venues || a.years != b.years ||
       a.text_year != b.text_year)
-    if (!more || !(more->page = page_change(b, a))) return false;
+    if (!more || !(more->page = page_change(b, a, more->can_rekind_pages))) return false;
+  // (Its own words no longer declaring its kind: decided again in extend(), like a name whose labels
+  // changed.)
+  if (more && more->page && more->page->again) more->rekind.insert(a.title);
   const auto spellings = [](const NoteDigest& d) {
     std::set<std::string_view> s(d.names.begin(), d.names.end());
     for (const auto& [name, kind] : d.labelled) s.insert(name);
@@ -716,7 +728,7 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   const auto rekind = [&](std::string_view spelling) {
     if (!more || !more->can_rekind) return false;
     const std::string_view* c = stored_canonical(spelling);
-    if (!c || is_page(*c)) return false;
+    if (!c || (is_page(*c) && !more->can_rekind_pages)) return false;
     more->rekind.insert(std::string(*c));
     return true;
   };
@@ -743,13 +755,13 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
 // A page's kind decided anew from its own words: what it declares itself
 // (over anything but the override file) or its own authors with a venue or
 // year; the same when the override file decides it, or when it says of
-// itself what it said. Refused when it declares a kind the vocabulary lacks
-// or gives up one the defaults lack (the vault's kinds would change). When
-// the kind the lists see moves to or from a person's or an organization's,
-// names listed with the page may get or lose list mates: extended() asks
-// that no list but the note's own names it with a name no page has.
+// itself what it said; with `again`, when its words declare no kind, one
+// extend() decides again from them and the notes naming it. Refused when it declares a kind the vocabulary
+// lacks or gives up one the defaults lack (the vault's kinds would change). When the kind the lists see moves
+// to or from a person's or an organization's, names listed with the page may get or lose list mates:
+// extended() asks that no list but the note's own names it with a name no page has.
 std::optional<EntityResolver::PageChange> EntityResolver::page_change(const NoteDigest& b,
-                                                                      const NoteDigest& a) const {
+                                                                      const NoteDigest& a, bool again) const {
   const StoredKind* stored = stored_kind(a.title);
   if (!stored) return std::nullopt;
   PageChange change{stored->kind.empty() ? std::nullopt : std::optional<Kind>(stored->kind), stored->evidence,
@@ -764,6 +776,8 @@ std::optional<EntityResolver::PageChange> EntityResolver::page_change(const Note
       change = {k->first, KindEvidence::OwnPage, k->second};
     else if (a.bibliographic)
       change = {Kind(kinds::SOURCE), KindEvidence::Bibliographic, {}};
+    else if (again)
+      return PageChange{{}, KindEvidence::None, {}, false, true};
     else
       return std::nullopt;
   }
@@ -789,8 +803,9 @@ std::optional<EntityResolver> EntityResolver::extended(const NoteDigest* before,
                                                        const std::function<bool(std::string_view)>& is_page,
                                                        Extension* what,
                                                        const std::function<bool(std::string_view)>& gives_key,
-                                                       const NamingOf& naming_of) const {
-  return extend(before, after, is_page, what, false, gives_key, naming_of);
+                                                       const NamingOf& naming_of,
+                                                       const PageOf& page_of) const {
+  return extend(before, after, is_page, what, false, gives_key, naming_of, page_of);
 }
 
 // A note deleted: a page that goes like a name given up by its last note,
@@ -1016,6 +1031,10 @@ std::optional<EntityResolver::Info> EntityResolver::decided_again(
   for (const auto& [spelling, canonical] : m_spellings)
     if (canonical == name && fold_name(spelling) != key) return std::nullopt;
   if (!page && !nm.first) return std::nullopt;  // (its words are read where a note names it)
+  // (... nor, for a page, one folding alike that resolves to another page: NOVA.md, nova.md.)
+  if (page)
+    for (const auto& [spelling, notes] : nm.uses)
+      if (const std::string_view* c = stored_canonical(spelling); c && *c != name) return std::nullopt;
   Info info;
   const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
     info.offer(k, e, std::move(detail));
@@ -1054,10 +1073,10 @@ std::optional<EntityResolver::Info> EntityResolver::decided_again(
   return info;
 }
 
-std::optional<EntityResolver> EntityResolver::overridden(
-    const Overrides& before, const Overrides& after,
-    const std::function<const NoteDigest*(std::string_view)>& page_of, const NamingOf& naming_of,
-    const std::function<bool(std::string_view)>& is_page, Extension* what) const {
+std::optional<EntityResolver> EntityResolver::overridden(const Overrides& before, const Overrides& after,
+                                                         const PageOf& page_of, const NamingOf& naming_of,
+                                                         const std::function<bool(std::string_view)>& is_page,
+                                                         Extension* what) const {
   if (!m_stored) return std::nullopt;
   // The names whose overrides changed, each a spelling the vault keeps.
   std::set<std::string_view> names;  // their canonical names
@@ -1097,10 +1116,7 @@ std::optional<EntityResolver> EntityResolver::overridden(
     Info info = std::move(*again);
     // A work's facts follow its kind.
     if (page && info.kind && is_work(*info.kind)) {
-      WorkFacts& w = works[std::string(name)];
-      w.venues = page->venues;
-      w.years = page->years.empty() && !page->text_year.empty() ? std::vector<std::string>{page->text_year}
-                                                                : page->years;
+      works[std::string(name)] = work_facts(*page);
     } else {
       works.erase(std::string(name));
     }
@@ -1228,12 +1244,7 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
                                 [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; }),
                added);
   std::map<std::string, WorkFacts, std::less<>> works = m_works;
-  if (is_work(*info.kind)) {
-    WorkFacts& w = works[title];
-    w.venues = page.venues;
-    w.years =
-        page.years.empty() && !page.text_year.empty() ? std::vector<std::string>{page.text_year} : page.years;
-  }
+  if (is_work(*info.kind)) works[title] = work_facts(page);
   std::vector<std::pair<std::string_view, std::uint32_t>> counted;
   counted.reserve(m_uses.size());
   for (const auto& u : m_uses)
@@ -1255,7 +1266,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
                                                      const std::function<bool(std::string_view)>& is_page,
                                                      Extension* what, bool deleted,
                                                      const std::function<bool(std::string_view)>& gives_key,
-                                                     const NamingOf& naming_of) const {
+                                                     const NamingOf& naming_of, const PageOf& page_of) const {
   // A new note is a new page: extended when nothing the vault knows folds
   // like its title (then no note names it), it brings no alias or kind word
   // of its own (the synonyms and kinds stay), and it does not name itself.
@@ -1274,6 +1285,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   }
   Additions more;
   more.can_rekind = static_cast<bool>(naming_of);
+  more.can_rekind_pages = more.can_rekind && static_cast<bool>(page_of) && !deleted;
   if (!admits(*before, after, is_page, &more)) return std::nullopt;
   if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
   for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)
@@ -1325,6 +1337,52 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     const auto name = name_of_key.find(key);
     if (name == name_of_key.end()) return std::nullopt;
     canonical.emplace(spelling, name->second);
+  }
+  // Names whose labels or link words changed here (and the note's own page
+  // when its words no longer declare its kind): each kind decided again from
+  // every note naming it (this one as it is now) and its page's words, when
+  // it gets one, not by its lists (their order is the vault's), moving no list
+  // mate: no list names a page decided again with a name no page has.
+  std::vector<std::pair<std::string, Info>> rekinded;  // (kept alive for the encoding)
+  rekinded.reserve(more.rekind.size());
+  std::map<std::string_view, const NoteDigest*> rekinded_pages;  // (those that are pages)
+  {
+    const std::set<std::string_view> deciding(more.rekind.begin(), more.rekind.end());
+    const auto unpaged = [&](const std::string& n) {
+      return fresh.count(n) || !is_page(*stored_canonical(n));
+    };
+    for (const std::string& name : more.rekind) {
+      if (std::find(more.gone.begin(), more.gone.end(), name) != more.gone.end()) continue;
+      const NoteDigest* page = nullptr;
+      if (is_page(name)) {
+        page = name == after.title ? &after : page_of(name);
+        if (!page || page->title != name) return std::nullopt;
+        for (const auto* lists : {&before->lists, &after.lists})
+          for (const auto& list : *lists)
+            if (std::any_of(
+                    list.begin(), list.end(),
+                    [&](const std::string& n) { return !fresh.count(n) && *stored_canonical(n) == name; }) &&
+                std::any_of(list.begin(), list.end(), unpaged))
+              return std::nullopt;
+      }
+      auto naming = naming_of(name);
+      if (!naming) return std::nullopt;
+      naming->push_back(&after);
+      const std::string key = fold_name(name);
+      auto again = decided_again(name, key, nullptr, page, named(key, *naming), deciding, is_page);
+      if (!again || !again->kind || again->evidence == KindEvidence::ListMates) return std::nullopt;
+      if (more.page && name == after.title) {
+        // (The note's own kind: set below, with its facts as a work.)
+        more.page->kind = again->kind;
+        more.page->evidence = again->evidence;
+        more.page->detail = std::move(again->detail);
+        more.page->again = false;
+        continue;
+      }
+      if (page) rekinded_pages.emplace(name, page);
+      rekinded.emplace_back(name, std::move(*again));
+    }
+    if (more.page && more.page->again) return std::nullopt;
   }
   // Their kinds, from the evidence decide_kinds() weighs, all of it in this
   // note: its list labels, the words around its links, the names' own words,
@@ -1387,10 +1445,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     name_of_key.emplace(title_key, t);
     if (is_work(*info[t].kind)) {
       new_work = m_works;
-      WorkFacts& w = new_work[after.title];
-      w.venues = after.venues;
-      w.years = after.years.empty() && !after.text_year.empty() ? std::vector<std::string>{after.text_year}
-                                                                : after.years;
+      new_work[after.title] = work_facts(after);
       works = &new_work;
     }
   }
@@ -1424,10 +1479,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     at->detail = more.page->detail;
     new_work = m_works;
     if (more.page->kind && is_work(*more.page->kind)) {
-      WorkFacts& w = new_work[after.title];
-      w.venues = after.venues;
-      w.years = after.years.empty() && !after.text_year.empty() ? std::vector<std::string>{after.text_year}
-                                                                : after.years;
+      new_work[after.title] = work_facts(after);
     } else {
       new_work.erase(after.title);
     }
@@ -1438,25 +1490,19 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     new_work.erase(after.title);
     works = &new_work;
   }
-  // Names no page has whose labels or link words changed here: each kind
-  // decided again from every note naming it (this one as it is now), when it
-  // gets one, not by its lists (their order is the vault's), moving no list mate.
-  std::vector<std::pair<std::string, Info>> rekinded;  // (kept alive for the encoding)
-  rekinded.reserve(more.rekind.size());
-  {
-    const std::set<std::string_view> deciding(more.rekind.begin(), more.rekind.end());
-    for (const std::string& name : more.rekind) {
-      if (gone.count(name)) continue;
-      auto naming = naming_of(name);
-      if (!naming) return std::nullopt;
-      naming->push_back(&after);
-      const std::string key = fold_name(name);
-      auto again = decided_again(name, key, nullptr, nullptr, named(key, *naming), deciding, is_page);
-      if (!again || !again->kind || again->evidence == KindEvidence::ListMates) return std::nullopt;
-      rekinded.emplace_back(name, std::move(*again));
-    }
-  }
+  // The names decided again above, and a page's facts as a work (or none).
   for (const auto& [name, decided] : rekinded) {
+    if (rekinded_pages.count(name) && (is_work(*decided.kind) || works->count(name))) {
+      if (works != &new_work) {
+        new_work = *works;
+        works = &new_work;
+      }
+      if (is_work(*decided.kind)) {
+        new_work[name] = work_facts(*rekinded_pages.at(name));
+      } else {
+        new_work.erase(name);
+      }
+    }
     const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
                                      [](const StoredKind& k, const std::string& n) { return k.name < n; });
     if (at != kinds.end() && at->name == name)

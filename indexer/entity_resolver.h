@@ -166,22 +166,27 @@ class EntityResolver {
     bool aliases_given_up = false;  ///< the note's page gave up aliases (the synonym table is built again)
     std::string orphan;    ///< orphaned(): the name the deleted page's name became
     std::string adopted;   ///< adopted(): the name no page had that the new page took
-    std::vector<std::string> rekinded;  ///< names no page has whose kinds were decided again (each has one)
+    std::vector<std::string> rekinded;  ///< names whose kinds were decided again (each has one)
     /// The folded keys of the aliases the note's page gave up that it no longer gives.
     std::vector<std::string> alias_keys_gone;
   };
   /// Every other note naming a name, by any spelling, as the resolution knows them, in the
   /// vault's order (nullopt: not known).
   using NamingOf = std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>;
+  /// A page's digest as the resolution knows it (nullptr: not known, or two notes of its title).
+  using PageOf = std::function<const NoteDigest*(std::string_view)>;
   /// `naming_of`, when given, lets a name no page has whose kind other notes' labels or link
   /// words decide take labels or link words added or taken away here: its kind is decided
   /// again from the notes naming it (what->rekinded), when that moves no list mate, gives it a
-  /// kind and is no list mate's own.
+  /// kind and is no list mate's own. With `page_of` too, the same for a page whose kind its own
+  /// declaration does not decide (its page's words weighed as well), and for the note's own
+  /// page when its words no longer declare its kind, or change what it says of itself: when
+  /// only its title names it and no list names it with a name no page has.
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
                                          Extension* what = nullptr,
                                          const std::function<bool(std::string_view)>& gives_key = {},
-                                         const NamingOf& naming_of = {}) const;
+                                         const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
   /// The same for a note deleted (before: its digest), when it is a page no
   /// other note can name: no other spelling resolves to it, no list counts it,
   /// no override types it, it has no kind of the vault's own, no
@@ -240,8 +245,7 @@ class EntityResolver {
   /// title), no list names with a name no page has (no list mates move), and
   /// which are no '@' key or attachment. what->page: kinds changed.
   std::optional<EntityResolver> overridden(const Overrides& before, const Overrides& after,
-                                           const std::function<const NoteDigest*(std::string_view)>& page_of,
-                                           const NamingOf& naming_of,
+                                           const PageOf& page_of, const NamingOf& naming_of,
                                            const std::function<bool(std::string_view)>& is_page,
                                            Extension* what = nullptr) const;
 
@@ -374,7 +378,7 @@ class EntityResolver {
   std::optional<EntityResolver> extend(const NoteDigest* before, const NoteDigest& after,
                                        const std::function<bool(std::string_view)>& is_page, Extension* what,
                                        bool deleted, const std::function<bool(std::string_view)>& gives_key,
-                                       const NamingOf& naming_of = {}) const;
+                                       const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
   /// A name's kind decided again (decide_kinds() for one name): from the override naming it, its
   /// page's digest (nullptr: no page) and what the notes naming it say (nm, key); nullopt when
   /// that could move another name's kind (a list names it with a name neither a page nor of a
@@ -390,6 +394,7 @@ class EntityResolver {
     KindEvidence evidence = KindEvidence::None;
     std::string detail;
     bool moves_mates = false;  // the kind the lists see moves to or from a person's or an organization's
+    bool again = false;        // decided again in extend(), from its words and the notes naming it
   };
   struct Additions {
     Fresh fresh;
@@ -402,9 +407,12 @@ class EntityResolver {
     bool glosses = false;                     // the note's glosses changed
     bool aliases_given_up = false;            // it gave up aliases (whatever their keys)
     bool can_rekind = false;                  // (extend() has the notes naming a name)
-    std::set<std::string> rekind;             // names no page has whose labels or link words changed
+    bool can_rekind_pages = false;            // (... and their pages' digests)
+    std::set<std::string> rekind;             // names whose labels or link words changed (or own words)
   };
-  std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after) const;
+  /// (`again`: a page whose own words no longer decide its kind may take it from
+  /// the notes naming it: PageChange::again.)
+  std::optional<PageChange> page_change(const NoteDigest& before, const NoteDigest& after, bool again) const;
   /// Is name the one spelling that resolves to it?
   bool sole_spelling(std::string_view name) const;
   bool admits(const NoteDigest& before, const NoteDigest& after,

@@ -85,6 +85,28 @@ same_as_rebuild "$v" "$i" "the last label taken away (link words left)"
 printf '# p1\n\n## 関連\n- 協力機関: [[Kim Lee]]\n' >"$v/p1.md"
 same_as_rebuild "$v" "$i" "a label of another kind added"
 
+# Labels and link words for a page that does not declare its kind, and a page
+# giving up its declaration: its kind is decided again from its words and the
+# notes naming it (in one run with the page changed too, before or after them).
+fresh
+printf '# quiet\n本文。\n' >"$v/quiet.md"
+printf -- '---\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n# work\n本文。\n' >"$v/work.md"
+printf '# a1\n[[quiet]] の話。[[work]] も。\n' >"$v/a1.md"
+printf '# zz\n[[quiet]] の話。\n' >"$v/zz.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+printf '# a1\n[[quiet]] の話。[[work]] も。\n\n## 関連\n- 関連研究者: [[quiet]]\n' >"$v/a1.md"
+same_as_rebuild "$v" "$i" "a label added for a page that says nothing of itself"
+printf '# a1\n[[quiet]]による開発。[[work]] も。\n' >"$v/a1.md"
+printf '# quiet\n米国の半導体企業で、GPU の最大手。\n' >"$v/quiet.md"
+same_as_rebuild "$v" "$i" "the label taken away, link words added, the page's first sentence written"
+printf '# zz\n\n## 関連\n- 関連研究者: [[quiet]]\n' >"$v/zz.md"
+printf '# quiet\n本文。\n' >"$v/quiet.md"
+same_as_rebuild "$v" "$i" "a label added after the page, its first sentence taken away"
+printf '# work\n本文。\n' >"$v/work.md"
+same_as_rebuild "$v" "$i" "a paper page giving up its declaration (no longer a work)"
+printf -- '---\ntype: paper\nvenue: OSDI\nyear: 2024\n---\n# work\n本文。\n' >"$v/work.md"
+same_as_rebuild "$v" "$i" "the declaration written again"
+
 # The override file written, changed, given a bad line and taken away in the
 # sample vault: each name whose override changed decides its kind again.
 v="$WORK/sample" && i="$WORK/sample-index"

@@ -4,7 +4,7 @@
 // front matter or the body, a deletion, a new note), extended as the indexer
 // extends it (extended / adopted / removed / orphaned, with what the indexer
 // tells them), compared byte for byte with a full pass. REVIEW_ROUNDS and
-// REVIEW_SEED run more of them.
+// REVIEW_SEED run more of them; SHOWDIFF=1 prints each mismatch's names.
 #include <catch2/catch.hpp>
 #include <iostream>
 #include <map>
@@ -104,7 +104,16 @@ struct RVault {
         for (const auto& d : rest_now) nm.push_back(&d);
         return std::optional(nm);
       };
-      e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk, naming_of);
+      const auto page_of = [&](std::string_view title) -> const NoteDigest* {
+        const NoteDigest* page = nullptr;
+        for (const auto& d : rest_now)
+          if (d.title == title) {
+            if (page) return nullptr;  // (two notes of one title)
+            page = &d;
+          }
+        return page;
+      };
+      e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk, naming_of, page_of);
       how = before ? "extended" : "extended(new)";
       if (!e && !before) {
         std::vector<NoteDigest> rest;
@@ -142,6 +151,13 @@ struct RVault {
     }
     const std::string again = full(after_files);
     const bool same = e && e->serialize() == again;
+    if (e && !same && std::getenv("SHOWDIFF")) {
+      auto full_r = EntityResolver::deserialize(again, e->vocabulary());
+      for (const auto& n : e->changed_names(*full_r))
+        std::cout << "DIFF " << n << ": ext " << e->kind(n).value_or("-") << "/" << to_string(e->evidence(n))
+                  << " full " << full_r->kind(n).value_or("-") << "/" << to_string(full_r->evidence(n))
+                  << " canon " << e->canonical(n) << " vs " << full_r->canonical(n) << "\n";
+    }
     return {e.has_value(), same, how};
   }
 };
@@ -175,7 +191,16 @@ std::string link(std::mt19937& rng) {
 std::string random_body(std::mt19937& rng) {
   std::string t;
   for (std::size_t k = rng() % 4; k > 0; --k) {
-    switch (rng() % 8) {
+    switch (rng() % 11) {
+      case 8:  // (a first sentence saying what the page is)
+        t += "日本の研究者。";
+        break;
+      case 9:
+        t += "米国の半導体企業で、GPU の最大手。";
+        break;
+      case 10:  // (a page's layout: its parent organization)
+        t += "\n## 関連\n- 親組織: " + link(rng) + "\n";
+        break;
       case 0:
         t += link(rng) + " の話。";
         break;

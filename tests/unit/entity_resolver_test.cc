@@ -320,6 +320,15 @@ struct Vault {
           std::vector<const NoteDigest*> naming;
           for (const NoteDigest& d : others) naming.push_back(&d);
           return std::optional(naming);
+        },
+        [&](std::string_view title) -> const NoteDigest* {
+          const NoteDigest* found = nullptr;
+          for (const NoteDigest& d : others)
+            if (d.title == title) {
+              if (found) return nullptr;
+              found = &d;
+            }
+          return found;
         });
     return {e.has_value(), e && e->serialize() == resolve(note_after)};
   }
@@ -776,9 +785,9 @@ TEST_CASE("EntityResolver, a page's own kind and facts changed extend the resolu
       {head("type: concept") + "\n別の話で [[a]]・[[Nobody]]。",
        head("entity_type: person") + "\n別の話で [[a]]・[[Nobody]]。", false},  // the same list, kept
       {head("type: concept"), head("entity_type: person") + "\n別の話で [[a]]・[[New One]]。",
-       true},                                               // a new name: a person
-      {body, head("type: concept"), true},                  // it said nothing; no list names it
-      {head("type: concept"), body, false},                 // it says nothing now: what others say decides
+       true},                               // a new name: a person
+      {body, head("type: concept"), true},  // it said nothing; no list names it
+      {head("type: concept"), body, true},  // it says nothing now: what the notes naming it say decides
       {head("type: concept"), head("type: gizmo"), false},  // a kind the vault did not have
       {head("type: concept\naliases: [A]"), head("type: product\naliases: [A2]"), true},  // and its aliases
       {head("type: concept\naliases: [A]"), head("type: product\naliases: [Facebook]"),
@@ -1096,6 +1105,61 @@ TEST_CASE("EntityResolver, the override file rewritten extends the resolution", 
   CHECK(v.override_file("").first == false);
   v.note_before = "[[notes/Acme]]による開発。";
   CHECK(v.override_file("").first == false);
+}
+
+TEST_CASE(
+    "EntityResolver, labels and link words for a page that does not declare its kind extend the resolution",
+    "[entities]") {
+  Vault v;
+  EntityResolver::Extension what;
+  // Quiet Page says nothing of itself: a label, then link words, decide its kind.
+  CHECK(v.extend(v.note_before + "\n## 関連\n- 関連研究者: [[Quiet Page]]\n", &what) ==
+        std::make_pair(true, true));
+  CHECK(what.page);  // (the notes linking it follow)
+  CHECK(v.extend(v.note_before + "[[Quiet Page]]による開発。") == std::make_pair(true, true));
+  v.note_before += "\n## 関連\n- 関連研究者: [[Quiet Page]]\n";
+  CHECK(v.extend("[[Quiet Page]] の話。") == std::make_pair(true, true));  // taken away: a page again
+  // The note's own page: its declaration taken away, its first sentence or a label elsewhere decides.
+  v.note_before = "---\nentity_type: person\n---\n[[Xin Liu]] の話。";
+  CHECK(v.extend("米国の半導体企業で、GPU の最大手。[[Xin Liu]] の話。") == std::make_pair(true, true));
+  CHECK(v.extend("[[Xin Liu]] の話。") == std::make_pair(true, true));
+  v.note_before = "日本の研究者。[[Xin Liu]] の話。";
+  CHECK(v.extend("米国の半導体企業で、GPU の最大手。[[Xin Liu]] の話。") == std::make_pair(true, true));
+  // Refused: a page a list names with a name no page has (its kind gives that name a list mate),
+  // a page named by its alias (what is said of it by the alias counts too).
+  v.note_before = "[[Quiet Page]]・[[Nobody]]。";
+  CHECK(v.extend(v.note_before + "\n## 関連\n- 関連研究者: [[Quiet Page]]\n").first == false);
+  v.note_before = "本文。";
+  v.pages.push_back(v.p.parse("Acme.md", "---\naliases: [ACM]\n---\n本文"));
+  CHECK(v.extend("\n## 関連\n- 協力機関: [[ACM]]\n").first == false);
+  CHECK(v.extend("\n## 関連\n- 協力機関: [[Acme]]\n") == std::make_pair(true, true));  // (no note says ACM)
+  v.pages.push_back(v.p.parse("b.md", "[[ACM]] の話。"));
+  CHECK(v.extend("\n## 関連\n- 協力機関: [[Acme]]\n").first == false);
+}
+
+TEST_CASE("EntityResolver, a page decided again counts only what names it, not a page folding alike",
+          "[entities]") {
+  // A regression (the random-vault harness): NOVA.md and nova.md are two
+  // pages; what a label says of [[nova]] is nova's, never NOVA's.
+  Vault v;
+  v.pages.push_back(v.p.parse("NOVA.md", "本文"));
+  v.pages.push_back(v.p.parse("nova.md", "本文"));
+  v.note_before = "\n## 関連\n- 関連研究者: [[nova]]\n";
+  v.overrides = "NOVA\tproduct\n";
+  CHECK(checked_extension(v.override_file("")) == false);
+  v.overrides.clear();
+  // The note's own page a.md losing its declaration while A.md is labelled.
+  v.pages.push_back(v.p.parse("A.md", "本文"));
+  v.pages.push_back(v.p.parse("y.md", "\n## 関連\n- 関連研究者: [[A]]\n"));
+  v.note_before = "---\nentity_type: organization\n---\n本文";
+  CHECK(checked_extension(v.extend("本文")) == false);
+  v.pages.back() = v.p.parse("y.md", "\n## 関連\n- 関連研究者: [[a]]\n");
+  CHECK(checked_extension(v.extend("本文")) == false);
+  v.pages.pop_back();
+  v.pages.pop_back();
+  // (Both spellings name the page the key resolves to: decided again as a full pass decides it.)
+  checked_extension(v.extend("\n## 関連\n- 関連研究者: [[nova]]\n[[NOVA]]による開発。"));
+  checked_extension(v.extend("\n## 関連\n- 関連研究者: [[nova]] / [[NOVA]]\n"));
 }
 
 TEST_CASE("EntityResolver, overridden() equals a full pass: random override files", "[entities]") {
