@@ -286,6 +286,23 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     }
     return naming;
   };
+  // EntityResolver::NamingOf: every note naming a name (its postings' notes
+  // and the run's changed ones), as now() knows them, the changed ones before
+  // `upto` as they are now; and, in `paths`, those naming it by a name.
+  using NamingPaths = std::map<std::string, std::vector<std::string>>;
+  const auto naming_upto = [&](std::size_t upto, NamingPaths& paths_of) {
+    return [&, upto](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
+      const auto named_by = postings(std::string(name), shards);
+      auto naming = named_by ? naming_notes(*named_by, notes.size(), upto) : std::nullopt;
+      if (!naming) return std::nullopt;
+      const std::string key = unicode::fold_name(name);
+      auto& paths = paths_of[std::string(name)];
+      paths.clear();
+      for (std::size_t j = 0; j < naming->digests.size(); ++j)
+        if (names_key(*naming->digests[j], key)) paths.push_back(*naming->paths[j]);
+      return std::move(naming->digests);
+    };
+  };
   // A page's digest, as now() knows it: a changed note weighed already (before
   // `upto`, or `upto` itself) as it is now, one not yet as it was; none for a
   // title two notes have, or a new note not weighed yet.
@@ -316,13 +333,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
     EntityResolver::Extension what;
     givers.weighing(n.file->path);
-    // (The notes naming a name whose labels or link words change here, as now() knows them.)
-    const auto naming_of = [&, i](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
-      const auto named_by = postings(std::string(name), shards);
-      auto naming = named_by ? naming_notes(*named_by, i, i) : std::nullopt;
-      if (!naming) return std::nullopt;
-      return std::move(naming->digests);
-    };
+    // (The notes naming a name whose labels or link words change here, this one among them.)
+    NamingPaths naming_paths;
+    const auto naming_of = naming_upto(i + 1, naming_paths);
     const auto page_now = [&, i](std::string_view title) { return page_of(title, i); };
     auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key, naming_of,
                                page_now);
@@ -340,8 +353,14 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     change.pages_moved = change.pages_moved || what.page;
     if (what.aliases) change.aliased.push_back(n.digest());
     change.glosses = change.glosses || what.glosses;
-    // (A name decided again has a kind: resolved, if it was not.)
-    for (auto& name : what.rekinded) change.adopted.push_back(std::move(name));
+    // A name decided again: resolved, if it was not; or unresolved in the notes naming it.
+    for (auto& name : what.rekinded) {
+      if (extended->kind(name)) {
+        change.adopted.push_back(std::move(name));
+      } else {
+        for (auto& path : naming_paths[name]) change.mentions.push_back({name, std::move(path), true});
+      }
+    }
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
   }
@@ -420,18 +439,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       return scratch.overrides();
     };
     const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
-    std::map<std::string, std::vector<std::string>> naming_paths;  // name → the notes naming it by a name
-    const auto naming_of = [&](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
-      const auto named_by = postings(std::string(name), shards);
-      if (!named_by) return std::nullopt;
-      auto naming = naming_notes(*named_by, notes.size(), notes.size());
-      if (!naming) return std::nullopt;
-      const std::string key = unicode::fold_name(name);
-      auto& paths = naming_paths[std::string(name)];
-      for (std::size_t j = 0; j < naming->digests.size(); ++j)
-        if (names_key(*naming->digests[j], key)) paths.push_back(*naming->paths[j]);
-      return std::move(naming->digests);
-    };
+    NamingPaths naming_paths;
+    const auto naming_of = naming_upto(notes.size(), naming_paths);
     EntityResolver::Extension what;
     auto more = now().overridden(overrides_of(old_overrides), overrides_of(overrides), page_now, naming_of,
                                  is_page, &what);

@@ -700,10 +700,19 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
       if (!more || *stored_canonical(spelling) != spelling || is_attachment(spelling)) return false;
       more->mentioned.push_back(spelling);
     }
+  // (For extended() with the notes naming them: a name decided again in extend().)
+  const auto rekind = [&](std::string_view spelling) {
+    if (!more || !more->can_rekind) return false;
+    const std::string_view* c = stored_canonical(spelling);
+    if (!c || (is_page(*c) && !more->can_rekind_pages)) return false;
+    more->rekind.insert(std::string(*c));
+    return true;
+  };
   // Lists added or taken away: of pages only (and of names new or gone,
   // whose kinds extended() decides), or, for extended(), of names no page has
   // whose kinds better evidence than their lists decides (no list can move
-  // those; the pages listed with them are counted again).
+  // those; the pages listed with them are counted again), or whose kinds are
+  // decided again (from their lists too).
   const auto settled = [&](std::string_view spelling) {
     const StoredKind* k = named[spelling];
     return more && k && !k->kind.empty() && k->evidence != KindEvidence::None &&
@@ -714,7 +723,7 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
   for (const auto& l : a.lists) ++lists[l];
   for (const auto& [list, n] : lists)
     if (n != 0 && !std::all_of(list.begin(), list.end(), [&](const std::string& s) {
-          return page[s] || is_fresh(s) || is_gone(s) || settled(s);
+          return page[s] || is_fresh(s) || is_gone(s) || settled(s) || rekind(s);
         }))
       return false;
   // List labels and link words counted again only for names whose own
@@ -723,14 +732,6 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     const StoredKind* k = named[spelling];
     return k && (k->evidence == KindEvidence::Override || k->evidence == KindEvidence::OwnPage ||
                  k->evidence == KindEvidence::Bibliographic);
-  };
-  // (For extended() with the notes naming them: a name no page has, decided again in extend().)
-  const auto rekind = [&](std::string_view spelling) {
-    if (!more || !more->can_rekind) return false;
-    const std::string_view* c = stored_canonical(spelling);
-    if (!c || (is_page(*c) && !more->can_rekind_pages)) return false;
-    more->rekind.insert(std::string(*c));
-    return true;
   };
   std::map<std::pair<std::string_view, std::string_view>, int> votes;
   for (const auto& [name, kind] : b.labelled) --votes[{name, kind}];
@@ -1340,9 +1341,11 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   }
   // Names whose labels or link words changed here (and the note's own page
   // when its words no longer declare its kind): each kind decided again from
-  // every note naming it (this one as it is now) and its page's words, when
-  // it gets one, not by its lists (their order is the vault's), moving no list
-  // mate: no list names a page decided again with a name no page has.
+  // every note naming it, in the vault's order (this one in its place, as it
+  // is now), and its page's words, moving no list mate: no list names a page
+  // decided again with a name no page has, and a name no page has (which may
+  // take its kind from its lists, or be left with none) is listed only with
+  // pages and names of kinds better evidence than lists decides.
   std::vector<std::pair<std::string, Info>> rekinded;  // (kept alive for the encoding)
   rekinded.reserve(more.rekind.size());
   std::map<std::string_view, const NoteDigest*> rekinded_pages;  // (those that are pages)
@@ -1365,12 +1368,11 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
                 std::any_of(list.begin(), list.end(), unpaged))
               return std::nullopt;
       }
-      auto naming = naming_of(name);
+      const auto naming = naming_of(name);  // (this note among them, as it is now)
       if (!naming) return std::nullopt;
-      naming->push_back(&after);
       const std::string key = fold_name(name);
       auto again = decided_again(name, key, nullptr, page, named(key, *naming), deciding, is_page);
-      if (!again || !again->kind || again->evidence == KindEvidence::ListMates) return std::nullopt;
+      if (!again) return std::nullopt;
       if (more.page && name == after.title) {
         // (The note's own kind: set below, with its facts as a work.)
         more.page->kind = again->kind;
@@ -1490,9 +1492,11 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     new_work.erase(after.title);
     works = &new_work;
   }
-  // The names decided again above, and a page's facts as a work (or none).
+  // The names decided again above (a name no page has may be left without a
+  // kind), and a page's facts as a work (or none).
   for (const auto& [name, decided] : rekinded) {
-    if (rekinded_pages.count(name) && (is_work(*decided.kind) || works->count(name))) {
+    if (rekinded_pages.count(name) &&
+        (is_work(*decided.kind) || works->count(name))) {  // (a page has a kind)
       if (works != &new_work) {
         new_work = *works;
         works = &new_work;
@@ -1505,10 +1509,14 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     }
     const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
                                      [](const StoredKind& k, const std::string& n) { return k.name < n; });
-    if (at != kinds.end() && at->name == name)
+    const bool there = at != kinds.end() && at->name == name;
+    if (!decided.kind) {
+      if (there) kinds.erase(at);
+    } else if (there) {
       *at = {at->name, *decided.kind, decided.detail, decided.evidence};
-    else
+    } else {
       kinds.insert(at, {name, *decided.kind, decided.detail, decided.evidence});
+    }
   }
   // A spelling of a name no page has counts this note once more when the
   // note now uses it, once less when it no longer does.

@@ -166,22 +166,23 @@ class EntityResolver {
     bool aliases_given_up = false;  ///< the note's page gave up aliases (the synonym table is built again)
     std::string orphan;    ///< orphaned(): the name the deleted page's name became
     std::string adopted;   ///< adopted(): the name no page had that the new page took
-    std::vector<std::string> rekinded;  ///< names whose kinds were decided again (each has one)
+    std::vector<std::string>
+        rekinded;  ///< names whose kinds were decided again (a name no page has may have none)
     /// The folded keys of the aliases the note's page gave up that it no longer gives.
     std::vector<std::string> alias_keys_gone;
   };
-  /// Every other note naming a name, by any spelling, as the resolution knows them, in the
-  /// vault's order (nullopt: not known).
+  /// The notes naming a name, by any spelling, as the resolution knows them, in the vault's
+  /// order (for extended(): the note changed among them, as it is now; nullopt: not known).
   using NamingOf = std::function<std::optional<std::vector<const NoteDigest*>>(std::string_view)>;
   /// A page's digest as the resolution knows it (nullptr: not known, or two notes of its title).
   using PageOf = std::function<const NoteDigest*(std::string_view)>;
   /// `naming_of`, when given, lets a name no page has whose kind other notes' labels or link
   /// words decide take labels or link words added or taken away here: its kind is decided
-  /// again from the notes naming it (what->rekinded), when that moves no list mate, gives it a
-  /// kind and is no list mate's own. With `page_of` too, the same for a page whose kind its own
-  /// declaration does not decide (its page's words weighed as well), and for the note's own
-  /// page when its words no longer declare its kind, or change what it says of itself: when
-  /// only its title names it and no list names it with a name no page has.
+  /// again from the notes naming it (what->rekinded), when that moves no list mate (it may be
+  /// left without a kind, or take one from its lists). With `page_of` too, the same for a page whose kind its
+  /// own declaration does not decide (its page's words weighed as well), and for the note's own page when its
+  /// words no longer declare its kind, or change what it says of itself: when only its title names it and no
+  /// list names it with a name no page has.
   std::optional<EntityResolver> extended(const NoteDigest* before, const NoteDigest& after,
                                          const std::function<bool(std::string_view)>& is_page,
                                          Extension* what = nullptr,

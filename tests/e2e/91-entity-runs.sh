@@ -84,6 +84,14 @@ printf '# p3\n\n[[Kim Lee]]による開発。\n' >"$v/p3.md"
 same_as_rebuild "$v" "$i" "the last label taken away (link words left)"
 printf '# p1\n\n## 関連\n- 協力機関: [[Kim Lee]]\n' >"$v/p1.md"
 same_as_rebuild "$v" "$i" "a label of another kind added"
+printf '# p1\n[[Kim Lee]] の話。\n' >"$v/p1.md"
+printf '# p3\n[[Kim Lee]]・[[Xin Liu]]。\n' >"$v/p3.md"
+same_as_rebuild "$v" "$i" "the last label and link words taken away in two notes: its list's kind"
+printf '# p3\n[[Kim Lee]] も。\n' >"$v/p3.md"
+same_as_rebuild "$v" "$i" "its list taken away: left without a kind (unresolved)"
+expect "it is unresolved in the notes naming it" grep -aq "Kim Lee.*3 notes" <("$INDEXER" --vault "$v" --index "$i" --report entities 2>&1)
+printf '# p2\n\n## 関連\n- 関連研究者: [[Kim Lee]]\n' >"$v/p2.md"
+same_as_rebuild "$v" "$i" "a label again: resolved"
 
 # Labels and link words for a page that does not declare its kind, and a page
 # giving up its declaration: its kind is decided again from its words and the

@@ -99,9 +99,9 @@ struct RVault {
       std::vector<NoteDigest> rest_now;  // (the other notes, in the vault's order)
       for (const auto& [q, t] : after_files)
         if (q != path) rest_now.push_back(test::digest(p.parse(q, t)));
-      const auto naming_of = [&](std::string_view) {
+      const auto naming_of = [&](std::string_view) {  // (every note, this one in its place)
         std::vector<const NoteDigest*> nm;
-        for (const auto& d : rest_now) nm.push_back(&d);
+        for (const auto& d : after_ds) nm.push_back(&d);
         return std::optional(nm);
       };
       const auto page_of = [&](std::string_view title) -> const NoteDigest* {

@@ -310,14 +310,14 @@ struct Vault {
   std::pair<bool, bool> extend(const std::string& note_after, EntityResolver::Extension* what = nullptr) {
     const auto r = stored();
     const NoteDigest before = test::digest(p.parse("a.md", note_before));
+    const NoteDigest after = test::digest(p.parse("a.md", note_after));
     std::vector<NoteDigest> others;  // every other note (they follow a.md in the vault's order)
     for (const Note& n : pages) others.push_back(test::digest(n));
     const auto e = r->extended(
-        &before, test::digest(p.parse("a.md", note_after)),
-        [&](std::string_view name) { return is_page(name); }, what,
+        &before, after, [&](std::string_view name) { return is_page(name); }, what,
         [&](std::string_view key) { return gives_key(key); },
         [&](std::string_view) {
-          std::vector<const NoteDigest*> naming;
+          std::vector<const NoteDigest*> naming{&after};
           for (const NoteDigest& d : others) naming.push_back(&d);
           return std::optional(naming);
         },
@@ -1135,6 +1135,44 @@ TEST_CASE(
   CHECK(v.extend("\n## 関連\n- 協力機関: [[Acme]]\n") == std::make_pair(true, true));  // (no note says ACM)
   v.pages.push_back(v.p.parse("b.md", "[[ACM]] の話。"));
   CHECK(v.extend("\n## 関連\n- 協力機関: [[Acme]]\n").first == false);
+}
+
+TEST_CASE(
+    "EntityResolver, labels taken away from a name no page has: left without a kind, or its lists' kind",
+    "[entities]") {
+  Vault v;
+  EntityResolver::Extension what;
+  v.note_before = "\n## 関連\n- 関連研究者: [[Kim Lee]]\n[[Kim Lee]] の話。";
+  CHECK(v.extend("[[Kim Lee]] の話。", &what) == std::make_pair(true, true));  // unresolved now
+  REQUIRE(what.rekinded == std::vector<std::string>{"Kim Lee"});
+  v.note_before = "[[Kim Lee]]・[[Xin Liu]]。\n## 関連\n- 協力機関: [[Kim Lee]]\n";
+  CHECK(v.extend("[[Kim Lee]]・[[Xin Liu]]。") == std::make_pair(true, true));  // a person: Xin Liu's mate
+  v.note_before = "[[Kim Lee]]・[[Xin Liu]]。";
+  CHECK(v.extend(v.note_before + "\n## 関連\n- 協力機関: [[Kim Lee]]\n") == std::make_pair(true, true));
+  // Refused: a list mate that is a name no page has of no kind, or of its lists' kind.
+  v.note_before = "[[Kim Lee]]・[[Nobody]]。\n## 関連\n- 協力機関: [[Kim Lee]]\n";
+  CHECK(v.extend("[[Kim Lee]]・[[Nobody]]。").first == false);
+  // Random edits: labels, link words and lists of names no page has and of pages, in this note and another.
+  v.pages.push_back(v.p.parse("y.md", "[[Kim Lee]]・[[Meta]]。[[Ann Bell]] の話。"));
+  const std::vector<std::string> pieces{"[[Kim Lee]] の話。",
+                                        "\n## 関連\n- 関連研究者: [[Kim Lee]]\n",
+                                        "\n## 関連\n- 協力機関: [[Kim Lee]] / [[Ann Bell]]\n",
+                                        "[[Kim Lee]]による開発。",
+                                        "[[Ann Bell]]（訳）。",
+                                        "[[Kim Lee]]・[[Xin Liu]]。",
+                                        "[[Ann Bell]]・[[Quiet Page]]。",
+                                        "[[Ann Bell]]・[[Kim Lee]]。",
+                                        "[[Ann Bell]] の話。"};
+  std::mt19937 rng(20261201);
+  int decided = 0;
+  for (int i = 0; i < 600; ++i) {
+    v.note_before = random_note(rng, pieces, 4);
+    const std::string after = random_note(rng, pieces, 4);
+    INFO(v.note_before << "\n→\n" << after);
+    EntityResolver::Extension w;
+    if (checked_extension(v.extend(after, &w)) && !w.rekinded.empty()) ++decided;
+  }
+  CHECK(decided > 100);  // (the edits exercise the case)
 }
 
 TEST_CASE("EntityResolver, a page decided again counts only what names it, not a page folding alike",
