@@ -286,6 +286,20 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     }
     return naming;
   };
+  // The notes deleted (each weighed after every changed one, in turn).
+  std::map<std::pair<std::size_t, Xapian::docid>, std::string> vanished_docs;  // each deleted note's document
+  for (const std::string& path : state.vanished())
+    if (const auto ix = state.indexed().find(path); ix != state.indexed().end())
+      vanished_docs.emplace(std::make_pair(ix->second.shard, ix->second.docid), path);
+  std::set<std::string> weighed_vanished;
+  // (Does a deleted note not weighed yet name it? Its mentions are still counted, but it is no naming note.)
+  const auto named_by_unweighed = [&](const std::set<std::pair<std::size_t, Xapian::docid>>& named_by) {
+    for (const auto& doc : named_by)
+      if (const auto v = vanished_docs.find(doc);
+          v != vanished_docs.end() && !weighed_vanished.count(v->second))
+        return true;
+    return false;
+  };
   // EntityResolver::NamingOf: every note naming a name (its postings' notes
   // and the run's changed ones), as now() knows them, the changed ones before
   // `upto` as they are now; and, in `paths`, those naming it by a name.
@@ -293,7 +307,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   const auto naming_upto = [&](std::size_t upto, NamingPaths& paths_of) {
     return [&, upto](std::string_view name) -> std::optional<std::vector<const NoteDigest*>> {
       const auto named_by = postings(std::string(name), shards);
-      auto naming = named_by ? naming_notes(*named_by, notes.size(), upto) : std::nullopt;
+      if (!named_by || named_by_unweighed(*named_by)) return std::nullopt;
+      auto naming = naming_notes(*named_by, notes.size(), upto);
       if (!naming) return std::nullopt;
       const std::string key = unicode::fold_name(name);
       auto& paths = paths_of[std::string(name)];
@@ -319,6 +334,16 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       return old ? &was.emplace_back(std::move(*old)) : nullptr;
     }
     return nullptr;
+  };
+  // Each name decided again: resolved, if it was not; or unresolved in the notes naming it.
+  const auto decided = [&](EntityResolver::Extension& what, NamingPaths& naming_paths) {
+    for (auto& name : what.rekinded) {
+      if (extended->kind(name)) {
+        change.adopted.push_back(std::move(name));
+      } else {
+        for (auto& path : naming_paths[name]) change.mentions.push_back({name, std::move(path), true});
+      }
+    }
   };
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
@@ -353,14 +378,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     change.pages_moved = change.pages_moved || what.page;
     if (what.aliases) change.aliased.push_back(n.digest());
     change.glosses = change.glosses || what.glosses;
-    // A name decided again: resolved, if it was not; or unresolved in the notes naming it.
-    for (auto& name : what.rekinded) {
-      if (extended->kind(name)) {
-        change.adopted.push_back(std::move(name));
-      } else {
-        for (auto& path : naming_paths[name]) change.mentions.push_back({name, std::move(path), true});
-      }
-    }
+    decided(what, naming_paths);
     for (auto& key : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(key), n.digest().title);
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
   }
@@ -372,11 +390,6 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       if (const auto t = titles.find(note_title(path)); --t->second == 0) titles.erase(t);
   deleting = true;
   const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
-  std::map<std::pair<std::size_t, Xapian::docid>, std::string> vanished_docs;  // each deleted note's document
-  for (const std::string& path : state.vanished())
-    if (const auto ix = state.indexed().find(path); ix != state.indexed().end())
-      vanished_docs.emplace(std::make_pair(ix->second.shard, ix->second.docid), path);
-  std::set<std::string> weighed_vanished;
   for (const std::string& path : state.vanished()) {
     if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
     const IndexedNote& ix = state.indexed().at(path);
@@ -388,12 +401,12 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     EntityResolver::Extension what;
     std::optional<EntityResolver> less;
     givers.weighing(path);
-    // (A deleted note not weighed yet names it: its mentions are still counted, the notes' are not.)
+    // (The notes naming a name its labels, link words or lists named.)
+    NamingPaths rekind_paths;
+    const auto naming_of = naming_upto(notes.size(), rekind_paths);
+    const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
     weighed_vanished.insert(path);
-    for (const auto& doc : *named_by)
-      if (const auto v = vanished_docs.find(doc);
-          v != vanished_docs.end() && !weighed_vanished.count(v->second))
-        return std::nullopt;
+    if (named_by_unweighed(*named_by)) return std::nullopt;
     // The notes naming it now: those whose documents did and the changed ones.
     const auto naming = named_by->empty() ? std::optional<Naming>(Naming{})
                                           : naming_notes(*named_by, notes.size(), notes.size());
@@ -412,10 +425,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       const bool unnamed = !before->title.empty() &&
                            (before->title.front() == '@' || is_attachment(before->title)) &&
                            !spelled_anywhere(before->title, state);
-      less = now().removed(*before, is_page, &what, gives_key, unnamed);
+      less = now().removed(*before, is_page, &what, gives_key, unnamed, naming_of, page_now);
     } else {
       // Other notes name it: its name becomes one of their own.
-      less = now().orphaned(*before, naming->digests, is_page, &what, gives_key);
+      less = now().orphaned(*before, naming->digests, is_page, &what, gives_key, naming_of, page_now);
       if (less) {
         for (const std::string* p : naming_paths) change.mentions.push_back({what.orphan, *p, true});
         change.pages_moved = true;
@@ -424,6 +437,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!less || givers.contested()) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
+    decided(what, rekind_paths);
     for (auto& gone : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(gone), before->title);
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;
     change.glosses = change.glosses || what.glosses;

@@ -820,7 +820,8 @@ std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
                                                       const std::function<bool(std::string_view)>& is_page,
                                                       Extension* what,
                                                       const std::function<bool(std::string_view)>& gives_key,
-                                                      bool unnamed) const {
+                                                      bool unnamed, const NamingOf& naming_of,
+                                                      const PageOf& page_of) const {
   static const KindVocabulary defaults = KindVocabulary::defaults();
   const std::string& title = before.title;
   const std::string_view* canonical = stored_canonical(title);
@@ -836,7 +837,7 @@ std::optional<EntityResolver> EntityResolver::removed(const NoteDigest& before,
   NoteDigest gone = without_mentions(before);
   gone.aliases.clear();
   gone.glosses.clear();
-  return extend(&before, gone, is_page, what, true, gives_key);
+  return extend(&before, gone, is_page, what, true, gives_key, naming_of, page_of);
 }
 
 // What the naming notes say of the name whose spellings fold to key.
@@ -888,10 +889,13 @@ std::string_view EntityResolver::member_of(const Named& nm, std::string_view nam
 // A deleted page other notes name: first the page giving up its own
 // mentions, aliases and glosses (extend(), the page still a page), then its
 // name becoming one of its own (unpaged()).
-std::optional<EntityResolver> EntityResolver::orphaned(
-    const NoteDigest& before, const std::vector<const NoteDigest*>& naming,
-    const std::function<bool(std::string_view)>& is_page, Extension* what,
-    const std::function<bool(std::string_view)>& gives_key) const {
+std::optional<EntityResolver> EntityResolver::orphaned(const NoteDigest& before,
+                                                       const std::vector<const NoteDigest*>& naming,
+                                                       const std::function<bool(std::string_view)>& is_page,
+                                                       Extension* what,
+                                                       const std::function<bool(std::string_view)>& gives_key,
+                                                       const NamingOf& naming_of,
+                                                       const PageOf& page_of) const {
   static const KindVocabulary defaults = KindVocabulary::defaults();
   const std::string& title = before.title;
   const std::string_view* canonical = stored_canonical(title);
@@ -905,8 +909,10 @@ std::optional<EntityResolver> EntityResolver::orphaned(
   gone.glosses.clear();
   Extension own;
   const auto still_page = [&](std::string_view name) { return name == title || is_page(name); };
-  const auto r = extend(&before, gone, still_page, &own, false, gives_key);
-  if (!r) return std::nullopt;
+  const auto r = extend(&before, gone, still_page, &own, false, gives_key, naming_of, page_of);
+  // (Its own kind is the name's, decided by unpaged().)
+  if (!r || std::find(own.rekinded.begin(), own.rekinded.end(), title) != own.rekinded.end())
+    return std::nullopt;
   auto unpaged = r->unpaged(title, naming, is_page);
   if (!unpaged) return std::nullopt;
   if (what) {
@@ -1286,7 +1292,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   }
   Additions more;
   more.can_rekind = static_cast<bool>(naming_of);
-  more.can_rekind_pages = more.can_rekind && static_cast<bool>(page_of) && !deleted;
+  more.can_rekind_pages = more.can_rekind && static_cast<bool>(page_of);
   if (!admits(*before, after, is_page, &more)) return std::nullopt;
   if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
   for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)

@@ -198,11 +198,14 @@ class EntityResolver {
   /// A source page ('@' key) or a page titled like an attachment only when
   /// `unnamed`: the caller read every other note and none spells its title
   /// in a label, a link's words or a list (which name those without names).
+  /// With `naming_of` and `page_of`, names its labels, link words or lists named are decided
+  /// again as extended() decides them (the notes naming them without it).
   std::optional<EntityResolver> removed(const NoteDigest& before,
                                         const std::function<bool(std::string_view)>& is_page,
                                         Extension* what = nullptr,
                                         const std::function<bool(std::string_view)>& gives_key = {},
-                                        bool unnamed = false) const;
+                                        bool unnamed = false, const NamingOf& naming_of = {},
+                                        const PageOf& page_of = {}) const;
   /// The same for a deleted note whose page other notes name (`naming`: the
   /// digests of every other note of the vault naming it, by any spelling, in
   /// the vault's order): its name becomes a name of its own, spelled as the
@@ -229,7 +232,8 @@ class EntityResolver {
                                          const std::vector<const NoteDigest*>& naming,
                                          const std::function<bool(std::string_view)>& is_page,
                                          Extension* what = nullptr,
-                                         const std::function<bool(std::string_view)>& gives_key = {}) const;
+                                         const std::function<bool(std::string_view)>& gives_key = {},
+                                         const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
 
   /// The overrides a resolver would take from the config's name lists and
   /// this override file (add_name, load_overrides): raw name → kind.

@@ -92,6 +92,21 @@ same_as_rebuild "$v" "$i" "its list taken away: left without a kind (unresolved)
 expect "it is unresolved in the notes naming it" grep -aq "Kim Lee.*3 notes" <("$INDEXER" --vault "$v" --index "$i" --report entities 2>&1)
 printf '# p2\n\n## 関連\n- 関連研究者: [[Kim Lee]]\n' >"$v/p2.md"
 same_as_rebuild "$v" "$i" "a label again: resolved"
+# A paper deleted whose labels named authors other notes name: their kinds are
+# decided again from the notes left (then one deleted in the run with a note
+# labelling one of them: a full pass, the same index).
+fresh
+printf '# p1\n\n## 関連\n- 関連研究者: [[Kim Lee]] / [[Ann Bell]]\n' >"$v/p1.md"
+printf '# p2\n[[Ann Bell]]（訳）。\n\n## 関連\n- 協力機関: [[Kim Lee]]\n' >"$v/p2.md"
+printf '# p3\n[[Kim Lee]]・[[Xin Liu]]。[[Ann Bell]] の話。\n' >"$v/p3.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+rm "$v/p1.md"
+same_as_rebuild "$v" "$i" "a paper deleted: its authors' kinds from the notes left"
+printf '# p1\n\n## 関連\n- 関連研究者: [[Kim Lee]]\n' >"$v/p1.md"
+same_as_rebuild "$v" "$i" "a paper written again"
+rm "$v/p2.md"
+printf '# p1\n\n## 関連\n- 関連研究者: [[Ann Bell]]\n' >"$v/p1.md"
+same_as_rebuild "$v" "$i" "a paper deleted while another's labels change"
 
 # Labels and link words for a page that does not declare its kind, and a page
 # giving up its declaration: its kind is decided again from its words and the

@@ -139,12 +139,22 @@ struct RVault {
       for (const auto& d : rest)
         for (const auto& a : d.aliases)
           if (unicode::fold_name(a) == key) aliased = true;
+      const auto naming_of = [&](std::string_view) { return std::optional(nm); };  // (every note left)
+      const auto page_of = [&](std::string_view title) -> const NoteDigest* {
+        const NoteDigest* page = nullptr;
+        for (const auto& d : rest)
+          if (d.title == title) {
+            if (page) return nullptr;  // (two notes of one title)
+            page = &d;
+          }
+        return page;
+      };
       if (!is_page(before->title) && !aliased) {
         if (!named) {
-          e = stored->removed(*before, is_page, nullptr, gk);
+          e = stored->removed(*before, is_page, nullptr, gk, false, naming_of, page_of);
           how = "removed";
         } else {
-          e = stored->orphaned(*before, nm, is_page, nullptr, gk);
+          e = stored->orphaned(*before, nm, is_page, nullptr, gk, naming_of, page_of);
           how = "orphaned";
         }
       }

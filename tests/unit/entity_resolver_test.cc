@@ -334,7 +334,7 @@ struct Vault {
   }
   // A note deleted (one of `pages`, by file name): is the stored resolution
   // extended, and as resolving again gives?
-  std::pair<bool, bool> delete_note(const std::string& file) {
+  std::pair<bool, bool> delete_note(const std::string& file, EntityResolver::Extension* what = nullptr) {
     const auto at = std::find_if(pages.begin(), pages.end(), [&](const Note& n) { return n.path == file; });
     const auto r = stored();
     const Note gone = *at;
@@ -350,9 +350,17 @@ struct Vault {
       for (const auto& list : d.lists)
         for (const auto& n : list) spelled = spelled || n == gone.title;
     }
+    std::vector<const NoteDigest*> naming;  // (every note left)
+    for (const NoteDigest& d : others) naming.push_back(&d);
     const auto e = r->removed(
-        test::digest(gone), [&](std::string_view name) { return is_page(name); }, nullptr,
-        [&](std::string_view key) { return gives_key(key); }, !spelled);
+        test::digest(gone), [&](std::string_view name) { return is_page(name); }, what,
+        [&](std::string_view key) { return gives_key(key); }, !spelled,
+        [&](std::string_view) { return std::optional(naming); },
+        [&](std::string_view title) -> const NoteDigest* {
+          for (const NoteDigest& d : others)
+            if (d.title == title) return &d;
+          return nullptr;
+        });
     const std::string again = resolve(note_before);
     pages.push_back(gone);
     return {e.has_value(), e && e->serialize() == again};
@@ -878,7 +886,8 @@ TEST_CASE("EntityResolver, a note no note names deleted: the resolution without 
   CHECK(with("Plain.md", "---\naliases: [PL]\n---\n本文。").first == false);  // a path names it by one
   v.pages.pop_back();
   CHECK(with("Plain.md", "[[Plain]] 自身。").first == false);                              // names itself
-  CHECK(with("Plain.md", "- 関連研究者: [[Nobody]]\n").first == false);     // the kind of a name others use
+  CHECK(with("Plain.md", "- 関連研究者: [[Nobody]]\n") ==
+        std::make_pair(true, true));  // the kind of a name others use: decided again from them
   CHECK(with("Plain.md", "---\ntype: gizmo\n---\n本文。").first == false);  // the vault's own kind
   // Another note has its title (two folders): it stays a page.
   v.pages.push_back(v.p.parse("x/Quiet Page.md", "本文。"));
@@ -1173,6 +1182,22 @@ TEST_CASE(
     if (checked_extension(v.extend(after, &w)) && !w.rekinded.empty()) ++decided;
   }
   CHECK(decided > 100);  // (the edits exercise the case)
+}
+
+TEST_CASE("EntityResolver, a note deleted whose labels named names others name: their kinds decided again",
+          "[entities]") {
+  Vault v;
+  // A paper's authors, labelled in two papers: one deleted (no note names it), its labels go.
+  v.pages.push_back(v.p.parse("p1.md", "\n## 関連\n- 関連研究者: [[Kim Lee]] / [[Ann Bell]]\n"));
+  v.pages.push_back(v.p.parse("p2.md", "[[Ann Bell]]（訳）。\n\n## 関連\n- 協力機関: [[Kim Lee]]\n"));
+  v.note_before = "[[Kim Lee]] の話。";
+  EntityResolver::Extension what;
+  CHECK(v.delete_note("p1.md", &what) == std::make_pair(true, true));  // Kim Lee: an organization now
+  CHECK(std::find(what.rekinded.begin(), what.rekinded.end(), "Kim Lee") != what.rekinded.end());
+  // Refused: two names listed together (in p1), both decided again (each would read the other's old kind).
+  CHECK(v.delete_note("p2.md").first == false);
+  v.note_before = "[[Kim Lee]]・[[Xin Liu]]。";
+  CHECK(v.delete_note("p1.md") == std::make_pair(true, true));  // its lists decide
 }
 
 TEST_CASE("EntityResolver, a page decided again counts only what names it, not a page folding alike",
