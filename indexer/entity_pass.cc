@@ -634,11 +634,14 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
           unresolved.erase(at);
         }
       }
-      // A name no page had that a new page took: resolved now.
+      // A name no page had that a new page took, or one decided again: resolved
+      // now, if it has a kind at the end of the run (one note's change may give
+      // it one that another's takes away).
       for (const auto& name : change.adopted)
-        unresolved.erase(std::remove_if(unresolved.begin(), unresolved.end(),
-                                        [&](const auto& u) { return u.name == name; }),
-                         unresolved.end());
+        if (m_resolver.kind(name))
+          unresolved.erase(std::remove_if(unresolved.begin(), unresolved.end(),
+                                          [&](const auto& u) { return u.name == name; }),
+                           unresolved.end());
       m_findings = encode_findings(report);
       // A page's kind or a work's facts changed: the notes linking it follow.
       // (New names and names given up move no other note.)

@@ -718,11 +718,13 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     return more && k && !k->kind.empty() && k->evidence != KindEvidence::None &&
            static_cast<int>(k->evidence) < static_cast<int>(KindEvidence::ListMates);
   };
+  // (Lists in another order are other lists too: the first list giving a name a kind wins.)
   std::map<std::vector<std::string>, int> lists;
   for (const auto& l : b.lists) --lists[l];
   for (const auto& l : a.lists) ++lists[l];
+  const bool reordered = a.lists != b.lists;
   for (const auto& [list, n] : lists)
-    if (n != 0 && !std::all_of(list.begin(), list.end(), [&](const std::string& s) {
+    if ((n != 0 || reordered) && !std::all_of(list.begin(), list.end(), [&](const std::string& s) {
           return page[s] || is_fresh(s) || is_gone(s) || settled(s) || rekind(s);
         }))
       return false;

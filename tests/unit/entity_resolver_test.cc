@@ -1158,6 +1158,11 @@ TEST_CASE(
   CHECK(v.extend("[[Kim Lee]]・[[Xin Liu]]。") == std::make_pair(true, true));  // a person: Xin Liu's mate
   v.note_before = "[[Kim Lee]]・[[Xin Liu]]。";
   CHECK(v.extend(v.note_before + "\n## 関連\n- 協力機関: [[Kim Lee]]\n") == std::make_pair(true, true));
+  // Two lists swapped: the first giving it a kind wins (a review's counterexample: the order was not
+  // weighed).
+  v.note_before = "[[Kim Lee]]・[[Meta]]。\n[[Kim Lee]]・[[Xin Liu]]。";
+  CHECK(v.edit("[[Kim Lee]]・[[Xin Liu]]。\n[[Kim Lee]]・[[Meta]]。") == std::make_pair(false, false));
+  CHECK(v.extend("[[Kim Lee]]・[[Xin Liu]]。\n[[Kim Lee]]・[[Meta]]。") == std::make_pair(true, true));
   // Refused: a list mate that is a name no page has of no kind, or of its lists' kind.
   v.note_before = "[[Kim Lee]]・[[Nobody]]。\n## 関連\n- 協力機関: [[Kim Lee]]\n";
   CHECK(v.extend("[[Kim Lee]]・[[Nobody]]。").first == false);
