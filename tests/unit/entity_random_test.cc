@@ -104,15 +104,7 @@ struct RVault {
         for (const auto& d : after_ds) nm.push_back(&d);
         return std::optional(nm);
       };
-      const auto page_of = [&](std::string_view title) -> const NoteDigest* {
-        const NoteDigest* page = nullptr;
-        for (const auto& d : rest_now)
-          if (d.title == title) {
-            if (page) return nullptr;  // (two notes of one title)
-            page = &d;
-          }
-        return page;
-      };
+      const auto page_of = [&](std::string_view title) { return test::page_titled(rest_now, title); };
       e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk, naming_of, page_of);
       how = before ? "extended" : "extended(new)";
       if (!e && !before) {
@@ -140,15 +132,7 @@ struct RVault {
         for (const auto& a : d.aliases)
           if (unicode::fold_name(a) == key) aliased = true;
       const auto naming_of = [&](std::string_view) { return std::optional(nm); };  // (every note left)
-      const auto page_of = [&](std::string_view title) -> const NoteDigest* {
-        const NoteDigest* page = nullptr;
-        for (const auto& d : rest)
-          if (d.title == title) {
-            if (page) return nullptr;  // (two notes of one title)
-            page = &d;
-          }
-        return page;
-      };
+      const auto page_of = [&](std::string_view title) { return test::page_titled(rest, title); };
       if (!is_page(before->title) && !aliased) {
         if (!named) {
           e = stored->removed(*before, is_page, nullptr, gk, false, naming_of, page_of);

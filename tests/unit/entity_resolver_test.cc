@@ -1,6 +1,7 @@
 #include "entity_resolver.h"
 
 #include <catch2/catch.hpp>
+#include <functional>
 #include <random>
 
 #include "field_values.h"
@@ -321,15 +322,7 @@ struct Vault {
           for (const NoteDigest& d : others) naming.push_back(&d);
           return std::optional(naming);
         },
-        [&](std::string_view title) -> const NoteDigest* {
-          const NoteDigest* found = nullptr;
-          for (const NoteDigest& d : others)
-            if (d.title == title) {
-              if (found) return nullptr;
-              found = &d;
-            }
-          return found;
-        });
+        [&](std::string_view title) { return test::page_titled(others, title); });
     return {e.has_value(), e && e->serialize() == resolve(note_after)};
   }
   // A note deleted (one of `pages`, by file name): is the stored resolution
@@ -356,11 +349,7 @@ struct Vault {
         test::digest(gone), [&](std::string_view name) { return is_page(name); }, what,
         [&](std::string_view key) { return gives_key(key); }, !spelled,
         [&](std::string_view) { return std::optional(naming); },
-        [&](std::string_view title) -> const NoteDigest* {
-          for (const NoteDigest& d : others)
-            if (d.title == title) return &d;
-          return nullptr;
-        });
+        [&](std::string_view title) { return test::page_titled(others, title); });
     const std::string again = resolve(note_before);
     pages.push_back(gone);
     return {e.has_value(), e && e->serialize() == again};
@@ -413,15 +402,7 @@ struct Vault {
     for (const Note& n : pages) digests.push_back(test::digest(n));
     std::vector<const NoteDigest*> all;
     for (const NoteDigest& d : digests) all.push_back(&d);
-    const auto page_of = [&](std::string_view name) -> const NoteDigest* {
-      const NoteDigest* found = nullptr;
-      for (const NoteDigest& d : digests)
-        if (d.title == name) {
-          if (found) return nullptr;
-          found = &d;
-        }
-      return found;
-    };
+    const auto page_of = [&](std::string_view name) { return test::page_titled(digests, name); };
     const auto e = r->overridden(
         read(overrides), read(text), page_of,
         [&](std::string_view) { return std::optional<std::vector<const NoteDigest*>>(all); },
@@ -474,6 +455,22 @@ void name_target(Vault& v, std::mt19937& rng, std::size_t pages) {
 bool checked_extension(const std::pair<bool, bool>& outcome) {
   if (outcome.first) CHECK(outcome.second);
   return outcome.first;
+}
+
+// Random edits of the vault's note from pieces (each extension compared with a
+// full pass): how many were extended with what `counts` asks of them.
+int random_edits(Vault& v, const std::vector<std::string>& pieces, unsigned seed, int rounds,
+                 const std::function<bool(const EntityResolver::Extension&)>& counts) {
+  std::mt19937 rng(seed);
+  int n = 0;
+  for (int i = 0; i < rounds; ++i) {
+    v.note_before = random_note(rng, pieces, 4);
+    const std::string after = random_note(rng, pieces, 4);
+    INFO(v.note_before << "\n→\n" << after);
+    EntityResolver::Extension what;
+    if (checked_extension(v.extend(after, &what)) && counts(what)) ++n;
+  }
+  return n;
 }
 
 }  // namespace
@@ -1070,14 +1067,7 @@ TEST_CASE("EntityResolver, lists of names whose labels decide their kinds: rando
                                         "\n## 関連\n- 関連研究者: [[Jane Roe]]\n",
                                         "[[New Person]]・[[Other New]]（訳）。",
                                         "[[Nobody]] も。"};
-  std::mt19937 rng(20261209);
-  int listed = 0;
-  for (int i = 0; i < 500; ++i) {
-    v.note_before = random_note(rng, pieces, 4);
-    const std::string after = random_note(rng, pieces, 4);
-    INFO(v.note_before << "\n→\n" << after);
-    listed += checked_extension(v.extend(after));
-  }
+  const int listed = random_edits(v, pieces, 20261209, 500, [](const auto&) { return true; });
   CHECK(listed > 100);  // (the edits exercise the case)
 }
 
@@ -1177,15 +1167,8 @@ TEST_CASE(
                                         "[[Ann Bell]]・[[Quiet Page]]。",
                                         "[[Ann Bell]]・[[Kim Lee]]。",
                                         "[[Ann Bell]] の話。"};
-  std::mt19937 rng(20261201);
-  int decided = 0;
-  for (int i = 0; i < 600; ++i) {
-    v.note_before = random_note(rng, pieces, 4);
-    const std::string after = random_note(rng, pieces, 4);
-    INFO(v.note_before << "\n→\n" << after);
-    EntityResolver::Extension w;
-    if (checked_extension(v.extend(after, &w)) && !w.rekinded.empty()) ++decided;
-  }
+  const int decided =
+      random_edits(v, pieces, 20261201, 600, [](const auto& w) { return !w.rekinded.empty(); });
   CHECK(decided > 100);  // (the edits exercise the case)
 }
 

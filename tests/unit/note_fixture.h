@@ -2,6 +2,9 @@
 // the unit tests of the indexer's parts.
 #pragma once
 
+#include <string_view>
+#include <vector>
+
 #include "entity_resolver.h"
 #include "field_values.h"
 #include "note_metadata.h"
@@ -22,6 +25,17 @@ inline NoteDigest digest(const Note& n) {
 }
 inline FieldValues values_of(const Note& n, const EntityResolver& r) {
   return field_values(n, metadata(n), r);
+}
+/// The page of a title among these digests, as the indexer's PageOf finds it:
+/// nullptr when none, or two notes, have it.
+inline const NoteDigest* page_titled(const std::vector<NoteDigest>& ds, std::string_view title) {
+  const NoteDigest* page = nullptr;
+  for (const auto& d : ds)
+    if (d.title == title) {
+      if (page) return nullptr;
+      page = &d;
+    }
+  return page;
 }
 
 }  // namespace sagasu::test
