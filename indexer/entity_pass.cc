@@ -407,9 +407,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
     weighed_vanished.insert(path);
     if (named_by_unweighed(*named_by)) return std::nullopt;
-    // The notes naming it now: those whose documents did and the changed ones.
-    const auto naming = named_by->empty() ? std::optional<Naming>(Naming{})
-                                          : naming_notes(*named_by, notes.size(), notes.size());
+    // The notes naming it now: those whose documents did and the changed ones
+    // (a note may name it now that none did: a review's counterexample).
+    const auto naming = naming_notes(*named_by, notes.size(), notes.size());
     if (!naming) return std::nullopt;
     const std::string key = unicode::fold_name(before->title);
     std::vector<const std::string*> naming_paths;  // (those naming it by a name)
@@ -437,6 +437,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!less || givers.contested()) return std::nullopt;
     extended = std::move(less);
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
+    // (Names its labels gave kinds decided again: the notes naming them follow.)
+    change.pages_moved = change.pages_moved || what.page;
     decided(what, rekind_paths);
     for (auto& gone : what.alias_keys_gone) change.aliases_gone.emplace_back(std::move(gone), before->title);
     change.aliases_given_up = change.aliases_given_up || what.aliases_given_up;

@@ -128,6 +128,19 @@ same_as_rebuild "$v" "$i" "a paper written again"
 rm "$v/p2.md"
 printf '# p1\n\n## 関連\n- 関連研究者: [[Ann Bell]]\n' >"$v/p1.md"
 same_as_rebuild "$v" "$i" "a paper deleted while another's labels change"
+# A review's counterexamples: the notes naming a name a deleted note's label
+# gave its kind follow its new kind; a page deleted that a changed note now names.
+fresh
+printf '# p0\n\n## 関連\n- 関連研究者: [[Kim Lee]]\n' >"$v/p0.md"
+printf '# p2\n[[Kim Lee]]社の製品。\n' >"$v/p2.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+rm "$v/p0.md"
+same_as_rebuild "$v" "$i" "a label deleted: the notes naming the name follow its kind"
+printf '# Orga Lab\n本文。\n' >"$v/Orga Lab.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+rm "$v/Orga Lab.md"
+printf '# p2\n[[Orga Lab]] の話。\n' >"$v/p2.md"
+same_as_rebuild "$v" "$i" "a page deleted that a changed note now names"
 
 # Labels and link words for a page that does not declare its kind, and a page
 # giving up its declaration: its kind is decided again from its words and the
