@@ -39,10 +39,10 @@ for q in 括弧の後 深い項目 段の項目 爆弾の本文 前付けの後�
 done
 # Every match of the 8 MB line, each with the text around it (not the whole line per match).
 expected=$(grep -o 'サーバー' "$v/huge-line.md" | wc -l)
-got=$(timeout 20 "$SEARCHER" --index "$WORK/idx" --vimgrep サーバー | grep -c '^.*huge-line.md:2:')
+got=$(timeout 60 "$SEARCHER" --index "$WORK/idx" --vimgrep サーバー | grep -c '^.*huge-line.md:2:')
 expect "vimgrep: all $expected matches of the long line, in bounded time (got $got)" [ "$got" = "$expected" ]
 expect "vimgrep: no output line of the long line is longer than 1 KB" \
-  bash -o pipefail -c "timeout 20 '$SEARCHER' --index '$WORK/idx' --vimgrep サーバー | awk 'length(\$0) > 1024 { bad = 1 } END { exit bad }'"
+  bash -o pipefail -c "timeout 60 '$SEARCHER' --index '$WORK/idx' --vimgrep サーバー | awk 'length(\$0) > 1024 { bad = 1 } END { exit bad }'"
 check patho-snippet timeout 60 "$SEARCHER" --index "$WORK/idx" --limit 1 '"長い一行"'
 # Queries: 100,000 characters (ASCII: Linux passes at most 128 KB in one argument), 10,000 ORs.
 long=$(python3 -c "print('a' * 100000)")
