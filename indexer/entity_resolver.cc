@@ -1013,6 +1013,20 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
   return std::make_pair(std::move(*r), std::string(name));
 }
 
+void EntityResolver::set_stored_kind(std::vector<StoredKind>& kinds, std::string_view name,
+                                     const Info& info) {
+  const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
+                                   [](const StoredKind& k, std::string_view n) { return k.name < n; });
+  const bool there = at != kinds.end() && at->name == name;
+  if (!info.kind) {
+    if (there) kinds.erase(at);
+  } else if (there) {
+    *at = {at->name, *info.kind, info.detail, info.evidence};
+  } else {
+    kinds.insert(at, {name, *info.kind, info.detail, info.evidence});
+  }
+}
+
 std::optional<EntityResolver> EntityResolver::with_keys(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
     const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
@@ -1131,18 +1145,7 @@ std::optional<EntityResolver> EntityResolver::overridden(const Overrides& before
     }
     decided.emplace_back(std::string(name), std::move(info));
   }
-  for (const auto& [name, info] : decided) {
-    const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
-                                     [](const StoredKind& k, const std::string& n) { return k.name < n; });
-    const bool there = at != kinds.end() && at->name == name;
-    if (!info.kind) {
-      if (there) kinds.erase(at);
-    } else if (there) {
-      *at = {at->name, *info.kind, info.detail, info.evidence};
-    } else {
-      kinds.insert(at, {name, *info.kind, info.detail, info.evidence});
-    }
-  }
+  for (const auto& [name, info] : decided) set_stored_kind(kinds, name, info);
   auto r = with_keys(m_spellings, kinds, works, m_uses, m_listed);
   if (r && what) what->page = true;
   return r;
@@ -1515,16 +1518,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
         new_work.erase(name);
       }
     }
-    const auto at = std::lower_bound(kinds.begin(), kinds.end(), name,
-                                     [](const StoredKind& k, const std::string& n) { return k.name < n; });
-    const bool there = at != kinds.end() && at->name == name;
-    if (!decided.kind) {
-      if (there) kinds.erase(at);
-    } else if (there) {
-      *at = {at->name, *decided.kind, decided.detail, decided.evidence};
-    } else {
-      kinds.insert(at, {name, *decided.kind, decided.detail, decided.evidence});
-    }
+    set_stored_kind(kinds, name, decided);
   }
   // A spelling of a name no page has counts this note once more when the
   // note now uses it, once less when it no longer does.

@@ -291,6 +291,9 @@ class EntityResolver {
     std::string_view name, kind, detail;
     KindEvidence evidence = KindEvidence::None;
   };
+  /// A name's kind decided again, into kinds sorted by name (none: the name leaves them);
+  /// `name` and `info` must outlive the encoding made of them.
+  static void set_stored_kind(std::vector<StoredKind>& kinds, std::string_view name, const Info& info);
   std::shared_ptr<const std::string> m_stored;  // (shared: moving a resolver keeps the views valid)
   std::vector<std::pair<std::string_view, std::string_view>> m_spellings;  // spelling → canonical
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
