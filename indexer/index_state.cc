@@ -19,12 +19,13 @@ namespace sagasu {
 const NoteDigest& RunNote::digest() const {
   if (!m_digest) {
     if (m_encoded) {
-      m_digest = NoteDigest::decode(*m_encoded).value_or(NoteDigest{});
+      m_digest = std::make_unique<NoteDigest>(NoteDigest::decode(*m_encoded).value_or(NoteDigest{}));
       return *m_digest;
     }
     // A phase that needs indexed digests loads them first (IndexState::load_digests, load_values).
     if (old && !old->digest) throw std::logic_error("RunNote::digest: the indexed digest was not read");
-    m_digest = old ? NoteDigest::decode(*old->digest).value_or(NoteDigest{}) : NoteDigest{};
+    m_digest = std::make_unique<NoteDigest>(old ? NoteDigest::decode(*old->digest).value_or(NoteDigest{})
+                                                : NoteDigest{});
   }
   return *m_digest;
 }
@@ -87,7 +88,8 @@ void IndexState::load(const IndexOptions& opts) {
          ++v) {
       auto state = FileState::decode(*v);
       if (!state) continue;
-      IndexedNote& ix = m_indexed[state->path];
+      // (A build writes the notes in path order: each is most often the last so far.)
+      IndexedNote& ix = m_indexed.try_emplace(m_indexed.end(), state->path)->second;
       ix.shard = k;
       ix.docid = v.get_docid();
       ix.state = std::move(*state);

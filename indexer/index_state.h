@@ -50,7 +50,7 @@ struct RunNote {
   /// digests; an indexed one that does not decode is empty).
   const NoteDigest& digest() const;
   void set_digest(NoteDigest d) {
-    m_digest = std::move(d);
+    m_digest = std::make_unique<NoteDigest>(std::move(d));
     m_read_now = true;
   }
   /// The digest as stored: the indexed value itself when it was never decoded.
@@ -68,7 +68,8 @@ struct RunNote {
   void release_digest();
 
  private:
-  mutable std::optional<NoteDigest> m_digest;  // one thread reads a note at a time
+  // Held apart, so that a vault's notes are small to walk while few are decoded.
+  mutable std::unique_ptr<NoteDigest> m_digest;  // one thread reads a note at a time
   std::optional<std::string> m_encoded;        // a digest read now, released
   bool m_read_now = false;
 };

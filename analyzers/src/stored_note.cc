@@ -71,11 +71,22 @@ std::string FileState::encode() const {
   return fmt::format("{}{}{}{}{}{}{}", path, '\0', size, '\0', mtime_ns, '\0', hash);
 }
 
+// (Read for every note of the vault by every run: its four fields are cut out
+// in place, not split into strings.)
 std::optional<FileState> FileState::decode(std::string_view value) {
-  const auto f = strings::split(value, '\0');
-  if (f.size() != 4) return std::nullopt;
-  return FileState{f[0], std::strtoull(f[1].c_str(), nullptr, 10), std::strtoll(f[2].c_str(), nullptr, 10),
-                   f[3]};
+  std::string_view f[4];
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::size_t end = value.find('\0');
+    if (end == std::string_view::npos) return std::nullopt;
+    f[i] = value.substr(0, end);
+    value.remove_prefix(end + 1);
+  }
+  if (value.find('\0') != std::string_view::npos) return std::nullopt;
+  f[3] = value;
+  FileState state{std::string(f[0]), 0, 0, std::string(f[3])};
+  std::from_chars(f[1].data(), f[1].data() + f[1].size(), state.size);  // (not a number: 0)
+  std::from_chars(f[2].data(), f[2].data() + f[2].size(), state.mtime_ns);
+  return state;
 }
 
 std::string_view FileState::path_of(std::string_view value) {

@@ -237,3 +237,90 @@ TEST_CASE("run_index, a note whose digest is of another version is read again", 
   CHECK(sagasu::run_index(o).updated == 0);
   CHECK(ti.db().get_revision() == before);
 }
+
+// A run that changes no note keeps the resolution without reading it, when
+// every shard holds the same one (issue 15: their hashes are compared, not the
+// 20 MB resolutions of a 100k vault). A run killed between two shards'
+// commits leaves them unequal: the next run, though no note changed, resolves
+// the vault again and stores one resolution everywhere.
+TEST_CASE(
+    "run_index, shards left holding unequal resolutions are resolved again by a run that changes nothing",
+    "[index_store]") {
+  sagasu::test::TestIndex ti(
+      {{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n[[Wei Chen]] の論文。\n"}});
+  sagasu::IndexOptions o;
+  o.vault = ti.vault;
+  o.index = ti.index;
+  o.jobs = 1;
+  o.shards = 2;
+  o.rebuild = true;
+  sagasu::run_index(o);
+  o.rebuild = false;
+  o.shards = 0;
+  const auto shard = [&](std::size_t k) {
+    return (fs::path(ti.index) / sagasu::layout::read_stub(ti.index).at(k)).string();
+  };
+  const auto stored = [&](std::size_t k, std::string_view key) {
+    return Xapian::Database(shard(k)).get_metadata(std::string(key));
+  };
+  using sagasu::schema::META_RESOLUTION;
+  using sagasu::schema::META_RESOLUTION_HASH;
+  const std::string before = stored(1, META_RESOLUTION), before_hash = stored(1, META_RESOLUTION_HASH);
+  CHECK(before_hash.size() == 16);
+  // A page for Xin Liu: the resolution changes on both shards.
+  sagasu::test::write_file(fs::path(ti.vault) / "Xin Liu.md",
+                           "---\ntype: person\n---\n# Xin Liu\n研究者。\n");
+  sagasu::run_index(o);
+  const std::string after = stored(0, META_RESOLUTION);
+  REQUIRE(after != before);
+  CHECK(stored(1, META_RESOLUTION) == after);
+  // Shard 1 as a run killed before its commit left it.
+  {
+    Xapian::WritableDatabase w(shard(1), Xapian::DB_OPEN);
+    w.set_metadata(std::string(META_RESOLUTION), before);
+    w.set_metadata(std::string(META_RESOLUTION_HASH), before_hash);
+    w.commit();
+  }
+  const sagasu::IndexReport noop = sagasu::run_index(o);
+  CHECK(noop.updated == 0);
+  CHECK(stored(1, META_RESOLUTION) == after);
+  CHECK(stored(1, META_RESOLUTION_HASH) == stored(0, META_RESOLUTION_HASH));
+  // An index whose runs kept no hash (an older Sagasu's): the resolutions themselves are compared.
+  for (std::size_t k = 0; k < 2; ++k) {
+    Xapian::WritableDatabase w(shard(k), Xapian::DB_OPEN);
+    w.set_metadata(std::string(META_RESOLUTION_HASH), "");
+    if (k == 1) w.set_metadata(std::string(META_RESOLUTION), before);
+    w.commit();
+  }
+  sagasu::run_index(o);
+  CHECK(stored(1, META_RESOLUTION) == after);
+  CHECK(stored(1, META_RESOLUTION_HASH) == stored(0, META_RESOLUTION_HASH));
+  CHECK(stored(0, META_RESOLUTION_HASH).size() == 16);
+}
+
+// Every run reads every note's stored state (path, size, mtime, hash): it
+// round-trips, and a value of another shape is no state at all.
+TEST_CASE("FileState, encoded and decoded back; a value of another shape is none", "[index_store]") {
+  const sagasu::FileState s{"論文/@2024__NSDI__MegaScale - x.md", 123456789012ULL, -1700000000123456789LL,
+                            "0123456789abcdef"};
+  const auto back = sagasu::FileState::decode(s.encode());
+  REQUIRE(back);
+  CHECK(back->path == s.path);
+  CHECK(back->size == s.size);
+  CHECK(back->mtime_ns == s.mtime_ns);
+  CHECK(back->hash == s.hash);
+  CHECK(sagasu::FileState::path_of(s.encode()) == s.path);
+  CHECK_FALSE(
+      sagasu::FileState::decode(std::string("a.md\0"
+                                            "1\0"
+                                            "2",
+                                            8)));
+  CHECK_FALSE(
+      sagasu::FileState::decode(std::string("a.md\0"
+                                            "1\0"
+                                            "2\0"
+                                            "h\0"
+                                            "x",
+                                            12)));
+  CHECK_FALSE(sagasu::FileState::decode(""));
+}
