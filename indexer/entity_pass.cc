@@ -41,33 +41,50 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
   }
 }
 
-// The encoded resolution the last run stored, if every shard holds the same
-// one (a run killed between two shards' commits leaves them unequal).
-std::optional<std::string> stored_encoding(ShardSet& shards) {
-  std::string last = shards.metadata(schema::META_RESOLUTION);
+// The copy of the stored resolution beside the first shard's generation.
+constexpr std::string_view RESOLUTION_FILE = "sagasu-resolution";
+
+// Does every shard hold the same resolution (a run killed between two
+// shards' commits leaves them unequal)? Their hashes say, when the runs that
+// wrote them kept one; else the resolutions are compared.
+bool same_everywhere(ShardSet& shards, const std::string& hash, const std::string& encoded) {
   for (std::size_t k = 1; k < shards.size(); ++k)
-    if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
+    if (hash.empty() ? shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != encoded
+                     : shards.db(k).get_metadata(std::string(schema::META_RESOLUTION_HASH)) != hash)
+      return false;
+  return true;
+}
+
+// The encoded resolution the last run stored, if every shard holds the same
+// one: its copy beside the index when that is the one stored (else the copy
+// is made for the next run).
+std::optional<std::string> stored_encoding(ShardSet& shards) {
+  const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
+  if (!hash.empty() && !same_everywhere(shards, hash, {})) return std::nullopt;
+  if (auto copy = shards.cached(RESOLUTION_FILE, hash)) return copy;
+  std::string last = shards.metadata(schema::META_RESOLUTION);
+  if (hash.empty())
+    return same_everywhere(shards, hash, last) ? std::optional(std::move(last)) : std::nullopt;
+  if (content_hash(last) == hash) shards.cache(RESOLUTION_FILE, last);
   return last;
 }
 
-// Does every shard hold the resolution the last run stored, the same one?
-// Their hashes say, when the runs that wrote them kept one.
+// Is there a resolution the last run stored, the same on every shard? (Not
+// read, where the hashes say.)
 bool stored_everywhere(ShardSet& shards) {
   const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
   if (hash.empty()) {
     const auto encoded = stored_encoding(shards);
     return encoded && !encoded->empty();
   }
-  for (std::size_t k = 1; k < shards.size(); ++k)
-    if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION_HASH)) != hash) return false;
-  return true;
+  return same_everywhere(shards, hash, {});
 }
 
 // The resolution the last run stored, read, with the kinds it was resolved with.
 std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
-  const auto encoded = stored_encoding(shards);
+  auto encoded = stored_encoding(shards);
   const auto kinds = KindVocabulary::decode(shards.metadata(schema::META_KINDS));
-  return encoded && kinds ? EntityResolver::deserialize(*encoded, *kinds) : std::nullopt;
+  return encoded && kinds ? EntityResolver::deserialize(std::move(*encoded), *kinds) : std::nullopt;
 }
 
 // The documents whose notes name a page or name (its link term's postings), as
@@ -703,11 +720,12 @@ std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& in
   return last.unresolved.size();
 }
 
-std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
+std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const ShardSet& shards) const {
   std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
   if (!m_reused || m_extended) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     std::string resolution = m_resolver.serialize();
+    shards.cache(RESOLUTION_FILE, resolution);
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), content_hash(resolution));
     meta.emplace_back(std::string(schema::META_RESOLUTION), std::move(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());

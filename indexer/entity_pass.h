@@ -57,8 +57,9 @@ class EntityPass {
   /// unresolved (the last run's); nullopt when it has none or cannot be read.
   static std::optional<std::size_t> unresolved_in_index(const std::string& index);
   /// The index metadata this pass keeps: the override file as read and, when
-  /// resolved anew, the findings and the resolution.
-  std::vector<std::pair<std::string, std::string>> metadata() const;
+  /// resolved anew, the findings and the resolution (whose copy is kept
+  /// beside the index's generation for the next run, ShardSet::cache).
+  std::vector<std::pair<std::string, std::string>> metadata(const ShardSet& shards) const;
 
  private:
   EntityResolver m_resolver;

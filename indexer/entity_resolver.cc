@@ -1771,9 +1771,9 @@ std::string EntityResolver::encode(
   return out;
 }
 
-std::optional<EntityResolver> EntityResolver::deserialize(std::string_view in, KindVocabulary vocabulary) {
+std::optional<EntityResolver> EntityResolver::deserialize(std::string in, KindVocabulary vocabulary) {
   EntityResolver r(std::move(vocabulary));
-  if (!r.load(std::make_shared<const std::string>(in))) return std::nullopt;
+  if (!r.load(std::make_shared<const std::string>(std::move(in)))) return std::nullopt;
   return r;
 }
 

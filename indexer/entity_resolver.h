@@ -259,7 +259,7 @@ class EntityResolver {
   /// the same names without the notes (nullopt if malformed); with the
   /// vocabulary it was resolved with, it can be extended().
   std::string serialize() const;
-  static std::optional<EntityResolver> deserialize(std::string_view data,
+  static std::optional<EntityResolver> deserialize(std::string data,
                                                    KindVocabulary vocabulary = KindVocabulary::defaults());
 
  private:

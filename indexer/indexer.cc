@@ -133,7 +133,7 @@ IndexReport run_phases(const IndexOptions& opts) {
     if (nothing_written && tallies_stored) {
       shards.keep_as_is();
     } else {
-      auto metadata = entities.metadata();
+      auto metadata = entities.metadata(shards);
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
       metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
       // The sound table depends on the vault's words: whole for a fresh

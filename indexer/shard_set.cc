@@ -4,12 +4,16 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <limits>
 
 #include "sagasu/error.h"
 #include "sagasu/facet_columns.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 #include "sagasu/word_list.h"
+#include "vault_walk.h"
 
 namespace sagasu {
 namespace {
@@ -129,6 +133,37 @@ std::size_t ShardSet::shard_of(std::string_view path) const {
 
 std::string ShardSet::metadata(std::string_view key) const {
   return m_fresh ? std::string() : m_shards[0].db.get_metadata(std::string(key));
+}
+
+std::optional<std::string> ShardSet::cached(std::string_view file, std::string_view hash) const {
+  if (m_fresh || hash.empty()) return std::nullopt;
+  const Shard& sh = m_shards[0];
+  const std::string path = sh.store->path_of(sh.store->current()) + "/" + std::string(file);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  try {
+    std::string bytes = read_vault_file(path, path, std::numeric_limits<std::uint64_t>::max());
+    if (content_hash(bytes) == hash) return bytes;
+  } catch (const Error&) {
+  }
+  return std::nullopt;
+}
+
+void ShardSet::cache(std::string_view file, std::string_view bytes) const {
+  if (m_dry_run) return;
+  const Shard& sh = m_shards[0];
+  const std::string folder = m_fresh ? new_path(0) : sh.store->path_of(sh.store->current());
+  const std::string path = folder + "/" + std::string(file), tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(tmp, ec) || std::filesystem::file_size(tmp, ec) != bytes.size() || ec)
+    std::filesystem::remove(tmp, ec);  // (a full disk: the value is read from the index)
+  else
+    std::filesystem::rename(tmp, path, ec);
 }
 
 std::string ShardSet::part_path(std::size_t k, std::size_t p) const {
