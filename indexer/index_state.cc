@@ -89,7 +89,7 @@ void IndexState::load(const IndexOptions& opts) {
       auto state = FileState::decode(*v);
       if (!state) continue;
       // (A build writes the notes in path order: each is most often the last so far.)
-      IndexedNote& ix = m_indexed.try_emplace(m_indexed.end(), state->path)->second;
+      IndexedNote& ix = m_indexed.try_emplace(m_indexed.end(), std::move(state->path))->second;
       ix.shard = k;
       ix.docid = v.get_docid();
       ix.state = std::move(*state);
@@ -176,7 +176,7 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
   parallel_for(to_read.size(), jobs, [&](std::size_t k, unsigned) {
     RunNote& n = m_notes[to_read[k]];
     try {
-      const std::string content = read_vault_file(n.file->file, n.file->path, opts.max_file_bytes);
+      const std::string content = read_vault_file(m_scan.file_of(*n.file), n.file->path, opts.max_file_bytes);
       n.hash = content_hash(content);
       if (n.old && n.old->state.hash == n.hash && digest_current(*n.old)) {
         n.status = RunNote::Status::Touched;

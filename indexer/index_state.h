@@ -28,7 +28,7 @@ namespace sagasu {
 struct IndexedNote {
   std::size_t shard = 0;
   Xapian::docid docid = 0;
-  FileState state;
+  FileState state;                               ///< (its path is the key of IndexState::indexed())
   mutable std::optional<std::string> digest;     ///< encoded NoteDigest
   mutable std::optional<std::string> signature;  ///< DocumentBuilder::signature
 };
@@ -92,6 +92,8 @@ class IndexState {
   const std::map<std::string, IndexedNote>& indexed() const { return m_indexed; }
   /// The notes of this run, one per file of the vault, in path order.
   const std::vector<RunNote>& notes() const { return m_notes; }
+  /// The walk this run's notes come from.
+  const VaultScan& scan() const { return m_scan; }
   std::vector<RunNote>& notes() { return m_notes; }
   /// Indexed paths that no file of the vault has (deleted, renamed away, or
   /// below a folder that could not be read), in path order.

@@ -48,6 +48,7 @@ IndexWriter::IndexWriter(ShardSet& shards, const EntityResolver& resolver, const
 void IndexWriter::write(IndexState& state, const std::set<std::string>& refresh, IndexReport& report,
                         std::vector<CoverageTally>& tallies) {
   m_tallies = &tallies;
+  m_scan = &state.scan();
   std::vector<std::size_t> to_build;
   const std::vector<RunNote>& notes = state.notes();
   for (std::size_t i = 0; i < notes.size(); ++i) {
@@ -72,7 +73,8 @@ std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBui
   try {
     if (!note.note) {
       // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
-      const std::string content = read_vault_file(note.file->file, note.file->path, m_opts.max_file_bytes);
+      const std::string content =
+          read_vault_file(m_scan->file_of(*note.file), note.file->path, m_opts.max_file_bytes);
       note.note = std::make_unique<Note>(m_parser.parse(note.file->path, content));
       note.hash = content_hash(content);
     }

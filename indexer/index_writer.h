@@ -60,6 +60,7 @@ class IndexWriter {
   bool m_wrote = false;
   ShardChanges m_changes;
   std::vector<CoverageTally>* m_tallies = nullptr;
+  const VaultScan* m_scan = nullptr;  // (the notes' files, write())
 
   std::optional<Xapian::Document> document(RunNote& note, DocumentBuilder& builder);
   void build_fresh(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);

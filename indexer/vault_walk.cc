@@ -135,8 +135,6 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
         continue;
       }
       VaultFile f;
-      f.file.reserve(root.size() + 1 + rel.size());
-      ((f.file += root) += '/') += rel;
       f.path = std::move(rel);
       f.size = static_cast<std::uint64_t>(e.st.st_size);
       f.mtime_ns = static_cast<std::int64_t>(e.st.st_mtim.tv_sec) * 1000000000 + e.st.st_mtim.tv_nsec;

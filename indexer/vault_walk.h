@@ -14,8 +14,7 @@ namespace sagasu {
 
 /// A file of the vault as the walk saw it.
 struct VaultFile {
-  std::string file;            ///< where it is on disk (the vault's folder, '/', path)
-  std::string path;            ///< vault-relative, '/'-separated
+  std::string path;  ///< vault-relative, '/'-separated (on disk: VaultScan::file_of)
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
 };
@@ -27,6 +26,10 @@ struct VaultScan {
   /// Vault-relative folders that could not be listed ("." for the vault itself):
   /// the notes the index holds below them keep their indexed versions.
   std::vector<std::string> unreadable_dirs;
+
+  /// Where a file is on disk: the vault's folder, '/', its path (made when
+  /// read, not kept for each of a large vault's files).
+  std::string file_of(const VaultFile& f) const { return root.native() + '/' + f.path; }
 };
 
 /// Is a file or folder of this name hidden (.obsidian, .git, .note.md.swp)?
