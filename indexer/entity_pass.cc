@@ -55,17 +55,11 @@ bool same_everywhere(ShardSet& shards, const std::string& hash, const std::strin
   return true;
 }
 
-// The encoded resolution the last run stored, if every shard holds the same
-// one: its copy beside the index when that is the one stored (else the copy
-// is made for the next run).
+// The encoded resolution the last run stored, as the index holds it, if every shard holds the same one.
 std::optional<std::string> stored_encoding(ShardSet& shards) {
   const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
-  if (!hash.empty() && !same_everywhere(shards, hash, {})) return std::nullopt;
-  if (auto copy = shards.cached(RESOLUTION_FILE, hash)) return copy;
   std::string last = shards.metadata(schema::META_RESOLUTION);
-  if (hash.empty())
-    return same_everywhere(shards, hash, last) ? std::optional(std::move(last)) : std::nullopt;
-  if (content_hash(last) == hash) shards.cache(RESOLUTION_FILE, last);
+  if (!same_everywhere(shards, hash, last)) return std::nullopt;
   return last;
 }
 
@@ -80,11 +74,20 @@ bool stored_everywhere(ShardSet& shards) {
   return same_everywhere(shards, hash, {});
 }
 
-// The resolution the last run stored, read, with the kinds it was resolved with.
+// The resolution the last run stored, read, with the kinds it was resolved
+// with: from its copy beside the index when that is the one stored, else from
+// the index (and the copy made for the next run).
 std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
-  auto encoded = stored_encoding(shards);
   const auto kinds = KindVocabulary::decode(shards.metadata(schema::META_KINDS));
-  return encoded && kinds ? EntityResolver::deserialize(std::move(*encoded), *kinds) : std::nullopt;
+  if (!kinds) return std::nullopt;
+  const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
+  if (!hash.empty() && !same_everywhere(shards, hash, {})) return std::nullopt;
+  if (auto copy = shards.cached(RESOLUTION_FILE, hash))
+    return EntityResolver::deserialize(std::move(copy), *kinds);
+  auto encoded = stored_encoding(shards);
+  if (!encoded) return std::nullopt;
+  if (!hash.empty() && content_hash(*encoded) == hash) shards.cache(RESOLUTION_FILE, *encoded);
+  return EntityResolver::deserialize(std::move(*encoded), *kinds);
 }
 
 // The documents whose notes name a page or name (its link term's postings), as

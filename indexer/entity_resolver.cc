@@ -225,6 +225,22 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::strin
 
 namespace {
 
+// An encoding held as the bytes a resolver's views point into.
+std::shared_ptr<const std::string_view> owned(std::string bytes) {
+  struct Owned {
+    std::string bytes;
+    std::string_view view;
+  };
+  auto o = std::make_shared<Owned>();
+  o->bytes = std::move(bytes);
+  o->view = o->bytes;
+  return std::shared_ptr<const std::string_view>(o, &o->view);
+}
+
+}  // namespace
+
+namespace {
+
 // A work's venues and years, as the pages linking to it take them (its opening lines' year when it has no
 // other).
 WorkFacts work_facts(const NoteDigest& d) {
@@ -264,7 +280,7 @@ void EntityResolver::finish() {
       m_works[d.title] = work_facts(d);
     }
   // What pass 1 gathered is done with; the resolution is kept as it is stored.
-  const bool loaded = load(std::make_shared<const std::string>(encode()));
+  const bool loaded = load(owned(encode()));
   (void)loaded;  // (an encoding of ours always reads back)
   m_named.clear();
   m_digests.clear();
@@ -1036,9 +1052,7 @@ std::optional<EntityResolver> EntityResolver::with_keys(
   keys.reserve(stored_keys());
   for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
   EntityResolver r(m_vocabulary);
-  if (!r.load(std::make_shared<const std::string>(
-          encode(spellings, kinds, works, uses, listed, std::move(keys)))))
-    return std::nullopt;
+  if (!r.load(owned(encode(spellings, kinds, works, uses, listed, std::move(keys))))) return std::nullopt;
   return r;
 }
 
@@ -1618,9 +1632,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   for (const std::string& key : more.alias_keys) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
-  if (!r.load(std::make_shared<const std::string>(
-          encode(spellings, kinds, *works, counted, bound, std::move(keys)))))
-    return std::nullopt;
+  if (!r.load(owned(encode(spellings, kinds, *works, counted, bound, std::move(keys))))) return std::nullopt;
   if (what) {
     for (const auto& [key, name] : name_of_key)
       if (key != title_key) what->added.emplace_back(name);
@@ -1638,7 +1650,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
 }
 
 std::string EntityResolver::serialize() const {
-  return m_stored ? *m_stored : encode();
+  return m_stored ? std::string(*m_stored) : encode();
 }
 
 std::string EntityResolver::encode() const {
@@ -1772,12 +1784,17 @@ std::string EntityResolver::encode(
 }
 
 std::optional<EntityResolver> EntityResolver::deserialize(std::string in, KindVocabulary vocabulary) {
+  return deserialize(owned(std::move(in)), std::move(vocabulary));
+}
+
+std::optional<EntityResolver> EntityResolver::deserialize(std::shared_ptr<const std::string_view> in,
+                                                          KindVocabulary vocabulary) {
   EntityResolver r(std::move(vocabulary));
-  if (!r.load(std::make_shared<const std::string>(std::move(in)))) return std::nullopt;
+  if (!r.load(std::move(in))) return std::nullopt;
   return r;
 }
 
-bool EntityResolver::load(std::shared_ptr<const std::string> stored) {
+bool EntityResolver::load(std::shared_ptr<const std::string_view> stored) {
   std::string_view in = *stored;
   if (in.substr(0, 2) != "r7") return false;
   in.remove_prefix(2);

@@ -261,6 +261,9 @@ class EntityResolver {
   std::string serialize() const;
   static std::optional<EntityResolver> deserialize(std::string data,
                                                    KindVocabulary vocabulary = KindVocabulary::defaults());
+  /// The same from bytes another owner keeps (a mapped file): the pointer keeps them.
+  static std::optional<EntityResolver> deserialize(std::shared_ptr<const std::string_view> data,
+                                                   KindVocabulary vocabulary = KindVocabulary::defaults());
 
  private:
   struct Info {
@@ -294,7 +297,7 @@ class EntityResolver {
   /// A name's kind decided again, into kinds sorted by name (none: the name leaves them);
   /// `name` and `info` must outlive the encoding made of them.
   static void set_stored_kind(std::vector<StoredKind>& kinds, std::string_view name, const Info& info);
-  std::shared_ptr<const std::string> m_stored;  // (shared: moving a resolver keeps the views valid)
+  std::shared_ptr<const std::string_view> m_stored;  // (shared: moving a resolver keeps the views valid)
   std::vector<std::pair<std::string_view, std::string_view>> m_spellings;  // spelling → canonical
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
   // Every key known (see known_key): sorted 64-bit hashes, little-endian, in m_stored.
@@ -350,7 +353,7 @@ class EntityResolver {
   std::size_t stored_keys() const;
   std::uint64_t stored_key(std::size_t i) const;
   /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
-  bool load(std::shared_ptr<const std::string> stored);
+  bool load(std::shared_ptr<const std::string_view> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;
   /// What the notes naming a name say of it: its first spelling among their
   /// names, the notes using each spelling folding to key, their list labels,

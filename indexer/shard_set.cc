@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 
 #include "sagasu/error.h"
 #include "sagasu/facet_columns.h"
+#include "sagasu/generation_file.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 #include "sagasu/word_list.h"
@@ -135,18 +135,19 @@ std::string ShardSet::metadata(std::string_view key) const {
   return m_fresh ? std::string() : m_shards[0].db.get_metadata(std::string(key));
 }
 
-std::optional<std::string> ShardSet::cached(std::string_view file, std::string_view hash) const {
-  if (m_fresh || hash.empty()) return std::nullopt;
+std::shared_ptr<const std::string_view> ShardSet::cached(std::string_view file, std::string_view hash) const {
+  if (m_fresh || hash.empty()) return nullptr;
   const Shard& sh = m_shards[0];
-  const std::string path = sh.store->path_of(sh.store->current()) + "/" + std::string(file);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  try {
-    std::string bytes = read_vault_file(path, path, std::numeric_limits<std::uint64_t>::max());
-    if (content_hash(bytes) == hash) return bytes;
-  } catch (const Error&) {
-  }
-  return std::nullopt;
+  struct Copy {
+    std::unique_ptr<generation_file::Mapped> map;
+    std::string_view bytes;
+  };
+  auto copy = std::make_shared<Copy>();
+  copy->map = generation_file::Mapped::open(sh.store->path_of(sh.store->current()) + "/" + std::string(file));
+  if (!copy->map) return nullptr;
+  copy->bytes = {reinterpret_cast<const char*>(copy->map->data()), copy->map->size()};
+  if (content_hash(copy->bytes) != hash) return nullptr;
+  return std::shared_ptr<const std::string_view>(copy, &copy->bytes);
 }
 
 void ShardSet::cache(std::string_view file, std::string_view bytes) const {

@@ -70,10 +70,11 @@ class ShardSet {
 
   /// A copy of a large metadata value of the index as it was, kept in a file
   /// beside the first shard's generation (the entity resolution: 20 MB at
-  /// 100k notes, which Xapian 1.4 reads at about 120 MB/s and a file gives
-  /// ten times faster): its bytes when they hash to `hash`, the value's
-  /// content_hash that the index holds; nullopt if there is none, or a stale or torn one.
-  std::optional<std::string> cached(std::string_view file, std::string_view hash) const;
+  /// 100k notes, which Xapian 1.4 reads at about 120 MB/s, and a mapped file
+  /// gives in milliseconds): its bytes, mapped, when they hash to `hash`, the
+  /// value's content_hash that the index holds; nullptr if there is none, or a
+  /// stale or torn one. (The pointer keeps the mapping.)
+  std::shared_ptr<const std::string_view> cached(std::string_view file, std::string_view hash) const;
   /// Keeps such a copy beside the first shard's generation (the current one,
   /// or the new one of a fresh build), not durably: a copy a crash tears does
   /// not hash to its value. Nothing on a dry run or when it cannot be written.

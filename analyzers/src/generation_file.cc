@@ -73,18 +73,23 @@ void replace(const std::string& file, const std::string& bytes) {
 }
 
 std::unique_ptr<Mapped> Mapped::open(const std::string& file, std::string_view magic, Xapian::rev revision) {
+  auto m = open(file);
+  if (!m || m->size() < HEADER || std::memcmp(m->data(), magic.data(), magic.size()) != 0 ||
+      get(m->data() + 8, 8) != revision)
+    return nullptr;
+  return m;
+}
+
+std::unique_ptr<Mapped> Mapped::open(const std::string& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return nullptr;
   struct stat st {};
   void* map = MAP_FAILED;
-  if (::fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(HEADER))
+  if (::fstat(fd, &st) == 0 && st.st_size > 0)
     map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
   ::close(fd);
   if (map == MAP_FAILED) return nullptr;
-  std::unique_ptr<Mapped> m(new Mapped(map, static_cast<std::size_t>(st.st_size)));
-  if (std::memcmp(m->data(), magic.data(), magic.size()) != 0 || get(m->data() + 8, 8) != revision)
-    return nullptr;
-  return m;
+  return std::unique_ptr<Mapped>(new Mapped(map, static_cast<std::size_t>(st.st_size)));
 }
 
 Mapped::~Mapped() { ::munmap(m_map, m_size); }

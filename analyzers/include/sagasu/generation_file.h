@@ -38,6 +38,8 @@ class Mapped {
  public:
   /// The file when it has this magic and describes exactly this revision; nullptr otherwise.
   static std::unique_ptr<Mapped> open(const std::string& file, std::string_view magic, Xapian::rev revision);
+  /// The file whatever it holds; nullptr if it is empty or cannot be mapped.
+  static std::unique_ptr<Mapped> open(const std::string& file);
   ~Mapped();
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
