@@ -44,49 +44,62 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
 // The copy of the stored resolution beside the first shard's generation.
 constexpr std::string_view RESOLUTION_FILE = "sagasu-resolution";
 
-// Does every shard hold the same resolution (a run killed between two
-// shards' commits leaves them unequal)? Their hashes say, when the runs that
-// wrote them kept one; else the resolutions are compared.
-bool same_everywhere(ShardSet& shards, const std::string& hash, const std::string& encoded) {
-  for (std::size_t k = 1; k < shards.size(); ++k)
-    if (hash.empty() ? shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != encoded
-                     : shards.db(k).get_metadata(std::string(schema::META_RESOLUTION_HASH)) != hash)
-      return false;
-  return true;
+// The hash of the resolution every shard holds, when the hashes vouch for it:
+// each shard's was stored by the last commit (META_RESOLUTION_REVISION is the
+// revision that commit made), and all are the same. A commit by another
+// writer since (an older Sagasu, which stores a resolution but no hash) or a
+// run killed between two shards' commits leaves none that vouches: "".
+std::string vouched_hash(ShardSet& shards) {
+  std::string hash;
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    const Xapian::Database& db = shards.db(k);
+    const std::string h = db.get_metadata(std::string(schema::META_RESOLUTION_HASH));
+    if (h.empty() || (k > 0 && h != hash) ||
+        db.get_metadata(std::string(schema::META_RESOLUTION_REVISION)) != std::to_string(db.get_revision()))
+      return {};
+    hash = h;
+  }
+  return hash;
 }
 
-// The encoded resolution the last run stored, as the index holds it, if every shard holds the same one.
-std::optional<std::string> stored_encoding(ShardSet& shards) {
-  const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
+// The encoded resolution the last run stored, as the index holds it, if every
+// shard holds the same one (compared, when no hash vouches for them); and its hash.
+std::optional<std::string> stored_encoding(ShardSet& shards, const std::string& vouched, std::string& hash) {
   std::string last = shards.metadata(schema::META_RESOLUTION);
-  if (!same_everywhere(shards, hash, last)) return std::nullopt;
+  hash = content_hash(last);
+  if (!vouched.empty()) return hash == vouched ? std::optional(std::move(last)) : std::nullopt;
+  for (std::size_t k = 1; k < shards.size(); ++k)
+    if (shards.db(k).get_metadata(std::string(schema::META_RESOLUTION)) != last) return std::nullopt;
   return last;
 }
 
-// Is there a resolution the last run stored, the same on every shard? (Not
-// read, where the hashes say.)
-bool stored_everywhere(ShardSet& shards) {
-  const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
-  if (hash.empty()) {
-    const auto encoded = stored_encoding(shards);
-    return encoded && !encoded->empty();
+// Is there a resolution the last run stored, the same on every shard? Its
+// hash, if so: where the hashes vouch for it, it is not read.
+bool stored_everywhere(ShardSet& shards, std::string& hash) {
+  const std::string vouched = vouched_hash(shards);
+  if (!vouched.empty()) {
+    hash = vouched;
+    return true;
   }
-  return same_everywhere(shards, hash, {});
+  const auto encoded = stored_encoding(shards, vouched, hash);
+  return encoded && !encoded->empty();
 }
 
 // The resolution the last run stored, read, with the kinds it was resolved
-// with: from its copy beside the index when that is the one stored, else from
-// the index (and the copy made for the next run).
-std::optional<EntityResolver> stored_resolution(ShardSet& shards) {
+// with, and its hash: from its copy beside the index when a hash vouches for
+// the resolution and the copy has that hash, else from the index (and the copy
+// made for the next run).
+std::optional<EntityResolver> stored_resolution(ShardSet& shards, std::string& hash) {
   const auto kinds = KindVocabulary::decode(shards.metadata(schema::META_KINDS));
   if (!kinds) return std::nullopt;
-  const std::string hash = shards.metadata(schema::META_RESOLUTION_HASH);
-  if (!hash.empty() && !same_everywhere(shards, hash, {})) return std::nullopt;
-  if (auto copy = shards.cached(RESOLUTION_FILE, hash))
+  const std::string vouched = vouched_hash(shards);
+  if (auto copy = shards.cached(RESOLUTION_FILE, vouched)) {
+    hash = vouched;
     return EntityResolver::deserialize(std::move(copy), *kinds);
-  auto encoded = stored_encoding(shards);
+  }
+  auto encoded = stored_encoding(shards, vouched, hash);
   if (!encoded) return std::nullopt;
-  if (!hash.empty() && content_hash(*encoded) == hash) shards.cache(RESOLUTION_FILE, *encoded);
+  shards.cache(RESOLUTION_FILE, *encoded);
   return EntityResolver::deserialize(std::move(*encoded), *kinds);
 }
 
@@ -175,6 +188,7 @@ struct Extended {
   bool aliases_given_up = false;  // (whatever their keys: the synonym table's are the analyzer's)
   bool glosses = false;  // a note's glosses changed: the glossary is built again
   std::vector<std::string> adopted;  // names no page had that a new page took
+  std::string stored_hash;           // the stored resolution's hash, once read or vouched for
 };
 
 // The last run's unresolved entities and ambiguous aliases, into the report.
@@ -275,7 +289,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   bool deleting = false;  // (weighing the notes deleted)
   const auto read_stored = [&] {
     if (stored) return true;
-    if (!(stored = stored_resolution(shards))) return false;
+    if (!(stored = stored_resolution(shards, change.stored_hash))) return false;
     for (const RunNote& page : notes)
       if (page.has_digest()) ++titles[note_title(page.file->path)];
     // (The notes deleted are pages still while the changed ones are weighed: they go last.)
@@ -513,10 +527,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   // kept, not read (a no-op at 100k notes: 0.1 s less, and 0.16 s less for
   // reading its hash only). It must be there, the same on every shard.
   if (!state.vault_changed()) {
-    if (!stored_everywhere(shards)) return std::nullopt;
+    if (!stored_everywhere(shards, change.stored_hash)) return std::nullopt;
     return EntityResolver();
   }
-  return stored ? std::move(stored) : stored_resolution(shards);
+  return stored ? std::move(stored) : stored_resolution(shards, change.stored_hash);
 }
 
 // The config's lists of people and organizations: their kinds and other spellings.
@@ -534,7 +548,8 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver) {
 std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexState& state, ShardSet& shards,
                                        const VaultConfig& config, const std::string& old_overrides,
                                        std::optional<EntityResolver> before) {
-  if (!before) before = stored_resolution(shards);
+  std::string hash;
+  if (!before) before = stored_resolution(shards, hash);
   if (!before) {
     before.emplace(config.kinds());
     add_name_lists(config, *before);
@@ -637,6 +652,7 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     m_resolver = std::move(*kept);
     m_reused = true;
     m_extended = change.extends;
+    m_kept_hash = std::move(change.stored_hash);
     m_aliased = std::move(change.aliased);
     m_synonyms_stale = change.aliases_given_up;
     m_glossary_stale = change.glosses;
@@ -732,8 +748,20 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), content_hash(resolution));
     meta.emplace_back(std::string(schema::META_RESOLUTION), std::move(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
+  } else if (!m_kept_hash.empty()) {
+    // (The hash of the resolution kept: an index written before hashes were kept gains it.)
+    meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), m_kept_hash);
   }
   return meta;
+}
+
+void EntityPass::stamp(ShardSet& shards) const {
+  const bool hashed = !m_reused || m_extended || !m_kept_hash.empty();
+  for (std::size_t k = 0; k < shards.size(); ++k) {
+    Xapian::WritableDatabase& db = shards.db(k);
+    db.set_metadata(std::string(schema::META_RESOLUTION_REVISION),
+                    hashed ? std::to_string(db.get_revision() + 1) : std::string());
+  }
 }
 
 }  // namespace sagasu

@@ -60,6 +60,10 @@ class EntityPass {
   /// resolved anew, the findings and the resolution (whose copy is kept
   /// beside the index's generation for the next run, ShardSet::cache).
   std::vector<std::pair<std::string, std::string>> metadata(const ShardSet& shards) const;
+  /// Stamps each shard, before its commit, with the revision that commit
+  /// makes when metadata() stored the resolution's hash: the next run trusts
+  /// the hash (and the copy of the resolution) only while that is the shard's revision.
+  void stamp(ShardSet& shards) const;
 
  private:
   EntityResolver m_resolver;
@@ -72,6 +76,7 @@ class EntityPass {
   bool m_glossary_stale = false;
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
+  std::string m_kept_hash;  // the hash of the resolution kept, when it was read or vouched for
 
   void resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
                IndexReport& report);

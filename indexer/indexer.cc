@@ -147,6 +147,7 @@ IndexReport run_phases(const IndexOptions& opts) {
       if (shards.fresh() || writer.wrote()) report.dictionary_problem = Dictionary::prepare();
       write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
+      entities.stamp(shards);
       shards.commit(writer.changes());
       report.rebuilt = shards.fresh();
     }

@@ -379,3 +379,61 @@ TEST_CASE("run_index, the resolution's copy beside the index is used only when i
   sagasu::run_index(o);
   CHECK_FALSE(fs::exists(copy));
 }
+
+// The resolution's hash vouches for the resolution (and so for its copy)
+// only while no other writer committed since the run that stored it: an
+// older Sagasu stores a resolution but neither hash nor copy (a review's
+// counterexample: its edit was lost, the stale copy used).
+TEST_CASE("run_index, a hash another writer's commit left behind does not vouch for the resolution",
+          "[index_store]") {
+  sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n本文。\n"}});
+  sagasu::IndexOptions o;
+  o.vault = ti.vault;
+  o.index = ti.index;
+  o.jobs = 1;
+  using sagasu::schema::META_RESOLUTION;
+  using sagasu::schema::META_RESOLUTION_HASH;
+  const fs::path copy = fs::path(sagasu::test::current_generation(ti.index)) / "sagasu-resolution";
+  const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
+  const auto orgs = [&](const std::string& path) {
+    const Xapian::Database db = ti.db();
+    return db.get_document(*db.postlist_begin(sagasu::schema::unique_id_term(path)))
+        .get_value(sagasu::schema::SLOT_ORGS);
+  };
+  const std::string old_hash = meta(META_RESOLUTION_HASH), old_copy = meta(META_RESOLUTION);
+  REQUIRE(old_hash.size() == 16);
+  CHECK(orgs("a.md").empty());
+  // Xin Liu gets a page, as an older Sagasu would index it: the resolution is
+  // stored, the hash and the copy beside the index stay the last run's.
+  sagasu::test::write_file(fs::path(ti.vault) / "Xin Liu.md",
+                           "---\ntype: organization\n---\n# Xin Liu\n組織。\n");
+  sagasu::run_index(o);
+  const std::string now = meta(META_RESOLUTION);
+  REQUIRE(now != old_copy);
+  REQUIRE_FALSE(orgs("a.md").empty());
+  const std::string a_orgs = orgs("a.md");
+  {
+    Xapian::WritableDatabase w(sagasu::test::current_generation(ti.index), Xapian::DB_OPEN);
+    w.set_metadata(std::string(META_RESOLUTION_HASH), old_hash);
+    w.commit();
+  }
+  { std::ofstream(copy, std::ios::binary | std::ios::trunc) << old_copy; }
+  // A text edit of a.md resolves its links with the resolution the index holds.
+  sagasu::test::write_file(fs::path(ti.vault) / "a.md", "# A\n[[Xin Liu]] の論文。一行。\n");
+  CHECK(sagasu::run_index(o).updated == 1);
+  CHECK(orgs("a.md") == a_orgs);
+  CHECK(meta(META_RESOLUTION) == now);
+  CHECK(meta(META_RESOLUTION_HASH) != old_hash);  // the kept resolution's own, vouched for again
+  std::ifstream in(copy, std::ios::binary);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()) == now);
+  // An index whose runs kept no hash (an older Sagasu's) gains it with its next commit, as a rebuild has it.
+  const std::string hash = meta(META_RESOLUTION_HASH);
+  {
+    Xapian::WritableDatabase w(sagasu::test::current_generation(ti.index), Xapian::DB_OPEN);
+    w.set_metadata(std::string(META_RESOLUTION_HASH), "");
+    w.commit();
+  }
+  sagasu::test::write_file(fs::path(ti.vault) / "a.md", "# A\n[[Xin Liu]] の論文。二行。\n");
+  CHECK(sagasu::run_index(o).updated == 1);
+  CHECK(meta(META_RESOLUTION_HASH) == hash);
+}

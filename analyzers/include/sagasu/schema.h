@@ -241,8 +241,12 @@ inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
 /// The resolution's content hash, written with it: a run that changes no note
-/// compares the shards' hashes, not their resolutions (20 MB at 100k notes).
+/// compares the shards' hashes, not their resolutions (20 MB at 100k notes),
+/// and the copy beside the index is used when it has this hash. It vouches
+/// for the resolution only while META_RESOLUTION_REVISION is the shard's
+/// revision (the commit that stored it made that one, and no other writer committed since).
 inline constexpr std::string_view META_RESOLUTION_HASH = "sagasu.resolution.hash";
+inline constexpr std::string_view META_RESOLUTION_REVISION = "sagasu.resolution.revision";
 /// The digest version (NoteDigest::version) of every document's DIGEST, when
 /// they all have one; a run reads no digest it does not need when it is current.
 inline constexpr std::string_view META_DIGESTS = "sagasu.digests";
