@@ -125,10 +125,7 @@ void same_summary(const sagasu::IndexReport& a, const sagasu::IndexReport& b) {
 TEST_CASE("run_index, a run that changes nothing commits nothing and reports the stored coverage", "[index_store]") {
   sagasu::test::TestIndex ti({{"a.md", "---\nvenue: OSDI\nyear: 2024\nstatus: read\n---\n# A\n[[Xin Liu]] の論文。\n"},
                               {"b.md", "# B\n本文。\n"}});
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   const Xapian::rev before = ti.db().get_revision();
   const sagasu::IndexReport noop = sagasu::run_index(o);
   CHECK(ti.db().get_revision() == before);
@@ -160,10 +157,7 @@ TEST_CASE("run_index, a sharded index's kept tallies add up to a rebuild's count
   sagasu::test::TestIndex ti({{"a.md", "---\nvenue: OSDI\nstatus: read\n---\n# A\n本文。\n"},
                               {"b.md", "---\nyear: 2024\n---\n# B\n本文。\n"},
                               {"c.md", "---\ntype: person\n---\n# C\n研究者。\n"}});
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   o.shards = 2;
   CHECK(sagasu::run_index(o).shards == 2);
   o.shards = 0;
@@ -184,10 +178,7 @@ TEST_CASE("run_index, a sharded index's kept tallies add up to a rebuild's count
 // makes the stored one stale: the next run counts the documents again.
 TEST_CASE("run_index, a tally stored before another writer's commit is recounted", "[index_store]") {
   sagasu::test::TestIndex ti({{"a.md", "---\ntype: person\n---\n# A\n研究者。\n"}, {"b.md", "# B\n本文。\n"}});
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   const sagasu::IndexReport before = sagasu::run_index(o);
   {
     Xapian::WritableDatabase db(sagasu::test::current_generation(ti.index), Xapian::DB_OPEN);
@@ -222,10 +213,7 @@ TEST_CASE("run_index, a note whose digest is of another version is read again", 
     w.set_metadata(std::string(sagasu::schema::META_DIGESTS), "");
     w.commit();
   }
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   const sagasu::IndexReport r = sagasu::run_index(o);
   CHECK(r.updated == 0);  // the same text: the document stays, with this version's digest
   const Xapian::Database db = ti.db();
@@ -248,10 +236,7 @@ TEST_CASE(
     "[index_store]") {
   sagasu::test::TestIndex ti(
       {{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n[[Wei Chen]] の論文。\n"}});
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   o.shards = 2;
   o.rebuild = true;
   sagasu::run_index(o);
@@ -333,10 +318,7 @@ TEST_CASE("run_index, the resolution's copy beside the index is used only when i
           "[index_store]") {
   sagasu::test::TestIndex ti(
       {{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n[[Wei Chen]] と [[A]]。\n"}});
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   const fs::path copy = fs::path(sagasu::test::current_generation(ti.index)) / "sagasu-resolution";
   const auto resolution = [&] { return ti.db().get_metadata(std::string(sagasu::schema::META_RESOLUTION)); };
   const auto read_copy = [&] {
@@ -387,10 +369,7 @@ TEST_CASE("run_index, the resolution's copy beside the index is used only when i
 TEST_CASE("run_index, a hash another writer's commit left behind does not vouch for the resolution",
           "[index_store]") {
   sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n本文。\n"}});
-  sagasu::IndexOptions o;
-  o.vault = ti.vault;
-  o.index = ti.index;
-  o.jobs = 1;
+  sagasu::IndexOptions o = ti.options();
   using sagasu::schema::META_RESOLUTION;
   using sagasu::schema::META_RESOLUTION_HASH;
   const fs::path copy = fs::path(sagasu::test::current_generation(ti.index)) / "sagasu-resolution";

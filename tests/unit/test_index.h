@@ -56,13 +56,17 @@ struct TestIndex {
     index = (dir.path / "index").string();
     std::filesystem::create_directories(vault);
     for (const auto& [path, text] : notes) write_file(std::filesystem::path(vault) / path, text);
+    run_index(options());
+  }
+  Xapian::Database db() const { return Xapian::Database(index); }
+  /// Options for indexing this vault into this index again, on one thread.
+  IndexOptions options() const {
     IndexOptions o;
     o.vault = vault;
     o.index = index;
     o.jobs = 1;
-    run_index(o);
+    return o;
   }
-  Xapian::Database db() const { return Xapian::Database(index); }
 };
 
 }  // namespace sagasu::test
