@@ -2,17 +2,20 @@
 // its own; this one only hands what one phase found to the next.
 #include "sagasu/indexer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <random>
 #include <thread>
 
 #include "entity_pass.h"
 #include "facet_coverage.h"
 #include "index_metadata.h"
 #include "index_state.h"
-#include "sagasu/dictionary.h"
 #include "index_writer.h"
+#include "sagasu/dictionary.h"
 #include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "shard_set.h"
@@ -31,6 +34,13 @@ VaultConfig load_config(const IndexOptions& opts) {
   const std::filesystem::path file = std::filesystem::path(opts.vault) / CONFIG_FILE;
   if (std::filesystem::exists(file, ec)) return VaultConfig::load(file, CONFIG_FILE);
   return VaultConfig();
+}
+
+// An id for this run's commit (META_RUN): unlike any other run's.
+std::string run_id() {
+  std::random_device device;
+  const auto now = std::chrono::system_clock::now().time_since_epoch().count();
+  return fmt::format("{:016x}{:08x}", static_cast<std::uint64_t>(now), device());
 }
 
 }  // namespace
@@ -136,6 +146,7 @@ IndexReport run_phases(const IndexOptions& opts) {
       auto metadata = entities.metadata(shards);
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
       metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
+      metadata.emplace_back(std::string(schema::META_RUN), run_id());
       // The sound table depends on the vault's words: whole for a fresh
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");

@@ -51,7 +51,8 @@ ShardSet::ShardSet(const IndexOptions& opts, const std::string& config)
   const bool stale = exists && !opts.rebuild && stale_schema(m_store.path_of(first), config);
   m_fresh = opts.rebuild || !exists || stale || count != old_count ||
             std::any_of(m_shards.begin(), m_shards.end(),
-                        [](const Shard& sh) { return sh.store->current().empty(); });
+                        [](const Shard& sh) { return sh.store->current().empty(); }) ||
+            interrupted();
   // A fresh build writes sub-indexes and merges them into the new generation
   // at the end; an update writes into the current one.
   for (Shard& sh : m_shards) {
@@ -104,6 +105,24 @@ void ShardSet::reconcile(const std::vector<std::string>& stub_shards) {
         m_shards[k].store->current() != named->generation)
       m_shards[k].store->switch_to(named->generation);
   }
+}
+
+bool ShardSet::interrupted() const {
+  std::string first;
+  for (std::size_t k = 0; k < m_shards.size() && m_shards.size() > 1; ++k) {
+    std::string run;
+    try {
+      run = Xapian::Database(m_shards[k].store->path_of(m_shards[k].store->current()))
+                .get_metadata(std::string(schema::META_RUN));
+    } catch (const Xapian::Error&) {
+      return false;  // (an unreadable shard is reported when it is opened)
+    }
+    if (k == 0)
+      first = std::move(run);
+    else if (run != first)
+      return true;
+  }
+  return false;
 }
 
 bool ShardSet::stale_schema(const std::string& generation, const std::string& config) const {

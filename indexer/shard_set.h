@@ -114,6 +114,8 @@ class ShardSet {
 
   void open_stores(std::size_t count, bool wait);
   void reconcile(const std::vector<std::string>& stub_shards);
+  /// Do the shards hold different runs (META_RUN): one killed between their commits?
+  bool interrupted() const;
   /// Is the index's generation of another schema or config (or unreadable)?
   /// Throws Error for one of a newer Sagasu or Xapian format.
   bool stale_schema(const std::string& generation, const std::string& config) const;

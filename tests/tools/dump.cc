@@ -172,8 +172,8 @@ int main(int argc, char** argv) {
       for (auto s = db.synonyms_begin(*k); s != db.synonyms_end(*k); ++s)
         fmt::print("synonym {} -> {}\n", *k, *s);
     for (auto k = db.metadata_keys_begin(); k != db.metadata_keys_end(); ++k)
-      if (*k != schema::META_COVERAGE_REVISION &&
-          *k != schema::META_RESOLUTION_REVISION)  // how the index came to be, not what it holds
+      if (*k != schema::META_COVERAGE_REVISION && *k != schema::META_RESOLUTION_REVISION &&
+          *k != schema::META_RUN)  // how the index came to be, not what it holds
         fmt::print("metadata {} {}\n", *k, db.get_metadata(*k));
   } catch (const Xapian::Error& e) {
     fmt::print(stderr, "sagasu-dump: {}: {}\n", argv[1], e.get_description());

@@ -416,3 +416,46 @@ TEST_CASE("run_index, a hash another writer's commit left behind does not vouch 
   CHECK(sagasu::run_index(o).updated == 1);
   CHECK(meta(META_RESOLUTION_HASH) == hash);
 }
+
+// A run killed between two shards' commits leaves shards that hold different
+// runs: what it derived from the whole vault (the notes a page's new kind
+// refreshes, the sound table, the glossary) reached only some of them, and no
+// later run could tell (a review's counterexample: three shards, a page's
+// kind changed, the notes linking it on two shards kept the old facets).
+// Each commit names its run in every shard; shards naming different runs are built fresh.
+TEST_CASE("run_index, shards a run left holding different runs are built fresh", "[index_store]") {
+  sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"},
+                              {"b.md", "# B\n[[Xin Liu]] と本文。\n"},
+                              {"c.md", "# C\n本文。\n"}});
+  sagasu::IndexOptions o = ti.options();
+  o.shards = 2;
+  CHECK(sagasu::run_index(o).rebuilt);
+  o.shards = 0;
+  const auto shard = [&](std::size_t k) {
+    return (fs::path(ti.index) / sagasu::layout::read_stub(ti.index).at(k)).string();
+  };
+  const auto run = [&](std::size_t k) {
+    return Xapian::Database(shard(k)).get_metadata(std::string(sagasu::schema::META_RUN));
+  };
+  sagasu::test::write_file(fs::path(ti.vault) / "c.md", "# C\n本文。一行。\n");
+  const sagasu::IndexReport edit = sagasu::run_index(o);
+  CHECK_FALSE(edit.rebuilt);
+  CHECK(edit.updated == 1);
+  CHECK_FALSE(run(0).empty());
+  CHECK(run(0) == run(1));
+  // Shard 1 as a run killed after shard 0's commit left it: the last run's.
+  const std::string last = run(1);
+  sagasu::test::write_file(fs::path(ti.vault) / "c.md", "# C\n本文。二行。\n");
+  sagasu::run_index(o);
+  REQUIRE(run(1) != last);
+  {
+    Xapian::WritableDatabase w(shard(1), Xapian::DB_OPEN);
+    w.set_metadata(std::string(sagasu::schema::META_RUN), last);
+    w.commit();
+  }
+  const sagasu::IndexReport repaired = sagasu::run_index(o);
+  CHECK(repaired.rebuilt);
+  CHECK(repaired.shards == 2);
+  CHECK(run(0) == run(1));
+  CHECK_FALSE(sagasu::run_index(o).rebuilt);  // and then updates again
+}

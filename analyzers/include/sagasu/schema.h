@@ -247,6 +247,11 @@ inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< e
 /// revision (the commit that stored it made that one, and no other writer committed since).
 inline constexpr std::string_view META_RESOLUTION_HASH = "sagasu.resolution.hash";
 inline constexpr std::string_view META_RESOLUTION_REVISION = "sagasu.resolution.revision";
+/// The run whose commit wrote a shard (an id, the same on every shard): shards
+/// holding different runs were left by one killed between their commits, and
+/// the next run builds them fresh (what the dead run derived from the whole
+/// vault, on the shards it reached, cannot be told from what it did not).
+inline constexpr std::string_view META_RUN = "sagasu.run";
 /// The digest version (NoteDigest::version) of every document's DIGEST, when
 /// they all have one; a run reads no digest it does not need when it is current.
 inline constexpr std::string_view META_DIGESTS = "sagasu.digests";
