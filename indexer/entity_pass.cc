@@ -274,7 +274,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
                                               const IndexOptions& opts, const VaultConfig& config,
                                               const std::string& old_overrides, const std::string& overrides,
                                               std::optional<EntityResolver>& stored, Extended& change) {
-  if (shards.fresh() || opts.entity_notes || shards.metadata(schema::META_FINDINGS).empty())
+  if (shards.fresh() || opts.entity_notes || shards.metadata(schema::META_FINDINGS).empty() ||
+      !shards.metadata(schema::META_UNREADABLE).empty())
     return std::nullopt;
   const auto& notes = state.notes();
   std::vector<std::size_t> changed;  // their indexed digests are compared
@@ -645,7 +646,9 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
     : m_resolver(config.kinds()) {
   const std::string old_overrides = shards.metadata(schema::META_OVERRIDES);
   m_overrides = read_overrides(root, old_overrides, report);
-  m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed();
+  // (After a run that could not read some folders, what it derived without their notes is derived again.)
+  const bool after_unreadable = !shards.metadata(schema::META_UNREADABLE).empty();
+  m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed() || after_unreadable;
   std::optional<EntityResolver> stored;  // read at most once
   Extended change;
   if (auto kept = kept_resolution(state, shards, opts, config, old_overrides, m_overrides, stored, change)) {

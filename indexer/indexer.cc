@@ -147,6 +147,9 @@ IndexReport run_phases(const IndexOptions& opts) {
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
       metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
       metadata.emplace_back(std::string(schema::META_RUN), run_id());
+      std::string unreadable;
+      for (const auto& dir : scan.unreadable_dirs) unreadable += dir + "\n";
+      metadata.emplace_back(std::string(schema::META_UNREADABLE), unreadable);
       // The sound table depends on the vault's words: whole for a fresh
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");

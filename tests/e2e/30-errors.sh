@@ -66,6 +66,23 @@ check unreadable-folder-kept as_user "$INDEXER" --vault "$v" --index "$WORK/idx"
 check unreadable-folder-searchable sh -c "cd '$WORK' && '$SEARCHER' --index '$WORK/idx' --paths 鍵のかかった"
 chmod 755 "$v/locked"
 
+# A folder that could not be read and then can again: what the run without it
+# derived from the whole vault (here: NVIDIA's kind, from its page there) is
+# derived again, as a rebuild does (it kept the label's person before).
+u="$WORK/unreadable-then-not"
+mkdir -p "$u/notes" "$u/locked"
+printf '# A\n本文。\n\n## 関連\n- 関連研究者: [[NVIDIA]]\n' >"$u/notes/a.md"
+printf '# B\n[[NVIDIA]] の GPU。\n' >"$u/notes/b.md"
+printf -- '---\ntype: organization\n---\n# NVIDIA\n米国の半導体企業。\n' >"$u/locked/NVIDIA.md"
+"$INDEXER" --vault "$u" --index "$WORK/u-idx" --quiet
+chmod 000 "$u/locked"
+as_user "$INDEXER" --vault "$u" --index "$WORK/u-idx" --quiet 2>/dev/null
+chmod 755 "$u/locked"
+"$INDEXER" --vault "$u" --index "$WORK/u-idx" --quiet
+"$INDEXER" --vault "$u" --index "$WORK/u-full" --quiet
+expect "a folder readable again: the index equals a rebuild" \
+  cmp -s <("$SAGASU_BIN/tests/sagasu-dump" "$WORK/u-idx") <("$SAGASU_BIN/tests/sagasu-dump" "$WORK/u-full")
+
 # A locked index: a second writer is refused with a message naming the holder.
 exec 9>"$WORK/idx/lock"
 flock -n 9

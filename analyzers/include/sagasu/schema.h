@@ -252,6 +252,11 @@ inline constexpr std::string_view META_RESOLUTION_REVISION = "sagasu.resolution.
 /// the next run builds them fresh (what the dead run derived from the whole
 /// vault, on the shards it reached, cannot be told from what it did not).
 inline constexpr std::string_view META_RUN = "sagasu.run";
+/// The folders the last run could not read, one per line (absent: none). Their
+/// notes kept their documents, but not their part in what the run derived
+/// from the whole vault (the entity resolution, the synonyms, the glossary):
+/// the next run derives it again.
+inline constexpr std::string_view META_UNREADABLE = "sagasu.unreadable";
 /// The digest version (NoteDigest::version) of every document's DIGEST, when
 /// they all have one; a run reads no digest it does not need when it is current.
 inline constexpr std::string_view META_DIGESTS = "sagasu.digests";
