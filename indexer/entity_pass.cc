@@ -742,12 +742,11 @@ std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& in
   return last.unresolved.size();
 }
 
-std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const ShardSet& shards) const {
+std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
   if (!m_reused || m_extended) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     std::string resolution = m_resolver.serialize();
-    shards.cache(RESOLUTION_FILE, resolution);
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), content_hash(resolution));
     meta.emplace_back(std::string(schema::META_RESOLUTION), std::move(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
@@ -756,6 +755,12 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), m_kept_hash);
   }
   return meta;
+}
+
+void EntityPass::keep_copy(const ShardSet& shards,
+                           const std::vector<std::pair<std::string, std::string>>& metadata) {
+  for (const auto& [key, value] : metadata)
+    if (key == schema::META_RESOLUTION) shards.cache(RESOLUTION_FILE, value);
 }
 
 void EntityPass::stamp(ShardSet& shards) const {
