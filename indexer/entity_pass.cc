@@ -274,8 +274,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
                                               const IndexOptions& opts, const VaultConfig& config,
                                               const std::string& old_overrides, const std::string& overrides,
                                               std::optional<EntityResolver>& stored, Extended& change) {
-  if (shards.fresh() || opts.entity_notes || shards.metadata(schema::META_FINDINGS).empty() ||
-      !shards.metadata(schema::META_UNREADABLE).empty())
+  if (shards.fresh() || opts.entity_notes || shards.metadata(schema::META_FINDINGS).empty())
     return std::nullopt;
   const auto& notes = state.notes();
   std::vector<std::size_t> changed;  // their indexed digests are compared
@@ -651,7 +650,9 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   m_any_change = shards.fresh() || m_overrides != old_overrides || state.vault_changed() || after_unreadable;
   std::optional<EntityResolver> stored;  // read at most once
   Extended change;
-  if (auto kept = kept_resolution(state, shards, opts, config, old_overrides, m_overrides, stored, change)) {
+  if (auto kept = after_unreadable ? std::nullopt
+                                   : kept_resolution(state, shards, opts, config, old_overrides, m_overrides,
+                                                     stored, change)) {
     m_resolver = std::move(*kept);
     m_reused = true;
     m_extended = change.extends;
@@ -744,7 +745,7 @@ std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& in
 
 std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
   std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
-  if (!m_reused || m_extended) {
+  if (stores_resolution()) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     std::string resolution = m_resolver.serialize();
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), content_hash(resolution));
@@ -764,7 +765,7 @@ void EntityPass::keep_copy(const ShardSet& shards,
 }
 
 void EntityPass::stamp(ShardSet& shards) const {
-  const bool hashed = !m_reused || m_extended || !m_kept_hash.empty();
+  const bool hashed = stores_resolution() || !m_kept_hash.empty();  // (metadata() stored the hash)
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
     db.set_metadata(std::string(schema::META_RESOLUTION_REVISION),

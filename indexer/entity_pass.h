@@ -81,6 +81,8 @@ class EntityPass {
   std::set<std::string> m_refresh;
   std::string m_findings;  // JSON, when resolved anew
   std::string m_kept_hash;  // the hash of the resolution kept, when it was read or vouched for
+  // Is the resolution stored again (resolved anew, or extended)?
+  bool stores_resolution() const { return !m_reused || m_extended; }
 
   void resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
                IndexReport& report);

@@ -4,8 +4,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 
 #include "sagasu/error.h"
 #include "sagasu/facet_columns.h"
@@ -173,17 +171,11 @@ void ShardSet::cache(std::string_view file, std::string_view bytes) const {
   if (m_dry_run) return;
   const Shard& sh = m_shards[0];
   const std::string folder = m_fresh ? new_path(0) : sh.store->path_of(sh.store->current());
-  const std::string path = folder + "/" + std::string(file), tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
+  try {
+    generation_file::replace(folder + "/" + std::string(file), bytes, /*synced=*/false);
+  } catch (const Error&) {
+    // (A full disk: the next run reads the value from the index.)
   }
-  std::error_code ec;
-  if (!std::filesystem::exists(tmp, ec) || std::filesystem::file_size(tmp, ec) != bytes.size() || ec)
-    std::filesystem::remove(tmp, ec);  // (a full disk: the value is read from the index)
-  else
-    std::filesystem::rename(tmp, path, ec);
 }
 
 std::string ShardSet::part_path(std::size_t k, std::size_t p) const {

@@ -45,7 +45,7 @@ bool describes(const std::string& file, std::string_view magic, Xapian::rev revi
          static_cast<Xapian::rev>(get(head + 8, 8)) == revision;
 }
 
-void replace(const std::string& file, const std::string& bytes) {
+void replace(const std::string& file, std::string_view bytes, bool synced) {
   const std::string tmp = file + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
@@ -56,7 +56,7 @@ void replace(const std::string& file, const std::string& bytes) {
     if (n <= 0) break;
     done += static_cast<std::size_t>(n);
   }
-  const bool ok = done == bytes.size() && ::fsync(fd) == 0;
+  const bool ok = done == bytes.size() && (!synced || ::fsync(fd) == 0);
   const int err = errno;
   ::close(fd);
   if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) {
@@ -64,6 +64,7 @@ void replace(const std::string& file, const std::string& bytes) {
     throw Error(fmt::format("{}: cannot write: {}", file, std::strerror(ok ? errno : err)));
   }
   // The rename itself is durable once the folder is synced.
+  if (!synced) return;
   const std::string folder = std::filesystem::path(file).parent_path().string();
   const int dfd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

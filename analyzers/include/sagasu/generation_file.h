@@ -31,7 +31,8 @@ bool describes(const std::string& file, std::string_view magic, Xapian::rev revi
 
 /// Durable, atomic replacement of a file (a generation file, the index stub):
 /// a temporary file, fsync, rename, fsync of the folder. Throws Error naming the file.
-void replace(const std::string& file, const std::string& bytes);
+/// Not `synced`: atomic only, no fsync (a copy whose content is checked when read).
+void replace(const std::string& file, std::string_view bytes, bool synced = true);
 
 /// A file mapped read-only.
 class Mapped {
