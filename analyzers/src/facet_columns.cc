@@ -1,5 +1,6 @@
 #include "sagasu/facet_columns.h"
 
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <unordered_map>
@@ -28,52 +29,57 @@ class ColumnBuilder {
   void start(Xapian::docid did) {
     for (; m_next <= did; ++m_next) m_doc_offsets[m_next] = static_cast<std::uint32_t>(m_ordinals.size());
   }
-  /// A value of the current document; returns its ordinal.
-  std::uint32_t add(std::string_view value) {
-    auto [it, fresh] =
-        m_ordinal_of.try_emplace(std::string(value), static_cast<std::uint32_t>(m_values.size()));
-    if (fresh) m_values.emplace_back(value);
-    m_ordinals.push_back(it->second);
-    return it->second;
-  }
+  /// A value of the current document (copied when first seen); returns its ordinal.
+  std::uint32_t add(std::string_view value) { return add_value(value, true); }
+  /// The same for a value whose bytes outlive the builder (an old file's): not copied.
+  std::uint32_t add_lasting(std::string_view value) { return add_value(value, false); }
   /// A value whose ordinal add() returned before.
   void add_known(std::uint32_t ordinal) { m_ordinals.push_back(ordinal); }
-  /// The column as bytes: slot, values, document offsets and ordinals.
-  void append(Xapian::valueno slot, std::string& out) {
+  /// Room for this many values of documents.
+  void reserve(std::size_t ordinals) { m_ordinals.reserve(ordinals); }
+  /// The column's bytes: slot, values, document offsets and ordinals.
+  void append(Xapian::valueno slot, generation_file::Writer& out) {
     start(m_limit);  // (the offsets up to limit)
-    std::string blob;
     std::vector<std::uint32_t> value_offsets{0};
-    for (const auto& v : m_values) {
-      blob += v;
-      value_offsets.push_back(static_cast<std::uint32_t>(blob.size()));
-    }
-    const std::size_t unpadded = blob.size();
-    blob.resize((blob.size() + 3) / 4 * 4, '\0');
-    put32(out, slot);
-    put32(out, static_cast<std::uint32_t>(m_values.size()));
-    put32(out, static_cast<std::uint32_t>(unpadded));
-    for (auto o : value_offsets) put32(out, o);
-    out += blob;
-    for (auto o : m_doc_offsets) put32(out, o);
-    for (auto o : m_ordinals) put32(out, o);
+    std::uint32_t blob = 0;
+    for (const auto& v : m_values) value_offsets.push_back(blob += static_cast<std::uint32_t>(v.size()));
+    out.append32(slot);
+    out.append32(static_cast<std::uint32_t>(m_values.size()));
+    out.append32(blob);
+    out.append32(value_offsets.data(), value_offsets.size());
+    for (const auto& v : m_values) out.append(v);
+    out.append(std::string_view("\0\0\0", (4 - blob % 4) % 4));
+    out.append32(m_doc_offsets.data(), m_doc_offsets.size());
+    out.append32(m_ordinals.data(), m_ordinals.size());
   }
 
  private:
   std::uint32_t m_limit;
   Xapian::docid m_next = 0;  // documents below have their offsets
-  std::unordered_map<std::string, std::uint32_t> m_ordinal_of;
-  std::vector<std::string> m_values;
+  std::unordered_map<std::string_view, std::uint32_t> m_ordinal_of;
+  std::vector<std::string_view> m_values;  // by ordinal
+  std::deque<std::string> m_copies;        // the bytes of the values add() copied
   std::vector<std::uint32_t> m_doc_offsets, m_ordinals;
+
+  std::uint32_t add_value(std::string_view value, bool copy) {
+    auto it = m_ordinal_of.find(value);
+    if (it == m_ordinal_of.end()) {
+      if (copy) value = m_copies.emplace_back(value);
+      it = m_ordinal_of.emplace(value, static_cast<std::uint32_t>(m_values.size())).first;
+      m_values.push_back(value);
+    }
+    m_ordinals.push_back(it->second);
+    return it->second;
+  }
 };
 
 // The file's header: magic, revision, docid limit, facet count.
-std::string file_header(Xapian::rev revision, std::uint32_t limit) {
-  std::string out = generation_file::header(MAGIC, revision);
-  put32(out, limit);
+void write_header(generation_file::Writer& out, Xapian::rev revision, std::uint32_t limit) {
+  out.append(generation_file::header(MAGIC, revision));
+  out.append32(limit);
   std::uint32_t facets = 0;
   for (const auto& f : schema::FIELDS) facets += f.is_facet();
-  put32(out, facets);
-  return out;
+  out.append32(facets);
 }
 
 std::string file_in(const std::string& folder) {
@@ -87,7 +93,8 @@ void FacetColumns::write(const Xapian::Database& db, const std::string& folder) 
   const Xapian::rev revision = db.get_revision();
   if (generation_file::describes(file, MAGIC, revision)) return;
   const std::uint32_t limit = db.get_lastdocid() + 1;
-  std::string out = file_header(revision, limit);
+  generation_file::Writer out(file);
+  write_header(out, revision, limit);
   for (const auto& f : schema::FIELDS) {
     if (!f.is_facet()) continue;
     const auto slot = static_cast<Xapian::valueno>(f.facet_slot);
@@ -98,7 +105,7 @@ void FacetColumns::write(const Xapian::Database& db, const std::string& folder) 
     }
     column.append(slot, out);
   }
-  generation_file::replace(file, out);
+  out.commit();
 }
 
 void FacetColumns::update(const Xapian::Database& db, const std::string& folder, Xapian::rev before,
@@ -121,13 +128,17 @@ void FacetColumns::update(const Xapian::Database& db, const std::string& folder,
     } catch (const Xapian::DocNotFoundError&) {
     }
   }
-  std::string out = file_header(revision, limit);
+  // (Every column is checked first: a writer is not opened for a file write() makes instead.)
+  for (const auto& f : schema::FIELDS)
+    if (f.is_facet() && !old->column(static_cast<Xapian::valueno>(f.facet_slot))) return write(db, folder);
+  generation_file::Writer out(file);
+  write_header(out, revision, limit);
   for (const auto& f : schema::FIELDS) {
     if (!f.is_facet()) continue;
     const auto slot = static_cast<Xapian::valueno>(f.facet_slot);
     const FacetColumn* was = old->column(slot);
-    if (!was) return write(db, folder);
     ColumnBuilder column(limit);
+    column.reserve(was->doc_offsets[was->limit] + 64);
     constexpr std::uint32_t UNSEEN = ~0u;
     std::vector<std::uint32_t> now_of(was->values.size(), UNSEEN);  // an old ordinal's new one
     for (Xapian::docid did = 1; did < limit; ++did) {
@@ -145,14 +156,14 @@ void FacetColumns::update(const Xapian::Database& db, const std::string& folder,
       for (std::uint32_t k = was->doc_offsets[did]; k < was->doc_offsets[did + 1]; ++k) {
         const std::uint32_t o = was->ordinals[k];
         if (now_of[o] == UNSEEN)
-          now_of[o] = column.add(was->values[o]);
+          now_of[o] = column.add_lasting(was->values[o]);  // (the old file stays mapped meanwhile)
         else
           column.add_known(now_of[o]);
       }
     }
     column.append(slot, out);
   }
-  generation_file::replace(file, out);
+  out.commit();
 }
 
 std::shared_ptr<const FacetColumns> FacetColumns::open_revision(const std::string& folder,

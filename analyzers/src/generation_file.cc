@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -46,26 +47,80 @@ bool describes(const std::string& file, std::string_view magic, Xapian::rev revi
 }
 
 void replace(const std::string& file, std::string_view bytes, bool synced) {
-  const std::string tmp = file + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(fmt::format("{}: cannot write: {}", tmp, std::strerror(errno)));
+  Writer out(file);
+  out.append(bytes);
+  out.commit(synced);
+}
+
+namespace {
+constexpr std::size_t BUFFER = 1 << 20;
+}  // namespace
+
+Writer::Writer(std::string file) : m_file(std::move(file)), m_tmp(m_file + ".tmp") {
+  m_fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (m_fd < 0) throw Error(fmt::format("{}: cannot write: {}", m_tmp, std::strerror(errno)));
+  m_buffer.reserve(BUFFER);  // (pages are touched as it fills)
+}
+
+Writer::~Writer() {
+  if (m_fd < 0) return;
+  ::close(m_fd);
+  ::unlink(m_tmp.c_str());
+}
+
+void Writer::write_out(const char* data, std::size_t size) {
   std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+  while (!m_failed && done < size) {
+    const ssize_t n = ::write(m_fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
+    if (n <= 0) {
+      m_failed = true;
+      m_errno = n < 0 ? errno : ENOSPC;
+      break;
+    }
     done += static_cast<std::size_t>(n);
   }
-  const bool ok = done == bytes.size() && (!synced || ::fsync(fd) == 0);
-  const int err = errno;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), file.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    throw Error(fmt::format("{}: cannot write: {}", file, std::strerror(ok ? errno : err)));
+}
+
+void Writer::flush() {
+  write_out(m_buffer.data(), m_buffer.size());
+  m_buffer.clear();
+}
+
+void Writer::append(std::string_view bytes) {
+  if (m_buffer.size() + bytes.size() > BUFFER) flush();
+  if (bytes.size() > BUFFER)
+    write_out(bytes.data(), bytes.size());  // (a piece larger than the buffer goes out as it is)
+  else
+    m_buffer.append(bytes);
+}
+
+void Writer::append32(const std::uint32_t* values, std::size_t count) {
+  char bytes[4096];
+  while (count) {
+    const std::size_t n = std::min(count, sizeof bytes / 4);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<char>((values[i] >> (8 * b)) & 0xFF);
+    append(std::string_view(bytes, 4 * n));
+    values += n;
+    count -= n;
+  }
+}
+
+void Writer::commit(bool synced) {
+  flush();
+  const bool ok = !m_failed && (!synced || ::fsync(m_fd) == 0);
+  const int err = m_failed ? m_errno : errno;
+  ::close(m_fd);
+  m_fd = -1;
+  if (!ok || ::rename(m_tmp.c_str(), m_file.c_str()) != 0) {
+    const int why = ok ? errno : err;
+    ::unlink(m_tmp.c_str());
+    throw Error(fmt::format("{}: cannot write: {}", m_file, std::strerror(why)));
   }
   // The rename itself is durable once the folder is synced.
   if (!synced) return;
-  const std::string folder = std::filesystem::path(file).parent_path().string();
+  const std::string folder = std::filesystem::path(m_file).parent_path().string();
   const int dfd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);

@@ -2,9 +2,14 @@
 // the database revision they describe.
 #include "sagasu/facet_columns.h"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
+#include "sagasu/generation_file.h"
 #include "sagasu/schema.h"
 #include "searcher_fixture.h"
 
@@ -57,4 +62,47 @@ TEST_CASE_METHOD(test::SearcherFixture, "FacetColumns, another revision or a dam
   CHECK_FALSE(FacetColumns::open(folder, now));
   fs::remove(file);
   CHECK_FALSE(FacetColumns::open(folder, now));
+}
+
+TEST_CASE("generation_file::Writer, a file written in pieces replaces the old one whole, or not at all",
+          "[columns]") {
+  const fs::path dir = fs::temp_directory_path() / ("sagasu-writer-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string file = (dir / "columns").string();
+  auto read = [&] {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  generation_file::replace(file, "old");
+  // Pieces smaller and larger than the writer's buffer (a megabyte), and u32s little-endian.
+  const std::string big(3u << 20, 'x');
+  std::vector<std::uint32_t> numbers(300000);
+  for (std::size_t i = 0; i < numbers.size(); ++i) numbers[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  std::string expected = "head";
+  for (auto n : numbers) generation_file::put32(expected, n);
+  expected += big;
+  generation_file::put32(expected, 0x01020304);
+  {
+    generation_file::Writer w(file);
+    w.append("head");
+    w.append32(numbers.data(), numbers.size());
+    w.append(big);
+    w.append32(0x01020304);
+    CHECK(read() == "old");  // (nothing in place before the commit)
+    w.commit();
+  }
+  CHECK(read() == expected);
+  CHECK(expected.substr(expected.size() - 4) == std::string("\x04\x03\x02\x01"));
+  // A writer let go without a commit (a failure while writing): the old file stays, no temporary is left.
+  {
+    generation_file::Writer w(file);
+    w.append("half");
+  }
+  CHECK(read() == expected);
+  CHECK_FALSE(fs::exists(file + ".tmp"));
+  // A folder that is not there: an error naming the file.
+  CHECK_THROWS_WITH(generation_file::Writer((dir / "none" / "columns").string()),
+                    Catch::Contains("none/columns.tmp: cannot write"));
+  fs::remove_all(dir);
 }

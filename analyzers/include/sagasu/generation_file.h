@@ -34,6 +34,32 @@ bool describes(const std::string& file, std::string_view magic, Xapian::rev revi
 /// Not `synced`: atomic only, no fsync (a copy whose content is checked when read).
 void replace(const std::string& file, std::string_view bytes, bool synced = true);
 
+/// The same replacement for a file written in pieces, through a small buffer:
+/// a file of many megabytes is never held whole in memory. A writer destroyed
+/// before commit() removes its temporary file; the old file stays.
+class Writer {
+ public:
+  explicit Writer(std::string file);
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  void append(std::string_view bytes);
+  /// Little-endian u32s.
+  void append32(const std::uint32_t* values, std::size_t count);
+  void append32(std::uint32_t value) { append32(&value, 1); }
+  /// Puts the file in place (as replace() does). Throws Error naming the file.
+  void commit(bool synced = true);
+
+ private:
+  std::string m_file, m_tmp, m_buffer;
+  int m_fd = -1;
+  bool m_failed = false;
+  int m_errno = 0;
+  void write_out(const char* data, std::size_t size);
+  void flush();
+};
+
 /// A file mapped read-only.
 class Mapped {
  public:
