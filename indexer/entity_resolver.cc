@@ -248,7 +248,113 @@ WorkFacts work_facts(const NoteDigest& d) {
           d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years};
 }
 
+// A count as an encoding stores it (a field of at most nine digits).
+bool get_count(std::string_view& in, std::size_t& n) {
+  std::string_view f;
+  if (!get_field(in, f) || f.empty() || f.size() > 9 || !std::all_of(f.begin(), f.end(), ::isdigit))
+    return false;
+  n = std::strtoul(std::string(f).c_str(), nullptr, 10);
+  return true;
+}
+
+// The fields of a list of strings (its count, then each) from the front of in; false if malformed.
+bool get_list(std::string_view& in, std::vector<std::string>* list) {
+  std::size_t m = 0;
+  if (!get_count(in, m)) return false;
+  for (std::size_t i = 0; i < m; ++i) {
+    std::string_view f;
+    if (!get_field(in, f)) return false;
+    if (list) list->emplace_back(f);
+  }
+  return true;
+}
+
 }  // namespace
+
+std::string WorkTable::encode(const WorkFacts& facts) {
+  std::string out;
+  for (const auto* list : {&facts.venues, &facts.years}) {
+    put_field(out, std::to_string(list->size()));
+    for (const auto& v : *list) put_field(out, v);
+  }
+  return out;
+}
+
+bool WorkTable::read(std::string_view& in, std::size_t count) {
+  auto works = std::make_shared<std::vector<std::pair<std::string_view, std::string_view>>>();
+  works->reserve(std::min(count, in.size()));
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string_view title;
+    if (!get_field(in, title) || (!works->empty() && !(works->back().first < title))) return false;
+    const std::string_view facts = in;
+    if (!get_list(in, nullptr) || !get_list(in, nullptr)) return false;
+    works->emplace_back(title, facts.substr(0, facts.size() - in.size()));
+  }
+  m_read = std::move(works);
+  m_edits.clear();
+  return true;
+}
+
+const std::string_view* WorkTable::read_facts(std::string_view title) const {
+  if (!m_read) return nullptr;
+  const auto it = std::lower_bound(m_read->begin(), m_read->end(), title,
+                                   [](const auto& w, std::string_view t) { return w.first < t; });
+  return it != m_read->end() && it->first == title ? &it->second : nullptr;
+}
+
+std::optional<WorkFacts> WorkTable::find(std::string_view title) const {
+  std::string_view facts;
+  if (const auto e = m_edits.find(title); e != m_edits.end()) {
+    if (!e->second) return std::nullopt;
+    facts = *e->second;
+  } else if (const std::string_view* f = read_facts(title)) {
+    facts = *f;
+  } else {
+    return std::nullopt;
+  }
+  WorkFacts w;
+  get_list(facts, &w.venues);
+  get_list(facts, &w.years);
+  return w;
+}
+
+bool WorkTable::contains(std::string_view title) const {
+  if (const auto e = m_edits.find(title); e != m_edits.end()) return e->second.has_value();
+  return read_facts(title) != nullptr;
+}
+
+void WorkTable::set(std::string_view title, const WorkFacts& facts) {
+  m_edits.insert_or_assign(std::string(title), encode(facts));
+}
+
+void WorkTable::erase(std::string_view title) {
+  if (read_facts(title))
+    m_edits.insert_or_assign(std::string(title), std::nullopt);
+  else if (const auto e = m_edits.find(title); e != m_edits.end())
+    m_edits.erase(e);
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> WorkTable::entries() const {
+  std::vector<std::pair<std::string_view, std::string_view>> all;
+  all.reserve((m_read ? m_read->size() : 0) + m_edits.size());
+  auto e = m_edits.begin();
+  auto take_edits_before = [&](const std::string_view* title) {
+    for (; e != m_edits.end() && (!title || e->first < *title); ++e)
+      if (e->second) all.emplace_back(e->first, *e->second);
+  };
+  if (m_read)
+    for (const auto& [title, facts] : *m_read) {
+      take_edits_before(&title);
+      if (e != m_edits.end() && e->first == title) {
+        if (e->second) all.emplace_back(e->first, *e->second);
+        ++e;
+      } else {
+        all.emplace_back(title, facts);
+      }
+    }
+  take_edits_before(nullptr);
+  return all;
+}
 
 std::optional<std::pair<Kind, std::string>> EntityResolver::declared(const NoteDigest& d) const {
   for (const auto& w : d.kind_words) {
@@ -277,7 +383,7 @@ void EntityResolver::finish() {
   for (const NoteDigest& d : m_digests)
     if (const auto info = m_info.find(d.title);
         info != m_info.end() && info->second.kind && is_work(*info->second.kind)) {
-      m_works[d.title] = work_facts(d);
+      m_works.set(d.title, work_facts(d));
     }
   // What pass 1 gathered is done with; the resolution is kept as it is stored.
   const bool loaded = load(owned(encode()));
@@ -570,12 +676,11 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
       [&](const StoredKind& a, const StoredKind& b) {
         if (a.kind != b.kind || a.evidence != b.evidence) add(a.name);
       });
-  using Work = std::pair<const std::string, WorkFacts>;
   walk_sorted(
-      m_works, other.m_works, [](const Work& w) -> std::string_view { return w.first; },
-      [&](const Work& a) { add(a.first); }, [&](const Work& b) { add(b.first); },
-      [&](const Work& a, const Work& b) {
-        if (!(a.second == b.second)) add(a.first);
+      m_works.entries(), other.m_works.entries(), [](const Stored& w) { return w.first; },
+      [&](const Stored& a) { add(a.first); }, [&](const Stored& b) { add(b.first); },
+      [&](const Stored& a, const Stored& b) {
+        if (a.second != b.second) add(a.first);
       });
   return changed;
 }
@@ -1008,7 +1113,7 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
                                   [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; }),
                  added);
   }
-  std::map<std::string, WorkFacts, std::less<>> works = m_works;
+  WorkTable works = m_works;
   works.erase(title);
   std::vector<std::pair<std::string_view, std::uint32_t>> counted(m_uses.begin(), m_uses.end());
   counted.insert(counted.end(), uses_of.begin(), uses_of.end());
@@ -1045,7 +1150,7 @@ void EntityResolver::set_stored_kind(std::vector<StoredKind>& kinds, std::string
 
 std::optional<EntityResolver> EntityResolver::with_keys(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-    const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
+    const std::vector<StoredKind>& kinds, const WorkTable& works,
     const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
     const std::vector<std::pair<std::string_view, std::uint32_t>>& listed) const {
   std::vector<std::uint64_t> keys;
@@ -1132,7 +1237,7 @@ std::optional<EntityResolver> EntityResolver::overridden(const Overrides& before
     if (!before.count(raw) && !changed(raw)) return std::nullopt;
   if (names.empty()) return std::nullopt;
   std::vector<StoredKind> kinds(m_kinds.begin(), m_kinds.end());
-  std::map<std::string, WorkFacts, std::less<>> works = m_works;
+  WorkTable works = m_works;
   std::vector<std::pair<std::string, Info>> decided;  // (kept alive for the encoding)
   decided.reserve(names.size());
   for (const std::string_view name : names) {
@@ -1153,9 +1258,9 @@ std::optional<EntityResolver> EntityResolver::overridden(const Overrides& before
     Info info = std::move(*again);
     // A work's facts follow its kind.
     if (page && info.kind && is_work(*info.kind)) {
-      works[std::string(name)] = work_facts(*page);
+      works.set(name, work_facts(*page));
     } else {
-      works.erase(std::string(name));
+      works.erase(name);
     }
     decided.emplace_back(std::string(name), std::move(info));
   }
@@ -1269,8 +1374,8 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
   kinds.insert(std::lower_bound(kinds.begin(), kinds.end(), added,
                                 [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; }),
                added);
-  std::map<std::string, WorkFacts, std::less<>> works = m_works;
-  if (is_work(*info.kind)) works[title] = work_facts(page);
+  WorkTable works = m_works;
+  if (is_work(*info.kind)) works.set(title, work_facts(page));
   std::vector<std::pair<std::string_view, std::uint32_t>> counted;
   counted.reserve(m_uses.size());
   for (const auto& u : m_uses)
@@ -1458,8 +1563,8 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
                });
   }
   // The new page's kind, from what it says of itself (decide_kinds()), and its facts if it is a work.
-  std::map<std::string, WorkFacts, std::less<>> new_work;
-  const std::map<std::string, WorkFacts, std::less<>>* works = &m_works;
+  WorkTable new_work;
+  const WorkTable* works = &m_works;
   if (!title_key.empty()) {
     const std::string_view t = after.title;
     if (const auto k = declared(after)) set(t, k->first, KindEvidence::OwnPage, k->second);
@@ -1472,7 +1577,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     name_of_key.emplace(title_key, t);
     if (is_work(*info[t].kind)) {
       new_work = m_works;
-      new_work[after.title] = work_facts(after);
+      new_work.set(after.title, work_facts(after));
       works = &new_work;
     }
   }
@@ -1506,13 +1611,13 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     at->detail = more.page->detail;
     new_work = m_works;
     if (more.page->kind && is_work(*more.page->kind)) {
-      new_work[after.title] = work_facts(after);
+      new_work.set(after.title, work_facts(after));
     } else {
       new_work.erase(after.title);
     }
     works = &new_work;
   }
-  if (deleted && m_works.count(after.title)) {
+  if (deleted && m_works.contains(after.title)) {
     new_work = m_works;
     new_work.erase(after.title);
     works = &new_work;
@@ -1521,13 +1626,13 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   // kind), and a page's facts as a work (or none).
   for (const auto& [name, decided] : rekinded) {
     if (rekinded_pages.count(name) &&
-        (is_work(*decided.kind) || works->count(name))) {  // (a page has a kind)
+        (is_work(*decided.kind) || works->contains(name))) {  // (a page has a kind)
       if (works != &new_work) {
         new_work = *works;
         works = &new_work;
       }
       if (is_work(*decided.kind)) {
-        new_work[name] = work_facts(*rekinded_pages.at(name));
+        new_work.set(name, work_facts(*rekinded_pages.at(name)));
       } else {
         new_work.erase(name);
       }
@@ -1742,7 +1847,7 @@ EntityResolver::Counts EntityResolver::count() const {
 
 std::string EntityResolver::encode(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-    const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
+    const std::vector<StoredKind>& kinds, const WorkTable& works,
     const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
     const std::vector<std::pair<std::string_view, std::uint32_t>>& listed, std::vector<std::uint64_t> keys) {
   std::string out = "r7";
@@ -1758,13 +1863,11 @@ std::string EntityResolver::encode(
     put_field(out, std::to_string(static_cast<int>(k.evidence)));
     put_field(out, k.detail);
   }
-  put_field(out, std::to_string(works.size()));
-  for (const auto& [name, w] : works) {
+  const auto work_entries = works.entries();
+  put_field(out, std::to_string(work_entries.size()));
+  for (const auto& [name, facts] : work_entries) {
     put_field(out, name);
-    for (const auto* list : {&w.venues, &w.years}) {
-      put_field(out, std::to_string(list->size()));
-      for (const auto& v : *list) put_field(out, v);
-    }
+    out += facts;
   }
   for (const auto* counts : {&uses, &listed}) {
     put_field(out, std::to_string(counts->size()));
@@ -1799,15 +1902,10 @@ bool EntityResolver::load(std::shared_ptr<const std::string_view> stored) {
   if (in.substr(0, 2) != "r7") return false;
   in.remove_prefix(2);
   auto field = [&](std::string_view& f) { return get_field(in, f); };
-  auto count = [&](std::size_t& n) {
-    std::string_view f;
-    if (!field(f) || f.empty() || f.size() > 9 || !std::all_of(f.begin(), f.end(), ::isdigit)) return false;
-    n = std::strtoul(std::string(f).c_str(), nullptr, 10);
-    return true;
-  };
+  auto count = [&](std::size_t& n) { return get_count(in, n); };
   std::vector<std::pair<std::string_view, std::string_view>> spellings;
   std::vector<StoredKind> kinds;
-  std::map<std::string, WorkFacts, std::less<>> works;
+  WorkTable works;
   std::size_t n = 0;
   if (!count(n)) return false;
   spellings.reserve(std::min<std::size_t>(n, in.size()));
@@ -1827,23 +1925,7 @@ bool EntityResolver::load(std::shared_ptr<const std::string_view> stored) {
     k.evidence = static_cast<KindEvidence>(std::atoi(std::string(evidence).c_str()));
     kinds.push_back(k);
   }
-  auto list = [&](std::vector<std::string>& v) {
-    std::size_t m = 0;
-    if (!count(m)) return false;
-    for (std::size_t i = 0; i < m; ++i) {
-      std::string_view f;
-      if (!field(f)) return false;
-      v.emplace_back(f);
-    }
-    return true;
-  };
-  if (!count(n)) return false;
-  for (std::size_t i = 0; i < n; ++i) {
-    std::string_view name;
-    WorkFacts w;
-    if (!field(name) || !list(w.venues) || !list(w.years)) return false;
-    works.emplace(std::string(name), std::move(w));
-  }
+  if (!count(n) || !works.read(in, n)) return false;
   auto counts = [&](std::vector<std::pair<std::string_view, std::uint32_t>>& v) {
     std::size_t size = 0;
     if (!count(size)) return false;
@@ -1939,9 +2021,8 @@ bool is_work(std::string_view kind) {
   return k == kinds::SOURCE || k == kinds::BOOK;
 }
 
-const WorkFacts* EntityResolver::work(std::string_view canonical_name) const {
-  const auto it = m_works.find(canonical_name);
-  return it == m_works.end() ? nullptr : &it->second;
+std::optional<WorkFacts> EntityResolver::work(std::string_view canonical_name) const {
+  return m_works.find(canonical_name);
 }
 
 std::optional<Kind> EntityResolver::kind(std::string_view canonical_name) const {

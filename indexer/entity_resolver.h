@@ -66,6 +66,33 @@ struct WorkFacts {
   bool operator==(const WorkFacts& o) const { return venues == o.venues && years == o.years; }
 };
 
+/// The venues and years of every page that is a work, by title: read where
+/// asked from a stored resolution's encoding (a large vault's tens of thousands
+/// of works are not decoded to load it, nor copied to extend it), with the
+/// works set or erased since laid over them.
+class WorkTable {
+ public:
+  /// A work's facts, or nullopt when the title is not a work's.
+  std::optional<WorkFacts> find(std::string_view title) const;
+  bool contains(std::string_view title) const;
+  void set(std::string_view title, const WorkFacts& facts);
+  void erase(std::string_view title);
+  /// Every work in title order, with its facts encoded (one encoding for equal facts).
+  std::vector<std::pair<std::string_view, std::string_view>> entries() const;
+  /// The encoding of a work's facts, as entries() gives them.
+  static std::string encode(const WorkFacts& facts);
+  /// Reads `count` works (a title, then its encoded facts) from the front of in,
+  /// keeping views of their bytes (which must outlive the table and its copies);
+  /// false if malformed or not in title order.
+  bool read(std::string_view& in, std::size_t count);
+
+ private:
+  // The works read (title → encoded facts, sorted; shared by copies), and those set or erased since.
+  std::shared_ptr<const std::vector<std::pair<std::string_view, std::string_view>>> m_read;
+  std::map<std::string, std::optional<std::string>, std::less<>> m_edits;  // nullopt: erased
+  const std::string_view* read_facts(std::string_view title) const;
+};
+
 /// Is a page of this kind a work (a source or a book, or what the default
 /// vocabulary calls one: a vault's own kind "paper"), whose venues and years are its own?
 bool is_work(std::string_view kind);
@@ -106,8 +133,8 @@ class EntityResolver {
   /// What the evidence was: the kind word a page declares ("#person"), the
   /// word of its first sentence ("企業"), the words around links ("（訳） in 2 notes").
   std::string evidence_detail(std::string_view canonical_name) const;
-  /// The venues and years of a page that is a work (kind source or book); nullptr otherwise.
-  const WorkFacts* work(std::string_view canonical_name) const;
+  /// The venues and years of a page that is a work (kind source or book); nullopt otherwise.
+  std::optional<WorkFacts> work(std::string_view canonical_name) const;
   /// Alias keys claimed by more than one page: key → pages.
   const std::map<std::string, std::set<std::string>>& ambiguous() const { return m_ambiguous; }
   /// Canonical names (in either resolution) whose canonical name, kind or
@@ -305,7 +332,7 @@ class EntityResolver {
   std::vector<std::pair<std::string_view, std::uint32_t>> m_uses;    // see uses(), sorted
   std::vector<std::pair<std::string_view, std::uint32_t>> m_listed;  // see listed(), sorted
   std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
-  std::map<std::string, WorkFacts, std::less<>> m_works;  // page title → its venues and years (works only)
+  WorkTable m_works;  // page title → its venues and years (works only)
 
   // During finish(): each spelling's fold_name and, once resolved, its canonical name.
   struct Spelling {
@@ -329,8 +356,7 @@ class EntityResolver {
   std::string encode() const;
   /// An encoding: spellings and kinds sorted by name; keys (key_hash) in any order.
   static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-                            const std::vector<StoredKind>& kinds,
-                            const std::map<std::string, WorkFacts, std::less<>>& works,
+                            const std::vector<StoredKind>& kinds, const WorkTable& works,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
                             std::vector<std::uint64_t> keys);
@@ -374,7 +400,7 @@ class EntityResolver {
   /// The resolution of these parts, with this one's vocabulary and keys (nullopt if it does not read back).
   std::optional<EntityResolver> with_keys(
       const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-      const std::vector<StoredKind>& kinds, const std::map<std::string, WorkFacts, std::less<>>& works,
+      const std::vector<StoredKind>& kinds, const WorkTable& works,
       const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
       const std::vector<std::pair<std::string_view, std::uint32_t>>& listed) const;
   /// adopted()'s first step: a new page (mentioning nothing) taking the name

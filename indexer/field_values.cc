@@ -56,7 +56,7 @@ FieldValues field_values(const Note& note, const NoteMetadata& meta, const Entit
     const auto k = resolver.kind(canon);
     if (k == kinds::PERSON) values.add(schema::PERSON, canon, credited(meta.persons, name));
     if (k == kinds::ORGANIZATION) values.add(schema::ORG, canon, credited(meta.orgs, name));
-    if (const WorkFacts* w = work ? nullptr : resolver.work(canon); w && canon != self) {
+    if (const auto w = work ? std::nullopt : resolver.work(canon); w && canon != self) {
       for (const auto& v : w->venues) values.add(schema::VENUE, v, "linked works");
       for (const auto& y : w->years) values.add(schema::YEAR, y, "linked works");
     }

@@ -213,6 +213,57 @@ TEST_CASE("EntityResolver, a name without a page is spelled as first seen, howev
   CHECK(r.kind("Xin Liu") == "other");
 }
 
+TEST_CASE("WorkTable, works read from an encoding, with works set and erased over them", "[entities]") {
+  const WorkFacts osdi{{"OSDI"}, {"2024"}}, sosp{{"SOSP", "EuroSys"}, {"2025"}}, none{{}, {"2023"}};
+  std::string bytes;
+  for (const auto& [title, facts] : std::vector<std::pair<std::string, WorkFacts>>{
+           {"A Paper", osdi}, {"B Paper", sosp}, {"C Paper", none}}) {
+    put_field(bytes, title);
+    bytes += WorkTable::encode(facts);
+  }
+  bytes += "rest";
+  std::string_view in = bytes;
+  WorkTable works;
+  REQUIRE(works.read(in, 3));
+  CHECK(in == "rest");  // (read up to its works' end)
+  CHECK(works.find("B Paper") == sosp);
+  CHECK(works.find("C Paper") == none);
+  CHECK_FALSE(works.find("B"));
+  CHECK_FALSE(works.contains("D Paper"));
+  // Edits lie over what was read; a copy takes them, the table copied keeps its own.
+  WorkTable edited = works;
+  edited.erase("A Paper");
+  edited.set("B Paper", osdi);
+  edited.set("AA Paper", none);
+  edited.set("D Paper", sosp);
+  edited.set("E Paper", osdi);
+  edited.erase("E Paper");
+  CHECK_FALSE(edited.contains("A Paper"));
+  CHECK_FALSE(edited.contains("E Paper"));
+  CHECK(edited.find("B Paper") == osdi);
+  CHECK(works.find("B Paper") == sosp);
+  CHECK(works.contains("A Paper"));
+  std::vector<std::string> titles;
+  for (const auto& [title, facts] : edited.entries()) {
+    titles.emplace_back(title);
+    CHECK(facts == WorkTable::encode(*edited.find(title)));
+  }
+  CHECK(titles == std::vector<std::string>{"AA Paper", "B Paper", "C Paper", "D Paper"});
+  edited.set("A Paper", sosp);  // (erased, then a work again)
+  CHECK(edited.find("A Paper") == sosp);
+  CHECK(edited.entries().front().first == "A Paper");
+  // Malformed or out of order: refused.
+  std::string_view cut = std::string_view(bytes).substr(0, bytes.size() - 7);
+  CHECK_FALSE(WorkTable().read(cut, 3));
+  std::string swapped;
+  put_field(swapped, "B");
+  swapped += WorkTable::encode(osdi);
+  put_field(swapped, "A");
+  swapped += WorkTable::encode(osdi);
+  std::string_view unordered = swapped;
+  CHECK_FALSE(WorkTable().read(unordered, 2));
+}
+
 TEST_CASE("EntityResolver, changed names: another page, another kind, a work's other year; nothing else",
           "[entities]") {
   NoteParser p;
