@@ -32,7 +32,7 @@ const NoteDigest& RunNote::digest() const {
 
 void RunNote::release_digest() {
   if (!m_digest) return;
-  if (m_read_now && !m_encoded) m_encoded = m_digest->encode();
+  if (m_read_now && !m_encoded) m_encoded = std::make_unique<std::string>(m_digest->encode());
   m_digest.reset();
 }
 
@@ -164,8 +164,8 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     }
     if (n.old && n.old->state.size == files[i].size && n.old->state.mtime_ns == files[i].mtime_ns &&
         digest_current(*n.old)) {
-      n.status = RunNote::Status::Unchanged;  // its digest is decoded if a later phase asks for it
-      n.hash = n.old->state.hash;
+      n.status = RunNote::Status::Unchanged;  // its digest is decoded if a later phase asks for it (its hash:
+                                              // the index's)
     } else {
       to_read.push_back(i);
     }

@@ -40,11 +40,13 @@ struct RunNote {
   const VaultFile* file = nullptr;
   const IndexedNote* old = nullptr;  ///< what the index held for this path, if anything
   Status status = Status::Unchanged;
-  std::string hash;            ///< content hash
+  std::string hash;  ///< content hash, when the file was read this run (else file_hash() is the index's)
   std::unique_ptr<Note> note;  ///< parsed when it has to be (re)built (an update keeps it for the writer)
   std::vector<std::string> warnings;  ///< the parser's, when read
   std::string error;                  ///< why it failed
 
+  /// The file's content hash: read this run, or the indexed state's (unchanged: not read).
+  const std::string& file_hash() const { return hash.empty() && old ? old->state.hash : hash; }
   /// The note's digest: read now, or the indexed version's, decoded when first
   /// asked for (a run that changes nothing decodes none of the vault's
   /// digests; an indexed one that does not decode is empty).
@@ -70,7 +72,7 @@ struct RunNote {
  private:
   // Held apart, so that a vault's notes are small to walk while few are decoded.
   mutable std::unique_ptr<NoteDigest> m_digest;  // one thread reads a note at a time
-  std::optional<std::string> m_encoded;        // a digest read now, released
+  std::unique_ptr<std::string> m_encoded;        // a digest read now, released
   bool m_read_now = false;
 };
 

@@ -21,7 +21,7 @@ namespace {
 // The value a document keeps of its file: STATE.
 std::string state_value(const RunNote& note) {
   const VaultFile& f = *note.file;
-  return FileState{f.path, f.size, f.mtime_ns, note.hash}.encode();
+  return FileState{f.path, f.size, f.mtime_ns, note.file_hash()}.encode();
 }
 
 // The values a document keeps of its file and of its note's entities: STATE and DIGEST.
@@ -185,7 +185,7 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
       continue;
     }
     std::string renamed_from;
-    if (auto v = n.old ? vanished_by_hash.end() : vanished_by_hash.find(n.hash);
+    if (auto v = n.old ? vanished_by_hash.end() : vanished_by_hash.find(n.file_hash());
         v != vanished_by_hash.end()) {
       renamed_from = v->second;
       vanished_by_hash.erase(v);

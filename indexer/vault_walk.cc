@@ -42,7 +42,10 @@ struct Entry {
   bool wanted = false;              // a name of the extensions wanted
   bool is_link = false;
   int error = 0;  // errno of a failed stat
-  struct stat st {};
+  // What stating it found (kept small: a folder may hold tens of thousands of notes)
+  mode_t mode = 0;
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
 };
 
 // Stats the entries of one folder (relative to its descriptor, following
@@ -55,12 +58,19 @@ void stat_entries(int fd, std::vector<Entry>& entries, unsigned jobs) {
       Entry& e = entries[i];
       e.is_link = e.type == DT_LNK;
       if (e.type == DT_DIR) {
-        e.st.st_mode = S_IFDIR;
+        e.mode = S_IFDIR;
         continue;
       }
-      if (e.type == DT_UNKNOWN && ::fstatat(fd, e.name.c_str(), &e.st, AT_SYMLINK_NOFOLLOW) == 0)
-        e.is_link = S_ISLNK(e.st.st_mode);
-      if (::fstatat(fd, e.name.c_str(), &e.st, 0) != 0) e.error = errno;
+      struct stat st {};
+      if (e.type == DT_UNKNOWN && ::fstatat(fd, e.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0)
+        e.is_link = S_ISLNK(st.st_mode);
+      if (::fstatat(fd, e.name.c_str(), &st, 0) != 0) {
+        e.error = errno;
+        continue;
+      }
+      e.mode = st.st_mode;
+      e.size = static_cast<std::uint64_t>(st.st_size);
+      e.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
     }
   });
 }
@@ -115,6 +125,10 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
     }
     stat_entries(fd, entries, jobs);
     ::closedir(d);
+    // (Room for the folder's notes at once, growing as push_back would: a
+    // large folder is not copied over in steps.)
+    if (const std::size_t need = scan.files.size() + entries.size(); need > scan.files.capacity())
+      scan.files.reserve(std::max(need, 2 * scan.files.capacity()));
     for (Entry& e : entries) {
       std::string rel = dir.empty() ? std::move(e.name) : dir + "/" + e.name;
       const bool wanted = e.wanted;
@@ -122,7 +136,7 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
         if (wanted) report.skipped.push_back({rel, e.is_link ? "broken symbolic link" : std::strerror(e.error)});
         continue;
       }
-      if (S_ISDIR(e.st.st_mode)) {
+      if (S_ISDIR(e.mode)) {
         if (e.is_link)
           report.warnings.push_back({rel, "symbolic link to a folder, not followed"});
         else
@@ -130,14 +144,14 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
         continue;
       }
       if (!wanted) continue;
-      if (!S_ISREG(e.st.st_mode)) {
+      if (!S_ISREG(e.mode)) {
         report.skipped.push_back({rel, "not a regular file"});
         continue;
       }
       VaultFile f;
       f.path = std::move(rel);
-      f.size = static_cast<std::uint64_t>(e.st.st_size);
-      f.mtime_ns = static_cast<std::int64_t>(e.st.st_mtim.tv_sec) * 1000000000 + e.st.st_mtim.tv_nsec;
+      f.size = e.size;
+      f.mtime_ns = e.mtime_ns;
       scan.files.push_back(std::move(f));
     }
   }
