@@ -1157,7 +1157,8 @@ std::optional<EntityResolver> EntityResolver::with_keys(
   keys.reserve(stored_keys());
   for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
   EntityResolver r(m_vocabulary);
-  if (!r.load(owned(encode(spellings, kinds, works, uses, listed, std::move(keys))))) return std::nullopt;
+  if (!r.load(owned(encode(spellings, kinds, works, uses, listed, std::move(keys), stored_size()))))
+    return std::nullopt;
   return r;
 }
 
@@ -1737,7 +1738,8 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   for (const std::string& key : more.alias_keys) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
-  if (!r.load(owned(encode(spellings, kinds, *works, counted, bound, std::move(keys))))) return std::nullopt;
+  if (!r.load(owned(encode(spellings, kinds, *works, counted, bound, std::move(keys), stored_size()))))
+    return std::nullopt;
   if (what) {
     for (const auto& [key, name] : name_of_key)
       if (key != title_key) what->added.emplace_back(name);
@@ -1849,8 +1851,13 @@ std::string EntityResolver::encode(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
     const std::vector<StoredKind>& kinds, const WorkTable& works,
     const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
-    const std::vector<std::pair<std::string_view, std::uint32_t>>& listed, std::vector<std::uint64_t> keys) {
-  std::string out = "r7";
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& listed, std::vector<std::uint64_t> keys,
+    std::size_t size_hint) {
+  std::string out;
+  // (Room for it at once: a large vault's encoding, grown by doubling, would be copied and its memory touched
+  // twice.)
+  if (size_hint) out.reserve(size_hint + size_hint / 8);
+  out = "r7";
   put_field(out, std::to_string(spellings.size()));
   for (const auto& [spelling, canonical] : spellings) {
     put_field(out, spelling);

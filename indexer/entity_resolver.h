@@ -354,12 +354,15 @@ class EntityResolver {
   const std::string& resolved(const std::string& name);
   /// The encoding of the resolution computed by finish().
   std::string encode() const;
-  /// An encoding: spellings and kinds sorted by name; keys (key_hash) in any order.
+  /// An encoding: spellings and kinds sorted by name; keys (key_hash) in any order;
+  /// room made at once for about size_hint bytes.
   static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
                             const std::vector<StoredKind>& kinds, const WorkTable& works,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
-                            std::vector<std::uint64_t> keys);
+                            std::vector<std::uint64_t> keys, std::size_t size_hint = 0);
+  /// The size of the stored encoding (0 when none): about that of one made from it.
+  std::size_t stored_size() const { return m_stored ? m_stored->size() : 0; }
   /// During finish(): the notes using each spelling of a name no page has, and
   /// the lists naming each page with a name no page has, sorted by name.
   struct Counts {
