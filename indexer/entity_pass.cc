@@ -250,7 +250,9 @@ class KeyGivers {
     for (const std::string& path : m_state.vanished()) {
       m_run[unicode::fold_name(note_title(path))].push_back(&path);
       const IndexedNote& ix = m_state.indexed().at(path);
-      if (!ix.digest) ix.digest = m_shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
+      if (!ix.digest)
+        ix.digest = std::make_unique<std::string>(
+            m_shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST));
       if (const auto old = NoteDigest::decode_page(*ix.digest))
         for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&path);
     }
@@ -440,7 +442,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (const std::string& path : state.vanished()) {
     if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
     const IndexedNote& ix = state.indexed().at(path);
-    if (!ix.digest) ix.digest = shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST);
+    if (!ix.digest)
+      ix.digest = std::make_unique<std::string>(
+          shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST));
     const auto before = NoteDigest::decode(*ix.digest);
     if (!before) return std::nullopt;
     const auto named_by = namers(*before, ix, shards, config);

@@ -90,9 +90,9 @@ void IndexState::load(const IndexOptions& opts) {
       if (!state) continue;
       // (A build writes the notes in path order: each is most often the last so far.)
       IndexedNote& ix = m_indexed.try_emplace(m_indexed.end(), std::move(state->path))->second;
-      ix.shard = k;
+      ix.shard = static_cast<std::uint32_t>(k);
       ix.docid = v.get_docid();
-      ix.state = std::move(*state);
+      ix.state = {state->size, state->mtime_ns, std::move(state->hash)};
       m_by_docid[k].emplace_back(ix.docid, &ix);
     }
   }
@@ -109,10 +109,12 @@ void IndexState::load_digests() const {
     for (auto v = db.valuestream_begin(schema::SLOT_DIGEST);
          v != db.valuestream_end(schema::SLOT_DIGEST) && at != by_docid.end(); ++v) {
       while (at != by_docid.end() && at->first < v.get_docid()) ++at;
-      if (at != by_docid.end() && at->first == v.get_docid()) at->second->digest = *v;
+      if (at != by_docid.end() && at->first == v.get_docid())
+        at->second->digest = std::make_unique<std::string>(*v);
     }
     for (const auto& [docid, ix] : by_docid)
-      if (!ix->digest) ix->digest.emplace();  // a document without one: an empty digest
+      if (!ix->digest)
+        ix->digest = std::make_unique<std::string>();  // a document without one: an empty digest
   }
   m_digests_loaded = true;
 }
@@ -126,8 +128,8 @@ void IndexState::load_values(const std::vector<std::size_t>& which) const {
     const IndexedNote* ix = m_notes[i].old;
     if (!ix || (ix->digest && ix->signature)) continue;
     const Xapian::Document doc = m_shards.db(ix->shard).get_document(ix->docid, Xapian::DOC_ASSUME_VALID);
-    if (!ix->digest) ix->digest = doc.get_value(schema::SLOT_DIGEST);
-    ix->signature = doc.get_value(schema::SLOT_SIGNATURE);
+    if (!ix->digest) ix->digest = std::make_unique<std::string>(doc.get_value(schema::SLOT_DIGEST));
+    ix->signature = std::make_unique<std::string>(doc.get_value(schema::SLOT_SIGNATURE));
   }
 }
 

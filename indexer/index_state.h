@@ -26,11 +26,17 @@ namespace sagasu {
 /// What the index held for a path before this run. The digest and the
 /// signature are read when a phase needs them (IndexState::load_digests, load_values).
 struct IndexedNote {
-  std::size_t shard = 0;
+  std::uint32_t shard = 0;
   Xapian::docid docid = 0;
-  FileState state;                               ///< (its path is the key of IndexState::indexed())
-  mutable std::optional<std::string> digest;     ///< encoded NoteDigest
-  mutable std::optional<std::string> signature;  ///< DocumentBuilder::signature
+  /// Its file as the STATE value says it was indexed (its path is the key of IndexState::indexed()).
+  struct File {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    std::string hash;
+  } state;
+  // (Held by pointer: a large vault's 100,000 notes are small while few are read.)
+  mutable std::unique_ptr<std::string> digest;     ///< encoded NoteDigest, once read
+  mutable std::unique_ptr<std::string> signature;  ///< DocumentBuilder::signature, once read
 };
 
 /// One note of this run: a file of the vault.

@@ -227,7 +227,7 @@ void IndexWriter::keep(const RunNote& note, IndexReport& report) {
   const bool moved = old->state.mtime_ns != note.file->mtime_ns || old->state.size != note.file->size;
   std::optional<std::string> digest;  // a note read again: this version's, when it differs
   if (note.status == RunNote::Status::Changed)
-    if (std::string now = note.encoded_digest(); old->digest != now) digest = std::move(now);
+    if (std::string now = note.encoded_digest(); !old->digest || *old->digest != now) digest = std::move(now);
   if (!moved && !digest) return;
   Xapian::WritableDatabase& db = m_shards.db(old->shard);
   Xapian::Document doc = db.get_document(old->docid);
