@@ -59,7 +59,6 @@ constexpr std::size_t BUFFER = 1 << 20;
 Writer::Writer(std::string file) : m_file(std::move(file)), m_tmp(m_file + ".tmp") {
   m_fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (m_fd < 0) throw Error(fmt::format("{}: cannot write: {}", m_tmp, std::strerror(errno)));
-  m_buffer.reserve(BUFFER);  // (pages are touched as it fills)
 }
 
 Writer::~Writer() {
@@ -89,10 +88,16 @@ void Writer::flush() {
 
 void Writer::append(std::string_view bytes) {
   if (m_buffer.size() + bytes.size() > BUFFER) flush();
-  if (bytes.size() > BUFFER)
+  if (bytes.size() > BUFFER) {
     write_out(bytes.data(), bytes.size());  // (a piece larger than the buffer goes out as it is)
-  else
-    m_buffer.append(bytes);
+    return;
+  }
+  // (A small file's buffer grows as it needs; a large file's is the whole buffer at once, not grown by
+  // doubling.)
+  if (const std::size_t need = m_buffer.size() + bytes.size();
+      need > m_buffer.capacity() && need > BUFFER / 16)
+    m_buffer.reserve(BUFFER);
+  m_buffer.append(bytes);
 }
 
 void Writer::append32(const std::uint32_t* values, std::size_t count) {
