@@ -1,16 +1,15 @@
 #include "cli.h"
 
 #include <fmt/format.h>
-#include <malloc.h>
 #include <unistd.h>
 #include <xapian.h>
 
-#include <atomic>
 #include <boost/program_options.hpp>
+#include <atomic>
 #include <chrono>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -416,15 +415,6 @@ int run_checked(int argc, char** argv) {
 }  // namespace
 
 int run(int argc, char** argv) {
-  // An index run allocates and frees blocks of megabytes (a large vault's run
-  // notes, facet columns, the stored resolution) over and over. glibc maps each
-  // block above 128 KB afresh and unmaps it when freed, until the first frees
-  // raise that threshold: every page of each such block is faulted in again
-  // (costly in a virtual machine: 5,000 of a 100k-note no-op's 24,000 faults).
-  // Start where glibc's own adjustment ends (32 MB; the heap is trimmed above
-  // twice that), so freed blocks are reused.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 64 << 20);
   g_names = cli::command_names(argc > 0 ? argv[0] : nullptr);
   return cli::run_command(g_names.indexer, true, [&] { return run_checked(argc, argv); });
 }
