@@ -166,8 +166,8 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
     }
     if (n.old && n.old->state.size == files[i].size && n.old->state.mtime_ns == files[i].mtime_ns &&
         digest_current(*n.old)) {
-      n.status = RunNote::Status::Unchanged;  // its digest is decoded if a later phase asks for it (its hash:
-                                              // the index's)
+      // Its digest is decoded if a later phase asks for it; its hash is the index's (file_hash()).
+      n.status = RunNote::Status::Unchanged;
     } else {
       to_read.push_back(i);
     }
