@@ -41,7 +41,9 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
   }
 }
 
-// The copy of the stored resolution beside the first shard's generation.
+// The stored resolution, a file beside the first shard's generation that each
+// shard's META_RESOLUTION_HASH vouches for (an older Sagasu kept it in the
+// index, META_RESOLUTION, where it is still read).
 constexpr std::string_view RESOLUTION_FILE = "sagasu-resolution";
 
 // The hash of the resolution every shard holds, when the hashes vouch for it:
@@ -86,9 +88,9 @@ bool stored_everywhere(ShardSet& shards, std::string& hash) {
 }
 
 // The resolution the last run stored, read, with the kinds it was resolved
-// with, and its hash: from its copy beside the index when a hash vouches for
-// the resolution and the copy has that hash, else from the index (and the copy
-// made for the next run).
+// with, and its hash: from its file beside the index when a hash vouches for
+// the resolution and the file has that hash, else from the index, where an
+// older Sagasu kept it (and the file made for the next run).
 std::optional<EntityResolver> stored_resolution(ShardSet& shards, std::string& hash) {
   const auto kinds = KindVocabulary::decode(shards.metadata(schema::META_KINDS));
   if (!kinds) return std::nullopt;
@@ -98,7 +100,7 @@ std::optional<EntityResolver> stored_resolution(ShardSet& shards, std::string& h
     return EntityResolver::deserialize(std::move(copy), *kinds);
   }
   auto encoded = stored_encoding(shards, vouched, hash);
-  if (!encoded) return std::nullopt;
+  if (!encoded || encoded->empty()) return std::nullopt;
   shards.cache(RESOLUTION_FILE, *encoded);
   return EntityResolver::deserialize(std::move(*encoded), *kinds);
 }
@@ -747,25 +749,25 @@ std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& in
   return last.unresolved.size();
 }
 
-std::vector<std::pair<std::string, std::string>> EntityPass::metadata() const {
+std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const ShardSet& shards) const {
   std::vector<std::pair<std::string, std::string>> meta{{std::string(schema::META_OVERRIDES), m_overrides}};
   if (stores_resolution()) {
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
-    std::string resolution = m_resolver.serialize();
+    // (A 100k vault's resolution is 20 MB: copied into the index and committed
+    // there, then copied to its file, it was 0.2 s of a run that adds a name.)
+    std::string built;
+    std::string_view resolution = m_resolver.stored_encoding();
+    if (resolution.empty()) resolution = built = m_resolver.serialize();
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), content_hash(resolution));
-    meta.emplace_back(std::string(schema::META_RESOLUTION), std::move(resolution));
+    // (An older run's resolution in the index goes: no later run may take it for this one.)
+    meta.emplace_back(std::string(schema::META_RESOLUTION),
+                      shards.cache(RESOLUTION_FILE, resolution) ? std::string() : std::string(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
   } else if (!m_kept_hash.empty()) {
     // (The hash of the resolution kept: an index written before hashes were kept gains it.)
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), m_kept_hash);
   }
   return meta;
-}
-
-void EntityPass::keep_copy(const ShardSet& shards,
-                           const std::vector<std::pair<std::string, std::string>>& metadata) {
-  for (const auto& [key, value] : metadata)
-    if (key == schema::META_RESOLUTION) shards.cache(RESOLUTION_FILE, value);
 }
 
 void EntityPass::stamp(ShardSet& shards) const {

@@ -57,13 +57,13 @@ class EntityPass {
   /// unresolved (the last run's); nullopt when it has none or cannot be read.
   static std::optional<std::size_t> unresolved_in_index(const std::string& index);
   /// The index metadata this pass keeps: the override file as read and, when
-  /// resolved anew, the findings and the resolution.
-  std::vector<std::pair<std::string, std::string>> metadata() const;
-  /// After the commit, a copy of the resolution that metadata() stored, if it
-  /// stored one, beside the index's generation for the next run
-  /// (ShardSet::cache; after the commit, so that it is never what fills a disk the commit needed).
-  static void keep_copy(const ShardSet& shards,
-                        const std::vector<std::pair<std::string, std::string>>& metadata);
+  /// resolved anew, the findings and the resolution's hash. The resolution
+  /// itself is written here, before the commit that stores its hash, into a
+  /// file beside the first shard's generation (ShardSet::cache): a run killed
+  /// in between leaves a file that no hash vouches for, and the next run
+  /// resolves the vault again. Only when that file cannot be written (a full
+  /// disk) is the resolution stored in the index, as an older Sagasu stored it.
+  std::vector<std::pair<std::string, std::string>> metadata(const ShardSet& shards) const;
   /// Stamps each shard, before its commit, with the revision that commit
   /// makes when metadata() stored the resolution's hash: the next run trusts
   /// the hash (and the copy of the resolution) only while that is the shard's revision.

@@ -286,6 +286,9 @@ class EntityResolver {
   /// the same names without the notes (nullopt if malformed); with the
   /// vocabulary it was resolved with, it can be extended().
   std::string serialize() const;
+  /// The encoding serialize() returns, without a copy, when this resolver was
+  /// read from one (deserialize(), or made by extended()); "" for one resolved here.
+  std::string_view stored_encoding() const { return m_stored ? *m_stored : std::string_view(); }
   static std::optional<EntityResolver> deserialize(std::string data,
                                                    KindVocabulary vocabulary = KindVocabulary::defaults());
   /// The same from bytes another owner keeps (a mapped file): the pointer keeps them.

@@ -143,7 +143,7 @@ IndexReport run_phases(const IndexOptions& opts) {
     if (nothing_written && tallies_stored) {
       shards.keep_as_is();
     } else {
-      auto metadata = entities.metadata();
+      auto metadata = entities.metadata(shards);
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
       metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
       metadata.emplace_back(std::string(schema::META_RUN), run_id());
@@ -163,7 +163,6 @@ IndexReport run_phases(const IndexOptions& opts) {
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
       entities.stamp(shards);
       shards.commit(writer.changes());
-      EntityPass::keep_copy(shards, metadata);
       report.rebuilt = shards.fresh();
     }
   }

@@ -167,14 +167,15 @@ std::shared_ptr<const std::string_view> ShardSet::cached(std::string_view file, 
   return std::shared_ptr<const std::string_view>(copy, &copy->bytes);
 }
 
-void ShardSet::cache(std::string_view file, std::string_view bytes) const {
-  if (m_dry_run) return;
+bool ShardSet::cache(std::string_view file, std::string_view bytes) const {
+  if (m_dry_run) return false;
   const Shard& sh = m_shards[0];
   const std::string folder = m_fresh ? new_path(0) : sh.store->path_of(sh.store->current());
   try {
     generation_file::replace(folder + "/" + std::string(file), bytes, /*synced=*/false);
+    return true;
   } catch (const Error&) {
-    // (A full disk: the next run reads the value from the index.)
+    return false;  // (a full disk)
   }
 }
 

@@ -68,17 +68,17 @@ class ShardSet {
   /// shard holds the index's metadata, the first one is read.
   std::string metadata(std::string_view key) const;
 
-  /// A copy of a large metadata value of the index as it was, kept in a file
+  /// A large value the index holds only the content_hash of, kept in a file
   /// beside the first shard's generation (the entity resolution: 20 MB at
-  /// 100k notes, which Xapian 1.4 reads at about 120 MB/s, and a mapped file
-  /// gives in milliseconds): its bytes, mapped, when they hash to `hash`, the
-  /// value's content_hash that the index holds; nullptr if there is none, or a
-  /// stale or torn one. (The pointer keeps the mapping.)
+  /// 100k notes, which Xapian 1.4 reads at about 120 MB/s and a mapped file
+  /// gives in milliseconds): its bytes, mapped, when they hash to `hash`;
+  /// nullptr if there is none, or a stale or torn one. (The pointer keeps the mapping.)
   std::shared_ptr<const std::string_view> cached(std::string_view file, std::string_view hash) const;
-  /// Keeps such a copy beside the first shard's generation (the current one,
-  /// or the new one of a fresh build), not durably: a copy a crash tears does
-  /// not hash to its value. Nothing on a dry run or when it cannot be written.
-  void cache(std::string_view file, std::string_view bytes) const;
+  /// Keeps such a value beside the first shard's generation (the current one,
+  /// or the new one of a fresh build), not durably: a file a crash tears does
+  /// not hash to its value. Nothing on a dry run or when it cannot be written:
+  /// false then.
+  bool cache(std::string_view file, std::string_view bytes) const;
   /// The folder of part p of shard k's new generation (a fresh build).
   std::string part_path(std::size_t k, std::size_t p) const;
   /// The folder of shard k's new generation (a fresh build).

@@ -4,13 +4,18 @@
 // give exactly what a full rebuild gives. Values are named by their slot in
 // schema.h; META, STATE and DIGEST are decoded with their one codec
 // (stored_note.h) and printed field by field, so a difference names the field.
+// The entity resolution, kept in a file beside the generation, is printed
+// with the metadata that vouches for it.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <xapian.h>
+#include <xxhash.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -175,6 +180,14 @@ int main(int argc, char** argv) {
       if (*k != schema::META_COVERAGE_REVISION && *k != schema::META_RESOLUTION_REVISION &&
           *k != schema::META_RUN)  // how the index came to be, not what it holds
         fmt::print("metadata {} {}\n", *k, db.get_metadata(*k));
+    // (The file entity_pass.cc keeps the resolution in; it is the index's while it has the hash the index
+    // holds.)
+    std::ifstream in(std::filesystem::path(generation_folder(argv[1])) / "sagasu-resolution",
+                     std::ios::binary);
+    const std::string resolution{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const bool current = db.get_metadata(std::string(schema::META_RESOLUTION_HASH)) ==
+                         fmt::format("{:016x}", XXH3_64bits(resolution.data(), resolution.size()));
+    fmt::print("resolution file {}\n", current ? shown(resolution) : "none or stale");
   } catch (const Xapian::Error& e) {
     fmt::print(stderr, "sagasu-dump: {}: {}\n", argv[1], e.get_description());
     return 2;

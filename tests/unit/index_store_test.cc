@@ -2,10 +2,10 @@
 // generations switched by one rename of the stub, stale folders removed.
 #include "index_store.h"
 
-#include <catch2/catch.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 
@@ -13,10 +13,21 @@
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "test_index.h"
+#include "vault_walk.h"
 
 namespace fs = std::filesystem;
 using sagasu::IndexStore;
 using sagasu::test::TempDir;
+
+namespace {
+
+// The entity resolution a run stored, in its file beside a generation ("" when none).
+std::string resolution_file(const std::string& generation) {
+  std::ifstream in(fs::path(generation) / "sagasu-resolution", std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
 
 TEST_CASE("IndexStore, one writer: a second one is refused with the holder's name", "[index_store]") {
   TempDir t;
@@ -250,36 +261,44 @@ TEST_CASE(
   };
   using sagasu::schema::META_RESOLUTION;
   using sagasu::schema::META_RESOLUTION_HASH;
-  const std::string before = stored(1, META_RESOLUTION), before_hash = stored(1, META_RESOLUTION_HASH);
+  // (Each shard holds the hash of the resolution, in its file beside the first shard.)
+  const auto file_vouched = [&] {
+    const std::string file = resolution_file(shard(0));
+    return !file.empty() && sagasu::content_hash(file) == stored(0, META_RESOLUTION_HASH) &&
+           stored(1, META_RESOLUTION_HASH) == stored(0, META_RESOLUTION_HASH) &&
+           stored(0, META_RESOLUTION).empty() && stored(1, META_RESOLUTION).empty();
+  };
+  const std::string before = resolution_file(shard(0)), before_hash = stored(1, META_RESOLUTION_HASH);
   CHECK(before_hash.size() == 16);
+  CHECK(file_vouched());
   // A page for Xin Liu: the resolution changes on both shards.
   sagasu::test::write_file(fs::path(ti.vault) / "Xin Liu.md",
                            "---\ntype: person\n---\n# Xin Liu\n研究者。\n");
   sagasu::run_index(o);
-  const std::string after = stored(0, META_RESOLUTION);
+  const std::string after = resolution_file(shard(0));
   REQUIRE(after != before);
-  CHECK(stored(1, META_RESOLUTION) == after);
+  CHECK(file_vouched());
   // Shard 1 as a run killed before its commit left it.
   {
     Xapian::WritableDatabase w(shard(1), Xapian::DB_OPEN);
-    w.set_metadata(std::string(META_RESOLUTION), before);
     w.set_metadata(std::string(META_RESOLUTION_HASH), before_hash);
     w.commit();
   }
   const sagasu::IndexReport noop = sagasu::run_index(o);
   CHECK(noop.updated == 0);
-  CHECK(stored(1, META_RESOLUTION) == after);
-  CHECK(stored(1, META_RESOLUTION_HASH) == stored(0, META_RESOLUTION_HASH));
-  // An index whose runs kept no hash (an older Sagasu's): the resolutions themselves are compared.
+  CHECK(resolution_file(shard(0)) == after);
+  CHECK(file_vouched());
+  // An index whose runs kept no hash (an older Sagasu's, which kept the
+  // resolution in the index): the resolutions themselves are compared.
   for (std::size_t k = 0; k < 2; ++k) {
     Xapian::WritableDatabase w(shard(k), Xapian::DB_OPEN);
     w.set_metadata(std::string(META_RESOLUTION_HASH), "");
-    if (k == 1) w.set_metadata(std::string(META_RESOLUTION), before);
+    w.set_metadata(std::string(META_RESOLUTION), k == 1 ? before : after);
     w.commit();
   }
   sagasu::run_index(o);
-  CHECK(stored(1, META_RESOLUTION) == after);
-  CHECK(stored(1, META_RESOLUTION_HASH) == stored(0, META_RESOLUTION_HASH));
+  CHECK(resolution_file(shard(0)) == after);
+  CHECK(file_vouched());  // (and the older resolutions are gone from the index)
   CHECK(stored(0, META_RESOLUTION_HASH).size() == 16);
 }
 
@@ -310,20 +329,22 @@ TEST_CASE("FileState, encoded and decoded back; a value of another shape is none
   CHECK_FALSE(sagasu::FileState::decode(""));
 }
 
-// The resolution's copy beside the generation (issue 15: Xapian reads the 20 MB
-// resolution of a 100k vault at about 120 MB/s, a file ten times faster) is
-// used only while it hashes to the resolution the index holds: a torn, stale
-// or garbled copy is ignored, the index's own is read and the copy made again.
-TEST_CASE("run_index, the resolution's copy beside the index is used only when it is the index's",
+// The entity resolution is kept in a file beside the generation (issue 15:
+// Xapian reads the 20 MB resolution of a 100k vault at about 120 MB/s, a file
+// ten times faster; writing it into the index too cost a run that adds a name
+// 0.2 s), used only while it hashes to what the index holds: a torn, stale or
+// garbled file is ignored, the vault resolved again and the file written again.
+TEST_CASE("run_index, the resolution's file beside the index is used only when it has the index's hash",
           "[index_store]") {
   sagasu::test::TestIndex ti(
       {{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n[[Wei Chen]] と [[A]]。\n"}});
   sagasu::IndexOptions o = ti.options();
-  const fs::path copy = fs::path(sagasu::test::current_generation(ti.index)) / "sagasu-resolution";
-  const auto resolution = [&] { return ti.db().get_metadata(std::string(sagasu::schema::META_RESOLUTION)); };
-  const auto read_copy = [&] {
-    std::ifstream in(copy, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const std::string generation = sagasu::test::current_generation(ti.index);
+  const fs::path copy = fs::path(generation) / "sagasu-resolution";
+  const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
+  const auto vouched = [&] {
+    const std::string file = resolution_file(generation);
+    return !file.empty() && sagasu::content_hash(file) == meta(sagasu::schema::META_RESOLUTION_HASH);
   };
   const auto facets = [&](const std::string& path) {  // (its people and organizations)
     const Xapian::Database db = ti.db();
@@ -331,30 +352,33 @@ TEST_CASE("run_index, the resolution's copy beside the index is used only when i
     return doc.get_value(sagasu::schema::SLOT_PERSONS) + "|" + doc.get_value(sagasu::schema::SLOT_ORGS);
   };
   REQUIRE(fs::exists(copy));
-  CHECK(read_copy() == resolution());
-  // An entity change stores a new resolution and its copy: Xin Liu is an organization now.
-  const std::string stale = resolution(), stale_facets = facets("a.md");
+  CHECK(vouched());
+  CHECK(meta(sagasu::schema::META_RESOLUTION).empty());  // (not in the index as well)
+  // An entity change stores a new resolution: Xin Liu is an organization now.
+  const std::string stale = resolution_file(generation), stale_facets = facets("a.md");
   sagasu::test::write_file(fs::path(ti.vault) / "Xin Liu.md",
                            "---\ntype: organization\n---\n# Xin Liu\n組織。\n");
   sagasu::run_index(o);
-  REQUIRE(resolution() != stale);
-  CHECK(read_copy() == resolution());
+  const std::string resolution = resolution_file(generation);
+  REQUIRE(resolution != stale);
+  CHECK(vouched());
   const std::string a_facets = facets("a.md");
   REQUIRE(a_facets != stale_facets);
-  // A copy that is not the index's: the last one (a run that died before its
+  // A file that is not the index's: the last one (a run that died before its
   // commit, a restored backup), half of it, garbage, nothing.
   int edit = 0;
   for (const std::string& wrong :
-       {stale, resolution().substr(0, resolution().size() / 2), std::string("r7 garbage"), std::string()}) {
+       {stale, resolution.substr(0, resolution.size() / 2), std::string("r7 garbage"), std::string()}) {
     { std::ofstream(copy, std::ios::binary | std::ios::trunc) << wrong; }
-    // A text edit of a.md resolves its links again, with the index's resolution.
+    // A text edit of a.md resolves its links again, with the vault resolved again.
     sagasu::test::write_file(fs::path(ti.vault) / "a.md",
                              "# A\n[[Xin Liu]] の論文。" + std::to_string(++edit) + "\n");
     CHECK(sagasu::run_index(o).updated == 1);
     CHECK(facets("a.md") == a_facets);
-    CHECK(read_copy() == resolution());  // made again
+    CHECK(resolution_file(generation) == resolution);  // written again
+    CHECK(vouched());
   }
-  // A dry run writes no copy.
+  // A dry run writes no file.
   fs::remove(copy);
   sagasu::test::write_file(fs::path(ti.vault) / "a.md", "# A\n[[Xin Liu]] の論文。dry\n");
   o.dry_run = true;
@@ -362,10 +386,64 @@ TEST_CASE("run_index, the resolution's copy beside the index is used only when i
   CHECK_FALSE(fs::exists(copy));
 }
 
-// The resolution's hash vouches for the resolution (and so for its copy)
+// A resolution whose file cannot be written (a full disk; here a folder in
+// its place) is stored in the index, as an older Sagasu stored it, and read
+// from there by the next run: it is never lost with the file.
+TEST_CASE("run_index, a resolution whose file cannot be written is kept in the index", "[index_store]") {
+  sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n本文。\n"}});
+  sagasu::IndexOptions o = ti.options();
+  const std::string generation = sagasu::test::current_generation(ti.index);
+  const fs::path copy = fs::path(generation) / "sagasu-resolution";
+  const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
+  const auto orgs = [&](const std::string& path) {
+    const Xapian::Database db = ti.db();
+    return db.get_document(*db.postlist_begin(sagasu::schema::unique_id_term(path)))
+        .get_value(sagasu::schema::SLOT_ORGS);
+  };
+  const std::string stale = resolution_file(generation);  // (Xin Liu of no kind)
+  REQUIRE_FALSE(stale.empty());
+  fs::remove(copy);
+  fs::create_directories(copy / "in the way");
+  sagasu::test::write_file(fs::path(ti.vault) / "Xin Liu.md",
+                           "---\ntype: organization\n---\n# Xin Liu\n組織。\n");
+  const sagasu::IndexReport added = sagasu::run_index(o);
+  CHECK(added.skipped.empty());
+  const std::string in_index = meta(sagasu::schema::META_RESOLUTION);
+  REQUIRE_FALSE(in_index.empty());
+  CHECK(sagasu::content_hash(in_index) == meta(sagasu::schema::META_RESOLUTION_HASH));
+  const std::string a_orgs = orgs("a.md");
+  REQUIRE_FALSE(a_orgs.empty());
+  // Once the file can be written again, the next run that stores a resolution
+  // (here extended by a new name, from the one in the index) puts it back in
+  // its file and takes it out of the index.
+  fs::remove_all(copy);
+  sagasu::test::write_file(fs::path(ti.vault) / "b.md", "# B\n[[Li Na]] の本文。\n");
+  CHECK(sagasu::run_index(o).updated == 1);
+  CHECK(meta(sagasu::schema::META_RESOLUTION).empty());
+  CHECK(sagasu::content_hash(resolution_file(generation)) == meta(sagasu::schema::META_RESOLUTION_HASH));
+  CHECK(resolution_file(generation).find("Li Na") != std::string::npos);
+  CHECK(orgs("a.md") == a_orgs);
+  // A run reads the resolution from the index when it is there: shown with
+  // another one there that the index vouches for (the stale one), whose kinds
+  // an edited note then gets.
+  fs::remove(copy);
+  {
+    Xapian::WritableDatabase w(generation, Xapian::DB_OPEN);
+    w.set_metadata(std::string(sagasu::schema::META_RESOLUTION), stale);
+    w.set_metadata(std::string(sagasu::schema::META_RESOLUTION_HASH), sagasu::content_hash(stale));
+    w.set_metadata(std::string(sagasu::schema::META_RESOLUTION_REVISION),
+                   std::to_string(w.get_revision() + 1));
+    w.commit();
+  }
+  sagasu::test::write_file(fs::path(ti.vault) / "a.md", "# A\n[[Xin Liu]] の論文。一行。\n");
+  CHECK(sagasu::run_index(o).updated == 1);
+  CHECK(orgs("a.md").empty());
+}
+
+// The resolution's hash vouches for the resolution (and so for its file)
 // only while no other writer committed since the run that stored it: an
-// older Sagasu stores a resolution but neither hash nor copy (a review's
-// counterexample: its edit was lost, the stale copy used).
+// older Sagasu stores a resolution in the index but neither hash nor file (a
+// review's counterexample: its edit was lost, the stale file used).
 TEST_CASE("run_index, a hash another writer's commit left behind does not vouch for the resolution",
           "[index_store]") {
   sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n本文。\n"}});
@@ -379,20 +457,22 @@ TEST_CASE("run_index, a hash another writer's commit left behind does not vouch 
     return db.get_document(*db.postlist_begin(sagasu::schema::unique_id_term(path)))
         .get_value(sagasu::schema::SLOT_ORGS);
   };
-  const std::string old_hash = meta(META_RESOLUTION_HASH), old_copy = meta(META_RESOLUTION);
+  const std::string generation = sagasu::test::current_generation(ti.index);
+  const std::string old_hash = meta(META_RESOLUTION_HASH), old_copy = resolution_file(generation);
   REQUIRE(old_hash.size() == 16);
   CHECK(orgs("a.md").empty());
   // Xin Liu gets a page, as an older Sagasu would index it: the resolution is
-  // stored, the hash and the copy beside the index stay the last run's.
+  // stored in the index, the hash and the file beside the index stay the last run's.
   sagasu::test::write_file(fs::path(ti.vault) / "Xin Liu.md",
                            "---\ntype: organization\n---\n# Xin Liu\n組織。\n");
   sagasu::run_index(o);
-  const std::string now = meta(META_RESOLUTION);
+  const std::string now = resolution_file(generation);
   REQUIRE(now != old_copy);
   REQUIRE_FALSE(orgs("a.md").empty());
   const std::string a_orgs = orgs("a.md");
   {
-    Xapian::WritableDatabase w(sagasu::test::current_generation(ti.index), Xapian::DB_OPEN);
+    Xapian::WritableDatabase w(generation, Xapian::DB_OPEN);
+    w.set_metadata(std::string(META_RESOLUTION), now);
     w.set_metadata(std::string(META_RESOLUTION_HASH), old_hash);
     w.commit();
   }
@@ -401,14 +481,13 @@ TEST_CASE("run_index, a hash another writer's commit left behind does not vouch 
   sagasu::test::write_file(fs::path(ti.vault) / "a.md", "# A\n[[Xin Liu]] の論文。一行。\n");
   CHECK(sagasu::run_index(o).updated == 1);
   CHECK(orgs("a.md") == a_orgs);
-  CHECK(meta(META_RESOLUTION) == now);
-  CHECK(meta(META_RESOLUTION_HASH) != old_hash);  // the kept resolution's own, vouched for again
-  std::ifstream in(copy, std::ios::binary);
-  CHECK(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()) == now);
+  CHECK(meta(META_RESOLUTION_HASH) ==
+        sagasu::content_hash(now));  // the kept resolution's own, vouched for again
+  CHECK(resolution_file(generation) == now);
   // An index whose runs kept no hash (an older Sagasu's) gains it with its next commit, as a rebuild has it.
   const std::string hash = meta(META_RESOLUTION_HASH);
   {
-    Xapian::WritableDatabase w(sagasu::test::current_generation(ti.index), Xapian::DB_OPEN);
+    Xapian::WritableDatabase w(generation, Xapian::DB_OPEN);
     w.set_metadata(std::string(META_RESOLUTION_HASH), "");
     w.commit();
   }
