@@ -1,6 +1,8 @@
 #include "cli.h"
 
 #include <fmt/format.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <xapian.h>
 
@@ -395,6 +397,9 @@ int watch(Args& a) {
   return EXIT_OK;
 }
 
+// Set in the environment of the run started again by with_huge_pages.
+constexpr const char* HUGE_PAGES_RUN = "SAGASU_HUGE_PAGES_RUN";
+
 // Runs the indexer again, once, with transparent huge pages for malloc's
 // memory (glibc's tunable glibc.malloc.hugetlb, read only when a program
 // starts), for a run that updates an index: it touches about 65 MB of fresh
@@ -402,21 +407,41 @@ int watch(Args& a) {
 // machine of issue 15) a fault per 4 KB page was a fifth of a run that changes
 // nothing (faults 17,000 → 3,000, that run 0.52-0.61 → 0.40-0.50 s, a new
 // name 0.96-1.17 → 0.69-0.84 s). Not for a fresh build, whose hundreds of MB
-// come and go (huge pages were measured slower there once), nor when the
-// system gives huge pages to every program already or to none, nor when the
-// environment names the tunable (the user's choice, or this run again). Returns
-// if the indexer cannot be run again.
+// come and go (huge pages were measured slower there once); not when the
+// system gives huge pages to every program already or to none, when the
+// environment names the tunable (the user's choice), when the program was
+// started by the dynamic loader (its file is the loader's) or with privileges
+// (glibc drops the tunable). The run started again takes back the name it was
+// started by (ps, pkill). Returns if the indexer cannot be started again.
 void with_huge_pages(char** argv, const Args& a) {
-  if (a.opts.rebuild || a.opts.index.empty() || !std::filesystem::exists(a.opts.index)) return;
+  if (std::getenv(HUGE_PAGES_RUN)) {
+    ::unsetenv(HUGE_PAGES_RUN);
+    const std::string name = std::filesystem::path(argv[0]).filename().string().substr(0, 15);
+    ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
+    return;
+  }
+  if (::getauxval(AT_SECURE) || ::getauxval(AT_BASE) == 0) return;
+  std::error_code absent;
+  if (a.opts.rebuild || a.opts.index.empty() || !std::filesystem::exists(a.opts.index, absent)) return;
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   if (tunables && std::strstr(tunables, "glibc.malloc.hugetlb")) return;
   std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode;
   std::getline(thp, mode);
   if (mode.find("[madvise]") == std::string::npos) return;
-  const std::string value =
-      (tunables && *tunables ? std::string(tunables) + ":" : std::string()) + "glibc.malloc.hugetlb=1";
-  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) == 0) ::execv("/proc/self/exe", argv);
+  std::error_code unknown;
+  const std::string program = std::filesystem::read_symlink("/proc/self/exe", unknown).string();
+  if (program.empty()) return;
+  const std::string before = tunables ? tunables : "";
+  const std::string value = (before.empty() ? before : before + ":") + "glibc.malloc.hugetlb=1";
+  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) == 0 && ::setenv(HUGE_PAGES_RUN, "1", 1) == 0)
+    ::execv(program.c_str(), argv);
+  // (Not started again: this run goes on as it was started.)
+  ::unsetenv(HUGE_PAGES_RUN);
+  if (tunables)
+    ::setenv("GLIBC_TUNABLES", before.c_str(), 1);
+  else
+    ::unsetenv("GLIBC_TUNABLES");
 }
 
 int run_checked(int argc, char** argv) {

@@ -27,4 +27,16 @@ expect "unchanged run: no unresolved count" \
   bash -c '! "$1" --vault "$2" --index "$3" 2>&1 | grep -q "unresolved entities"' _ "$INDEXER" "$v" "$idx"
 expect "--verbose: the unresolved count" \
   bash -c '"$1" --vault "$2" --index "$3" --verbose 2>&1 | grep -q "unresolved entities 0"' _ "$INDEXER" "$v" "$idx"
+# Started through the dynamic loader (as wrappers and bundles start programs),
+# an update runs as any other (a review's counterexample: the indexer started
+# again the loader, which took --vault for its own option).
+loader=$(readelf -l "$INDEXER" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+if [ -n "$loader" ] && [ -x "$loader" ]; then
+  echo '追記: ローダー経由。' >>"$v/wiki/concepts/FSDP.md"
+  expect "started by the dynamic loader, an update indexes the edit" "$loader" "$INDEXER" --vault "$v" --index "$idx" --quiet
+  expect "... and the searcher finds it" \
+    bash -c 'cd "$3" && [ "$("$1" --index "$2" --paths ローダー経由)" = wiki/concepts/FSDP.md ]' _ "$SEARCHER" "$idx" "$v"
+else
+  echo "     | skipped: no dynamic loader named by $INDEXER"
+fi
 finish
