@@ -294,6 +294,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   const auto read_stored = [&] {
     if (stored) return true;
     if (!(stored = stored_resolution(shards, change.stored_hash))) return false;
+    titles.reserve(notes.size() + state.vanished().size());
     for (const RunNote& page : notes)
       if (page.has_digest()) ++titles[note_title(page.file->path)];
     // (The notes deleted are pages still while the changed ones are weighed: they go last.)
