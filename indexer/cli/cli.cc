@@ -417,7 +417,7 @@ void with_huge_pages(char** argv, const Args& a) {
   if (std::getenv(HUGE_PAGES_RUN)) {
     ::unsetenv(HUGE_PAGES_RUN);
     const std::string name = std::filesystem::path(argv[0]).filename().string().substr(0, 15);
-    ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
+    if (!name.empty()) ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
     return;
   }
   if (::getauxval(AT_SECURE) || ::getauxval(AT_BASE) == 0) return;
