@@ -767,6 +767,10 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
   } else if (!m_kept_hash.empty()) {
     // (The hash of the resolution kept: an index written before hashes were kept gains it.)
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), m_kept_hash);
+    // An older Sagasu's resolution in the index, which its file beside the index now holds,
+    // goes (a rebuild has none); one the file does not hold (a full disk) stays.
+    if (shards.holds_metadata(schema::META_RESOLUTION) && shards.cached(RESOLUTION_FILE, m_kept_hash))
+      meta.emplace_back(std::string(schema::META_RESOLUTION), std::string());
   }
   return meta;
 }

@@ -413,6 +413,10 @@ TEST_CASE("run_index, a resolution whose file cannot be written is kept in the i
   CHECK(sagasu::content_hash(in_index) == meta(sagasu::schema::META_RESOLUTION_HASH));
   const std::string a_orgs = orgs("a.md");
   REQUIRE_FALSE(a_orgs.empty());
+  // A run that keeps it (a text edit) keeps it there.
+  sagasu::test::write_file(fs::path(ti.vault) / "b.md", "# B\n本文。追記。\n");
+  CHECK(sagasu::run_index(o).updated == 1);
+  CHECK(meta(sagasu::schema::META_RESOLUTION) == in_index);
   // Once the file can be written again, the next run that stores a resolution
   // (here extended by a new name, from the one in the index) puts it back in
   // its file and takes it out of the index.
@@ -484,6 +488,8 @@ TEST_CASE("run_index, a hash another writer's commit left behind does not vouch 
   CHECK(meta(META_RESOLUTION_HASH) ==
         sagasu::content_hash(now));  // the kept resolution's own, vouched for again
   CHECK(resolution_file(generation) == now);
+  // (The older Sagasu's copy in the index goes, now that the file holds it: as a rebuild has it.)
+  CHECK(meta(META_RESOLUTION).empty());
   // An index whose runs kept no hash (an older Sagasu's) gains it with its next commit, as a rebuild has it.
   const std::string hash = meta(META_RESOLUTION_HASH);
   {
