@@ -397,7 +397,8 @@ int watch(Args& a) {
   return EXIT_OK;
 }
 
-// Set in the environment of the run started again by with_huge_pages.
+// Set in the environment of the run started again by with_huge_pages: the
+// name the kernel gave the first run, which the second takes back.
 constexpr const char* HUGE_PAGES_RUN = "SAGASU_HUGE_PAGES_RUN";
 
 // Runs the indexer again, once, with transparent huge pages for malloc's
@@ -414,10 +415,9 @@ constexpr const char* HUGE_PAGES_RUN = "SAGASU_HUGE_PAGES_RUN";
 // (glibc drops the tunable). The run started again takes back the name it was
 // started by (ps, pkill). Returns if the indexer cannot be started again.
 void with_huge_pages(char** argv, const Args& a) {
-  if (std::getenv(HUGE_PAGES_RUN)) {
+  if (const char* name = std::getenv(HUGE_PAGES_RUN)) {
+    if (*name) ::prctl(PR_SET_NAME, name, 0, 0, 0);
     ::unsetenv(HUGE_PAGES_RUN);
-    const std::string name = std::filesystem::path(argv[0]).filename().string().substr(0, 15);
-    if (!name.empty()) ::prctl(PR_SET_NAME, name.c_str(), 0, 0, 0);
     return;
   }
   if (::getauxval(AT_SECURE) || ::getauxval(AT_BASE) == 0) return;
@@ -434,7 +434,9 @@ void with_huge_pages(char** argv, const Args& a) {
   if (program.empty()) return;
   const std::string before = tunables ? tunables : "";
   const std::string value = (before.empty() ? before : before + ":") + "glibc.malloc.hugetlb=1";
-  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) == 0 && ::setenv(HUGE_PAGES_RUN, "1", 1) == 0)
+  char name[17] = {};  // (the kernel's 16 bytes, NUL included)
+  ::prctl(PR_GET_NAME, name, 0, 0, 0);
+  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) == 0 && ::setenv(HUGE_PAGES_RUN, name, 1) == 0)
     ::execv(program.c_str(), argv);
   // (Not started again: this run goes on as it was started.)
   ::unsetenv(HUGE_PAGES_RUN);
