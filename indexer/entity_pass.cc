@@ -41,10 +41,10 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
   }
 }
 
-// The stored resolution, a file beside the first shard's generation that each
-// shard's META_RESOLUTION_HASH vouches for (an older Sagasu kept it in the
-// index, META_RESOLUTION, where it is still read).
-constexpr std::string_view RESOLUTION_FILE = "sagasu-resolution";
+// The stored resolution: schema::RESOLUTION_FILE beside the first shard's
+// generation, which each shard's META_RESOLUTION_HASH vouches for (an older
+// Sagasu kept it in the index, META_RESOLUTION, where it is still read).
+using schema::RESOLUTION_FILE;
 
 // The hash of the resolution every shard holds, when the hashes vouch for it:
 // each shard's was stored by the last commit (META_RESOLUTION_REVISION is the
@@ -251,11 +251,7 @@ class KeyGivers {
     }
     for (const std::string& path : m_state.vanished()) {
       m_run[unicode::fold_name(note_title(path))].push_back(&path);
-      const IndexedNote& ix = m_state.indexed().at(path);
-      if (!ix.digest)
-        ix.digest = std::make_unique<std::string>(
-            m_shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST));
-      if (const auto old = NoteDigest::decode_page(*ix.digest))
+      if (const auto old = NoteDigest::decode_page(m_state.indexed_digest(path)))
         for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&path);
     }
     for (const auto* names : {&m_config.people(), &m_config.organizations()})
@@ -445,10 +441,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (const std::string& path : state.vanished()) {
     if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
     const IndexedNote& ix = state.indexed().at(path);
-    if (!ix.digest)
-      ix.digest = std::make_unique<std::string>(
-          shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST));
-    const auto before = NoteDigest::decode(*ix.digest);
+    const auto before = NoteDigest::decode(state.indexed_digest(path));
     if (!before) return std::nullopt;
     const auto named_by = namers(*before, ix, shards, config);
     if (!named_by || !read_stored()) return std::nullopt;
@@ -756,9 +749,7 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
     meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);
     // (A 100k vault's resolution is 20 MB: copied into the index and committed
     // there, then copied to its file, it was 0.2 s of a run that adds a name.)
-    std::string built;
-    std::string_view resolution = m_resolver.stored_encoding();
-    if (resolution.empty()) resolution = built = m_resolver.serialize();
+    const std::string_view resolution = m_resolver.stored_encoding();
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), content_hash(resolution));
     // (An older run's resolution in the index goes: no later run may take it for this one.)
     meta.emplace_back(std::string(schema::META_RESOLUTION),

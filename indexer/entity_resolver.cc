@@ -1157,7 +1157,8 @@ std::optional<EntityResolver> EntityResolver::with_keys(
   keys.reserve(stored_keys());
   for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
   EntityResolver r(m_vocabulary);
-  if (!r.load(owned(encode(spellings, kinds, works, uses, listed, std::move(keys), stored_size()))))
+  if (!r.load(
+          owned(encode(spellings, kinds, works, uses, listed, std::move(keys), stored_encoding().size()))))
     return std::nullopt;
   return r;
 }
@@ -1738,7 +1739,8 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   for (const std::string& key : more.alias_keys) keys.push_back(key_hash(key));
   EntityResolver r(m_vocabulary);
-  if (!r.load(owned(encode(spellings, kinds, *works, counted, bound, std::move(keys), stored_size()))))
+  if (!r.load(
+          owned(encode(spellings, kinds, *works, counted, bound, std::move(keys), stored_encoding().size()))))
     return std::nullopt;
   if (what) {
     for (const auto& [key, name] : name_of_key)

@@ -286,8 +286,8 @@ class EntityResolver {
   /// the same names without the notes (nullopt if malformed); with the
   /// vocabulary it was resolved with, it can be extended().
   std::string serialize() const;
-  /// The encoding serialize() returns, without a copy, when this resolver was
-  /// read from one (deserialize(), or made by extended()); "" for one resolved here.
+  /// The encoding serialize() returns, without a copy: a resolution keeps the
+  /// one it was read from or made (after finish(), deserialize(), an extension); "" before.
   std::string_view stored_encoding() const { return m_stored ? *m_stored : std::string_view(); }
   static std::optional<EntityResolver> deserialize(std::string data,
                                                    KindVocabulary vocabulary = KindVocabulary::defaults());
@@ -364,8 +364,6 @@ class EntityResolver {
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
                             const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
                             std::vector<std::uint64_t> keys, std::size_t size_hint = 0);
-  /// The size of the stored encoding (0 when none): about that of one made from it.
-  std::size_t stored_size() const { return m_stored ? m_stored->size() : 0; }
   /// During finish(): the notes using each spelling of a name no page has, and
   /// the lists naming each page with a name no page has, sorted by name.
   struct Counts {

@@ -123,6 +123,14 @@ void IndexState::release_digests(unsigned jobs) {
   parallel_for(m_notes.size(), jobs, [&](std::size_t i, unsigned) { m_notes[i].release_digest(); });
 }
 
+const std::string& IndexState::indexed_digest(const std::string& path) const {
+  const IndexedNote& ix = m_indexed.at(path);
+  if (!ix.digest)
+    ix.digest = std::make_unique<std::string>(
+        m_shards.db(ix.shard).get_document(ix.docid).get_value(schema::SLOT_DIGEST));
+  return *ix.digest;
+}
+
 void IndexState::load_values(const std::vector<std::size_t>& which) const {
   for (std::size_t i : which) {
     const IndexedNote* ix = m_notes[i].old;

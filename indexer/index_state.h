@@ -116,6 +116,8 @@ class IndexState {
   /// Reads the indexed digest and signature of these notes (indexes into
   /// notes()) that have none read yet, a document each: before they are rebuilt.
   void load_values(const std::vector<std::size_t>& which) const;
+  /// The indexed digest of an indexed path (a key of indexed()), read from its document unless read already.
+  const std::string& indexed_digest(const std::string& path) const;
   /// The digest version every document of the index has after this run
   /// commits (schema.h: META_DIGESTS), or "" when a document it keeps may have another.
   std::string digests_version() const;

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <xapian.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -26,6 +25,7 @@
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
+#include "vault_walk.h"  // content_hash
 
 using namespace sagasu;
 
@@ -182,11 +182,11 @@ int main(int argc, char** argv) {
         fmt::print("metadata {} {}\n", *k, db.get_metadata(*k));
     // (The file entity_pass.cc keeps the resolution in; it is the index's while it has the hash the index
     // holds.)
-    std::ifstream in(std::filesystem::path(generation_folder(argv[1])) / "sagasu-resolution",
+    std::ifstream in(std::filesystem::path(generation_folder(argv[1])) / schema::RESOLUTION_FILE,
                      std::ios::binary);
     const std::string resolution{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const bool current = db.get_metadata(std::string(schema::META_RESOLUTION_HASH)) ==
-                         fmt::format("{:016x}", XXH3_64bits(resolution.data(), resolution.size()));
+    const bool current =
+        db.get_metadata(std::string(schema::META_RESOLUTION_HASH)) == content_hash(resolution);
     fmt::print("resolution file {}\n", current ? shown(resolution) : "none or stale");
   } catch (const Xapian::Error& e) {
     fmt::print(stderr, "sagasu-dump: {}: {}\n", argv[1], e.get_description());

@@ -23,7 +23,7 @@ namespace {
 
 // The entity resolution a run stored, in its file beside a generation ("" when none).
 std::string resolution_file(const std::string& generation) {
-  std::ifstream in(fs::path(generation) / "sagasu-resolution", std::ios::binary);
+  std::ifstream in(fs::path(generation) / sagasu::schema::RESOLUTION_FILE, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
@@ -340,7 +340,7 @@ TEST_CASE("run_index, the resolution's file beside the index is used only when i
       {{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n[[Wei Chen]] と [[A]]。\n"}});
   sagasu::IndexOptions o = ti.options();
   const std::string generation = sagasu::test::current_generation(ti.index);
-  const fs::path copy = fs::path(generation) / "sagasu-resolution";
+  const fs::path copy = fs::path(generation) / sagasu::schema::RESOLUTION_FILE;
   const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
   const auto vouched = [&] {
     const std::string file = resolution_file(generation);
@@ -393,7 +393,7 @@ TEST_CASE("run_index, a resolution whose file cannot be written is kept in the i
   sagasu::test::TestIndex ti({{"a.md", "# A\n[[Xin Liu]] の論文。\n"}, {"b.md", "# B\n本文。\n"}});
   sagasu::IndexOptions o = ti.options();
   const std::string generation = sagasu::test::current_generation(ti.index);
-  const fs::path copy = fs::path(generation) / "sagasu-resolution";
+  const fs::path copy = fs::path(generation) / sagasu::schema::RESOLUTION_FILE;
   const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
   const auto orgs = [&](const std::string& path) {
     const Xapian::Database db = ti.db();
@@ -454,7 +454,8 @@ TEST_CASE("run_index, a hash another writer's commit left behind does not vouch 
   sagasu::IndexOptions o = ti.options();
   using sagasu::schema::META_RESOLUTION;
   using sagasu::schema::META_RESOLUTION_HASH;
-  const fs::path copy = fs::path(sagasu::test::current_generation(ti.index)) / "sagasu-resolution";
+  const fs::path copy =
+      fs::path(sagasu::test::current_generation(ti.index)) / sagasu::schema::RESOLUTION_FILE;
   const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
   const auto orgs = [&](const std::string& path) {
     const Xapian::Database db = ti.db();

@@ -239,10 +239,14 @@ inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
 inline constexpr std::string_view META_VAULT = "sagasu.vault";
 inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
 inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
-inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";  ///< every name's canonical name and kind
+/// Every name's canonical name and kind, as an older Sagasu stored it (and one
+/// whose RESOLUTION_FILE cannot be written): now kept in that file.
+inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";
+/// The file beside the first shard's generation that holds the resolution.
+inline constexpr std::string_view RESOLUTION_FILE = "sagasu-resolution";
 /// The resolution's content hash, written with it: a run that changes no note
 /// compares the shards' hashes, not their resolutions (20 MB at 100k notes),
-/// and the copy beside the index is used when it has this hash. It vouches
+/// and RESOLUTION_FILE is used when it has this hash. It vouches
 /// for the resolution only while META_RESOLUTION_REVISION is the shard's
 /// revision (the commit that stored it made that one, and no other writer committed since).
 inline constexpr std::string_view META_RESOLUTION_HASH = "sagasu.resolution.hash";
