@@ -174,6 +174,50 @@ std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> namers(const Note
   return docs;
 }
 
+// Notes moved to another folder: a new note and a deleted one of one title,
+// the only ones of that title this run adds and deletes, are one note whose
+// path changed. Each such deleted path → the index of its new note in
+// state.notes(). (A deleted path below a folder that could not be read is not deleted.)
+std::map<std::string, std::size_t> moved_notes(const IndexState& state, const std::set<std::string>& kept) {
+  std::unordered_map<std::string_view, std::pair<const std::string*, int>> deleted;  // title → path, how many
+  for (const std::string& path : state.vanished()) {
+    auto& [which, count] = deleted[note_title(path)];
+    which = &path;
+    ++count;
+  }
+  std::unordered_map<std::string_view, std::pair<std::size_t, int>> added;  // title → note, how many
+  const auto& notes = state.notes();
+  for (std::size_t i = 0; i < notes.size(); ++i)
+    if (notes[i].status == RunNote::Status::Changed && !notes[i].old)
+      if (const auto d = deleted.find(note_title(notes[i].file->path)); d != deleted.end()) {
+        auto& [which, count] = added[d->first];
+        which = i;
+        ++count;
+      }
+  std::map<std::string, std::size_t> moves;
+  for (const auto& [title, note] : added)
+    if (const auto& [path, count] = deleted.at(title); note.second == 1 && count == 1 && !kept.count(*path))
+      moves.emplace(*path, note.first);
+  return moves;
+}
+
+// The last run's unresolved entities and ambiguous aliases, into the report.
+void decode_findings(const std::string& json, IndexReport& report);
+
+// Does a resolution stay the same wherever a note stands in the vault's order
+// (EntityResolver::moves_freely), and does no other page give an alias of its
+// (the first page in path order takes an alias two pages give: the last run's findings list them)?
+bool moves_freely(const NoteDigest& d, const EntityResolver& resolver,
+                  const std::function<bool(std::string_view)>& is_page, ShardSet& shards) {
+  if (!resolver.moves_freely(d, is_page)) return false;
+  if (d.aliases.empty()) return true;
+  IndexReport last;
+  decode_findings(shards.metadata(schema::META_FINDINGS), last);
+  return std::none_of(d.aliases.begin(), d.aliases.end(), [&](const std::string& alias) {
+    return last.ambiguous.count(unicode::fold_name(alias));
+  });
+}
+
 // What an extended resolution changed besides itself.
 struct Extended {
   bool extends = false;  // the stored resolution was extended (not kept as it is)
@@ -191,10 +235,8 @@ struct Extended {
   bool glosses = false;  // a note's glosses changed: the glossary is built again
   std::vector<std::string> adopted;  // names no page had that a new page took
   std::string stored_hash;           // the stored resolution's hash, once read or vouched for
+  std::vector<std::pair<std::string, std::string>> moved;  // notes moved: (the path left, the new path)
 };
-
-// The last run's unresolved entities and ambiguous aliases, into the report.
-void decode_findings(const std::string& json, IndexReport& report);
 
 // The config's lists of people and organizations: their kinds and other spellings.
 void add_name_lists(const VaultConfig& config, EntityResolver& resolver);
@@ -208,8 +250,10 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver);
 // resolution is then resolved again (contested()).
 class KeyGivers {
  public:
-  KeyGivers(const IndexState& state, ShardSet& shards, const VaultConfig& config)
-      : m_state(state), m_shards(shards), m_config(config) {}
+  /// `moves`: the notes moved (moved_notes()), whose deleted paths are their new notes'.
+  KeyGivers(const IndexState& state, ShardSet& shards, const VaultConfig& config,
+            const std::map<std::string, std::size_t>& moves)
+      : m_state(state), m_shards(shards), m_config(config), m_moves(moves) {}
   /// The note weighed next (its own aliases are no other page's).
   void weighing(const std::string& path) { m_self = &path; }
   bool contested() const { return m_contested; }
@@ -228,6 +272,7 @@ class KeyGivers {
   const IndexState& m_state;
   ShardSet& m_shards;
   const VaultConfig& m_config;
+  const std::map<std::string, std::size_t>& m_moves;
   const std::string* m_self = nullptr;
   bool m_read = false, m_contested = false;
   std::unordered_set<std::string> m_keys;                                  // given as the vault is
@@ -250,9 +295,11 @@ class KeyGivers {
           for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&n.file->path);
     }
     for (const std::string& path : m_state.vanished()) {
-      m_run[unicode::fold_name(note_title(path))].push_back(&path);
+      const auto moved = m_moves.find(path);
+      const std::string* who = moved == m_moves.end() ? &path : &m_state.notes()[moved->second].file->path;
+      m_run[unicode::fold_name(note_title(path))].push_back(who);
       if (const auto old = NoteDigest::decode_page(m_state.indexed_digest(path)))
-        for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&path);
+        for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(who);
     }
     for (const auto* names : {&m_config.people(), &m_config.organizations()})
       for (const auto& [name, others] : *names) {
@@ -281,9 +328,19 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (std::size_t i = 0; i < notes.size(); ++i)
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
+  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
+  const std::map<std::string, std::size_t> moves = moved_notes(state, kept);
+  std::unordered_map<std::size_t, const std::string*> moved_from;  // a moved note → the path it left
+  for (const auto& [path, i] : moves) moved_from.emplace(i, &path);
+  // A changed note's digest before this run: its path's, or the path it moved from; none for a new note.
+  const auto previous = [&](std::size_t j) -> const std::string* {
+    if (notes[j].old) return notes[j].old->digest.get();
+    const auto from = moved_from.find(j);
+    return from == moved_from.end() ? nullptr : &state.indexed_digest(*from->second);
+  };
   std::unordered_map<std::string_view, int> titles;  // the vault's pages (notes per title), once read
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
-  KeyGivers givers(state, shards, config);  // (read when a page gives up an alias)
+  KeyGivers givers(state, shards, config, moves);  // (read when a page gives up an alias)
   const auto gives_key = [&](std::string_view key) { return givers(key); };
   // The stored resolution and the vault's titles, read when a digest differs.
   bool deleting = false;  // (weighing the notes deleted)
@@ -295,7 +352,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       if (page.has_digest()) ++titles[note_title(page.file->path)];
     // (The notes deleted are pages still while the changed ones are weighed: they go last.)
     if (!deleting)
-      for (const std::string& path : state.vanished()) ++titles[note_title(path)];
+      for (const std::string& path : state.vanished())
+        if (!moves.count(path)) ++titles[note_title(path)];
     return true;
   };
   // The resolution as the notes before left it.
@@ -323,8 +381,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     for (const std::size_t j : which) {
       if (notes[j].status != RunNote::Status::Changed || j < upto) {
         naming.digests.push_back(&notes[j].digest());
-      } else if (notes[j].old) {
-        auto old = NoteDigest::decode(*notes[j].old->digest);
+      } else if (const std::string* encoded = previous(j)) {
+        auto old = NoteDigest::decode(*encoded);
         if (!old) return std::nullopt;
         naming.digests.push_back(&was.emplace_back(std::move(*old)));
       } else {
@@ -340,6 +398,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (const auto ix = state.indexed().find(path); ix != state.indexed().end())
       vanished_docs.emplace(std::make_pair(ix->second.shard, ix->second.docid), path);
   std::set<std::string> weighed_vanished;
+  for (const auto& [path, note] : moves) weighed_vanished.insert(path);  // (weighed as their new notes)
   // (Does a deleted note not weighed yet name it? Its mentions are still counted, but it is no naming note.)
   const auto named_by_unweighed = [&](const std::set<std::pair<std::size_t, Xapian::docid>>& named_by) {
     for (const auto& doc : named_by)
@@ -377,8 +436,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
         state.load_values({j});
         return &notes[j].digest();
       }
-      if (!notes[j].old) return nullptr;
-      auto old = NoteDigest::decode(*notes[j].old->digest);
+      const std::string* encoded = previous(j);
+      if (!encoded) return nullptr;
+      auto old = NoteDigest::decode(*encoded);
       return old ? &was.emplace_back(std::move(*old)) : nullptr;
     }
     return nullptr;
@@ -396,7 +456,13 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
     std::optional<NoteDigest> before;  // none: a new note
-    if (n.old && !(before = NoteDigest::decode(*n.old->digest))) return std::nullopt;
+    const std::string* encoded = previous(i);
+    if (encoded && !(before = NoteDigest::decode(*encoded))) return std::nullopt;
+    // A note moved: the same note elsewhere in the vault's order, when its place decides nothing.
+    if (moved_from.count(i) &&
+        !(read_stored() && titles.at(note_title(n.file->path)) == 1 &&
+          moves_freely(*before, *stored, is_page, shards) && moves_freely(*before, now(), is_page, shards)))
+      return std::nullopt;
     if (before && *before == n.digest()) continue;
     if (!read_stored()) return std::nullopt;
     // (Each note's change is weighed against the vault with the changes before it.)
@@ -435,10 +501,11 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   // whose name becomes theirs (orphaned).
   if (stored)
     for (const std::string& path : state.vanished())
-      if (const auto t = titles.find(note_title(path)); --t->second == 0) titles.erase(t);
+      if (const auto t = titles.find(note_title(path)); !moves.count(path) && --t->second == 0)
+        titles.erase(t);
   deleting = true;
-  const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
   for (const std::string& path : state.vanished()) {
+    if (moves.count(path)) continue;            // (weighed as its new note)
     if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
     const IndexedNote& ix = state.indexed().at(path);
     const auto before = NoteDigest::decode(state.indexed_digest(path));
@@ -519,6 +586,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       }
     }
   }
+  for (const auto& [path, i] : moves) change.moved.emplace_back(path, notes[i].file->path);
   if (extended) {
     change.extends = true;
     return extended;
@@ -665,6 +733,11 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
       for (const auto& problem : EntityResolver(config.kinds()).load_overrides(m_overrides))
         report.warnings.push_back({OVERRIDES_FILE, problem});
     decode_findings(shards.metadata(schema::META_FINDINGS), report);
+    // The notes moved mention what they did, by their new paths.
+    for (auto& u : report.unresolved)
+      for (const auto& [from, to] : change.moved)
+        if (u.notes.erase(from)) u.notes.insert(to);
+    if (!change.moved.empty()) m_findings = encode_findings(report);
     if (m_extended) {
       // An alias a page gave up is no longer one of the ambiguous ones' (one page left: none).
       for (const auto& [key, page] : change.aliases_gone)
@@ -755,7 +828,11 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
     meta.emplace_back(std::string(schema::META_RESOLUTION),
                       shards.cache(RESOLUTION_FILE, resolution) ? std::string() : std::string(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
-  } else if (!m_kept_hash.empty()) {
+    return meta;
+  }
+  if (!m_findings.empty())
+    meta.emplace_back(std::string(schema::META_FINDINGS), m_findings);  // (notes moved)
+  if (!m_kept_hash.empty()) {
     // (The hash of the resolution kept: an index written before hashes were kept gains it.)
     meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), m_kept_hash);
     // An older Sagasu's resolution in the index, which its file beside the index now holds,

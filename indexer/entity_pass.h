@@ -79,7 +79,7 @@ class EntityPass {
   bool m_synonyms_stale = false;
   bool m_glossary_stale = false;
   std::set<std::string> m_refresh;
-  std::string m_findings;  // JSON, when resolved anew
+  std::string m_findings;   // JSON, when resolved anew, extended or notes moved (stored again)
   std::string m_kept_hash;  // the hash of the resolution kept, when it was read or vouched for
   // Is the resolution stored again (resolved anew, or extended)?
   bool stores_resolution() const { return !m_reused || m_extended; }

@@ -918,6 +918,37 @@ std::optional<EntityResolver::PageChange> EntityResolver::page_change(const Note
   return change;
 }
 
+bool EntityResolver::moves_freely(const NoteDigest& d,
+                                  const std::function<bool(std::string_view)>& is_page) const {
+  if (!m_stored) return false;
+  const std::string_view* own = stored_canonical(d.title);
+  if (!own || *own != d.title) return false;  // (another title folding alike took the key)
+  // The names no page has that the note spells: each must be its name's one spelling.
+  std::set<std::string_view> unpaged;
+  for (const std::string& name : d.names) {
+    const std::string_view* canonical = stored_canonical(name);
+    if (!canonical) return false;
+    if (is_page(*canonical)) continue;
+    if (*canonical != name) return false;  // (another note spells it first)
+    unpaged.insert(*canonical);
+  }
+  for (const auto& list : d.lists)
+    for (const std::string& name : list) {
+      const std::string_view* canonical = stored_canonical(name);
+      if (!canonical) return false;
+      const StoredKind* k = stored_kind(*canonical);
+      if (k && k->evidence == KindEvidence::ListMates) return false;
+    }
+  // One walk of the stored spellings: another spelling of such a name, or another page's title resolving to
+  // this page.
+  for (const auto& [spelling, name] : m_spellings) {
+    if (spelling == name) continue;
+    if (unpaged.count(name)) return false;
+    if (name == d.title && is_page(spelling)) return false;
+  }
+  return true;
+}
+
 bool EntityResolver::sole_spelling(std::string_view name) const {
   return std::count_if(m_spellings.begin(), m_spellings.end(),
                        [&](const auto& s) { return s.second == name; }) == 1;

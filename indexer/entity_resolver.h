@@ -158,6 +158,17 @@ class EntityResolver {
   bool keeps(const NoteDigest& before, const NoteDigest& after,
              const std::function<bool(std::string_view)>& is_page) const;
 
+  /// Does the resolution stay the same wherever in the vault's order this
+  /// note stands (a note moved to another folder, its digest the same)?
+  /// Resolving the vault takes a few things from the first note in path
+  /// order: a name no page has is spelled as it is first spelled, the last of
+  /// two titles folding alike takes their key, the first list that gives a
+  /// name a kind by its mates sets it. So: every name the note spells is a
+  /// page's or the one spelling of its name, no other page's title resolves
+  /// to the note's page (nor it to another), and no name of its lists has its
+  /// kind from its list mates. (Aliases two pages give: the caller's findings tell.)
+  bool moves_freely(const NoteDigest& d, const std::function<bool(std::string_view)>& is_page) const;
+
   /// The resolution resolving the vault again gives, when one note's digest
   /// changes from `before` to `after` by what keeps() allows and:
   /// - names no note had (no spelling of the vault, no page or alias folds

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Incremental equals rebuild: after every step of a seeded random sequence of
-# edits, renames, deletions, additions, touches and entity changes, the
+# edits, renames, moves to another folder, deletions, additions, touches and entity changes, the
 # incrementally updated index holds exactly what a full rebuild holds
 # (documents, terms, positions, values, synonyms, metadata: the glossary, the
 # test dictionary's pairs and the sound table included).
@@ -20,7 +20,8 @@ rng = random.Random(int(os.environ.get("SAGASU_SEED", "1000")) + step)
 notes = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) if "/." not in d for f in fs if f.endswith(".md"))
 for _ in range(rng.randint(1, 3)):
     op = rng.choice(["edit", "rename", "delete", "add", "touch", "alias", "kind", "link", "gloss",
-                     "name", "list", "unlink", "type", "unalias", "relink", "page", "delete2", "override"])
+                     "name", "list", "unlink", "type", "unalias", "relink", "page", "delete2", "override",
+                     "move"])
     p = rng.choice(notes)
     if not os.path.exists(p):
         continue
@@ -61,6 +62,11 @@ for _ in range(rng.randint(1, 3)):
             q = os.path.join(root, "wiki", f"{name}.md")
             head = rng.choice(["", "---\ntype: concept\n---\n", "---\nentity_type: person\n---\n"])
             open(q, "w").write(f"{head}# {name}\n\n{name} のページ {step}。\n"); notes.append(q)
+    elif op == "move":  # a note moved to another folder, its file name kept
+        d = os.path.join(root, rng.choice(["00", "archive", "wiki/zz"]))
+        q = os.path.join(d, os.path.basename(p))
+        if not os.path.exists(q):
+            os.makedirs(d, exist_ok=True); os.rename(p, q); notes.append(q)
     elif op == "rename":
         q = os.path.join(os.path.dirname(p), f"renamed-{step}-" + os.path.basename(p))
         os.rename(p, q); notes.append(q)
