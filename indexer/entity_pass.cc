@@ -482,7 +482,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (!more && !before) {
       const auto named_by = postings(n.digest().title, shards);
       const auto naming = named_by ? naming_notes(*named_by, i, i) : std::nullopt;
-      if (naming) more = now().adopted(n.digest(), naming->digests, is_page, &what, gives_key);
+      if (naming)
+        more = now().adopted(n.digest(), naming->digests, is_page, &what, gives_key, naming_of, page_now);
       if (more) change.adopted.push_back(what.adopted);
     }
     if (!more || givers.contested()) return std::nullopt;

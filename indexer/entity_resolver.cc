@@ -1306,16 +1306,19 @@ std::optional<EntityResolver> EntityResolver::overridden(const Overrides& before
 // A new page for a name notes use: first the page, mentioning nothing, taking
 // the name (paged()), then its own mentions and glosses (extend(): a change
 // from that page to the note).
-std::optional<EntityResolver> EntityResolver::adopted(
-    const NoteDigest& after, const std::vector<const NoteDigest*>& naming,
-    const std::function<bool(std::string_view)>& is_page, Extension* what,
-    const std::function<bool(std::string_view)>& gives_key) const {
+std::optional<EntityResolver> EntityResolver::adopted(const NoteDigest& after,
+                                                      const std::vector<const NoteDigest*>& naming,
+                                                      const std::function<bool(std::string_view)>& is_page,
+                                                      Extension* what,
+                                                      const std::function<bool(std::string_view)>& gives_key,
+                                                      const NamingOf& naming_of,
+                                                      const PageOf& page_of) const {
   NoteDigest page = without_mentions(after);
   page.glosses.clear();
   auto paged_name = paged(page, naming, is_page);
   if (!paged_name) return std::nullopt;
   Extension own;
-  auto r = paged_name->first.extend(&page, after, is_page, &own, false, gives_key);
+  auto r = paged_name->first.extend(&page, after, is_page, &own, false, gives_key, naming_of, page_of);
   if (!r) return std::nullopt;
   if (what) {
     *what = std::move(own);

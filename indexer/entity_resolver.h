@@ -261,11 +261,14 @@ class EntityResolver {
   /// kind its own words and their list labels and link words give. Only when
   /// the lists naming it name pages alone, no override types it, no path
   /// names a page of its title, and it has no alias and no kind the vocabulary
-  /// lacks; its own mentions and glosses as extended() adds them. what->adopted: the name it took.
+  /// lacks; its own mentions and glosses as extended() adds them (with
+  /// naming_of and page_of, deciding again the kinds of the names its list
+  /// labels, link words and lists name, as extended() does). what->adopted: the name it took.
   std::optional<EntityResolver> adopted(const NoteDigest& after, const std::vector<const NoteDigest*>& naming,
                                         const std::function<bool(std::string_view)>& is_page,
                                         Extension* what = nullptr,
-                                        const std::function<bool(std::string_view)>& gives_key = {}) const;
+                                        const std::function<bool(std::string_view)>& gives_key = {},
+                                        const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
   std::optional<EntityResolver> orphaned(const NoteDigest& before,
                                          const std::vector<const NoteDigest*>& naming,
                                          const std::function<bool(std::string_view)>& is_page,

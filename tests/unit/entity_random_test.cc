@@ -113,7 +113,7 @@ struct RVault {
           if (q != path) rest.push_back(test::digest(p.parse(q, t)));
         std::vector<const NoteDigest*> nm;
         for (const auto& d : rest) nm.push_back(&d);
-        e = stored->adopted(after, nm, is_page, nullptr, gk);
+        e = stored->adopted(after, nm, is_page, nullptr, gk, naming_of, page_of);
         how = "adopted";
       }
     } else {
