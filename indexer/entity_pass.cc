@@ -201,6 +201,50 @@ std::map<std::string, std::size_t> moved_notes(const IndexState& state, const st
   return moves;
 }
 
+// A page renamed with every link to it rewritten (as Obsidian renames a
+// note): the one path this run deletes that is no move and the one new note
+// that is none, the new note reading as the old one relinked under its new
+// title (EntityResolver::relinked; its glosses and shown title aside). A source page or one
+// with aliases is weighed as a deletion and a new note.
+struct Rename {
+  const std::string* path = nullptr;  // the path deleted
+  std::size_t note = 0;               // the new note (in state.notes())
+  NoteDigest page;                    // the page as the index holds it
+  std::string to;                     // its new title
+};
+std::optional<Rename> renamed_note(const IndexState& state, const std::map<std::string, std::size_t>& moves,
+                                   const std::set<std::string>& kept) {
+  Rename rename;
+  for (const std::string& path : state.vanished())
+    if (!moves.count(path) && !kept.count(path)) {
+      if (rename.path) return std::nullopt;
+      rename.path = &path;
+    }
+  if (!rename.path) return std::nullopt;
+  std::set<std::size_t> moved;
+  for (const auto& [path, i] : moves) moved.insert(i);
+  const auto& notes = state.notes();
+  std::optional<std::size_t> added;
+  for (std::size_t i = 0; i < notes.size(); ++i)
+    if (notes[i].status == RunNote::Status::Changed && !notes[i].old && !moved.count(i)) {
+      if (added) return std::nullopt;
+      added = i;
+    }
+  if (!added) return std::nullopt;
+  auto page = NoteDigest::decode(state.indexed_digest(*rename.path));
+  if (!page || page->source || !page->aliases.empty()) return std::nullopt;
+  const NoteDigest& after = notes[*added].digest();
+  NoteDigest was = EntityResolver::relinked(*page, page->title, after.title);
+  was.title = after.title;
+  was.display_title = after.display_title;  // (resolution reads none; the synonym table is built again)
+  was.glosses = after.glosses;
+  if (!(was == after)) return std::nullopt;
+  rename.note = *added;
+  rename.page = std::move(*page);
+  rename.to = after.title;
+  return rename;
+}
+
 // The last run's unresolved entities and ambiguous aliases, into the report.
 void decode_findings(const std::string& json, IndexReport& report);
 
@@ -250,7 +294,7 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver);
 // resolution is then resolved again (contested()).
 class KeyGivers {
  public:
-  /// `moves`: the notes moved (moved_notes()), whose deleted paths are their new notes'.
+  /// `moves`: the notes moved or renamed, whose deleted paths are their new notes'.
   KeyGivers(const IndexState& state, ShardSet& shards, const VaultConfig& config,
             const std::map<std::string, std::size_t>& moves)
       : m_state(state), m_shards(shards), m_config(config), m_moves(moves) {}
@@ -332,6 +376,13 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   const std::map<std::string, std::size_t> moves = moved_notes(state, kept);
   std::unordered_map<std::size_t, const std::string*> moved_from;  // a moved note → the path it left
   for (const auto& [path, i] : moves) moved_from.emplace(i, &path);
+  const std::optional<Rename> rename = renamed_note(state, moves, kept);
+  std::map<std::string, std::size_t> replaced = moves;  // deleted paths whose notes are elsewhere now
+  if (rename) replaced.emplace(*rename->path, rename->note);
+  // A changed note's digest before this run, as the vault after a rename reads it (its links relinked).
+  const auto relinked = [&](NoteDigest d) {
+    return rename ? EntityResolver::relinked(std::move(d), rename->page.title, rename->to) : d;
+  };
   // A changed note's digest before this run: its path's, or the path it moved from; none for a new note.
   const auto previous = [&](std::size_t j) -> const std::string* {
     if (notes[j].old) return notes[j].old->digest.get();
@@ -340,7 +391,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   };
   std::unordered_map<std::string_view, int> titles;  // the vault's pages (notes per title), once read
   const auto is_page = [&](std::string_view name) { return titles.count(name) > 0; };
-  KeyGivers givers(state, shards, config, moves);  // (read when a page gives up an alias)
+  KeyGivers givers(state, shards, config, replaced);  // (read when a page gives up an alias)
   const auto gives_key = [&](std::string_view key) { return givers(key); };
   // The stored resolution and the vault's titles, read when a digest differs.
   bool deleting = false;  // (weighing the notes deleted)
@@ -353,7 +404,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // (The notes deleted are pages still while the changed ones are weighed: they go last.)
     if (!deleting)
       for (const std::string& path : state.vanished())
-        if (!moves.count(path)) ++titles[note_title(path)];
+        if (!replaced.count(path)) ++titles[note_title(path)];
     return true;
   };
   // The resolution as the notes before left it.
@@ -379,12 +430,12 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     state.load_values(which);
     Naming naming;
     for (const std::size_t j : which) {
-      if (notes[j].status != RunNote::Status::Changed || j < upto) {
+      if (notes[j].status != RunNote::Status::Changed || j < upto || (rename && j == rename->note)) {
         naming.digests.push_back(&notes[j].digest());
       } else if (const std::string* encoded = previous(j)) {
         auto old = NoteDigest::decode(*encoded);
         if (!old) return std::nullopt;
-        naming.digests.push_back(&was.emplace_back(std::move(*old)));
+        naming.digests.push_back(&was.emplace_back(relinked(std::move(*old))));
       } else {
         continue;  // (a new note not weighed yet)
       }
@@ -398,7 +449,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (const auto ix = state.indexed().find(path); ix != state.indexed().end())
       vanished_docs.emplace(std::make_pair(ix->second.shard, ix->second.docid), path);
   std::set<std::string> weighed_vanished;
-  for (const auto& [path, note] : moves) weighed_vanished.insert(path);  // (weighed as their new notes)
+  for (const auto& [path, note] : replaced) weighed_vanished.insert(path);  // (weighed as their new notes)
   // (Does a deleted note not weighed yet name it? Its mentions are still counted, but it is no naming note.)
   const auto named_by_unweighed = [&](const std::set<std::pair<std::size_t, Xapian::docid>>& named_by) {
     for (const auto& doc : named_by)
@@ -432,14 +483,14 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (const auto t = titles.find(title); t == titles.end() || t->second != 1) return nullptr;
     for (std::size_t j = 0; j < notes.size(); ++j) {
       if (!notes[j].has_digest() || note_title(notes[j].file->path) != title) continue;
-      if (notes[j].status != RunNote::Status::Changed || j <= upto) {
+      if (notes[j].status != RunNote::Status::Changed || j <= upto || (rename && j == rename->note)) {
         state.load_values({j});
         return &notes[j].digest();
       }
       const std::string* encoded = previous(j);
       if (!encoded) return nullptr;
       auto old = NoteDigest::decode(*encoded);
-      return old ? &was.emplace_back(std::move(*old)) : nullptr;
+      return old ? &was.emplace_back(relinked(std::move(*old))) : nullptr;
     }
     return nullptr;
   };
@@ -453,11 +504,35 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       }
     }
   };
+  // A page renamed: the resolution with it renamed first, every note naming it
+  // rewritten in this run (they are then weighed as changes from their digests relinked).
+  if (rename) {
+    if (!read_stored()) return std::nullopt;
+    const NoteDigest& page = rename->page;
+    const auto named_by = namers(page, state.indexed().at(*rename->path), shards, config);
+    // (Another note of its old title keeps that page: not a rename of it.)
+    if (!named_by || titles.at(rename->to) != 1 || is_page(page.title) ||
+        !moves_freely(page, *stored, is_page, shards))
+      return std::nullopt;
+    std::set<std::pair<std::size_t, Xapian::docid>> rewritten;  // the changed notes' documents
+    for (const std::size_t i : changed)
+      if (notes[i].old) rewritten.emplace(notes[i].old->shard, notes[i].old->docid);
+    for (const auto& doc : *named_by)
+      if (!rewritten.count(doc)) return std::nullopt;
+    auto r = stored->renamed(page, rename->to);
+    if (!r) return std::nullopt;
+    extended = std::move(r);
+    change.pages_moved = true;
+    change.glosses = page.glosses != notes[rename->note].digest().glosses;
+    // (A page without aliases has no synonyms: the synonym table stays.)
+  }
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];
+    if (rename && i == rename->note) continue;  // (renamed above)
     std::optional<NoteDigest> before;  // none: a new note
     const std::string* encoded = previous(i);
     if (encoded && !(before = NoteDigest::decode(*encoded))) return std::nullopt;
+    if (before) before = relinked(std::move(*before));
     // A note moved: the same note elsewhere in the vault's order, when its place decides nothing.
     if (moved_from.count(i) &&
         !(read_stored() && titles.at(note_title(n.file->path)) == 1 &&
@@ -502,11 +577,11 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   // whose name becomes theirs (orphaned).
   if (stored)
     for (const std::string& path : state.vanished())
-      if (const auto t = titles.find(note_title(path)); !moves.count(path) && --t->second == 0)
+      if (const auto t = titles.find(note_title(path)); !replaced.count(path) && --t->second == 0)
         titles.erase(t);
   deleting = true;
   for (const std::string& path : state.vanished()) {
-    if (moves.count(path)) continue;            // (weighed as its new note)
+    if (replaced.count(path)) continue;         // (weighed as its new note)
     if (kept.count(path)) return std::nullopt;  // (below a folder that could not be read: not deleted)
     const IndexedNote& ix = state.indexed().at(path);
     const auto before = NoteDigest::decode(state.indexed_digest(path));
@@ -587,7 +662,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       }
     }
   }
-  for (const auto& [path, i] : moves) change.moved.emplace_back(path, notes[i].file->path);
+  for (const auto& [path, i] : replaced) change.moved.emplace_back(path, notes[i].file->path);
   if (extended) {
     change.extends = true;
     return extended;

@@ -40,6 +40,8 @@ class EntityPass {
   /// change touched? (Either way the glossary still holds and the synonym table
   /// needs at most aliased()'s entries; an updated one is stored again with the findings.)
   bool reused() const { return m_reused; }
+  /// Was the resolution the index keeps brought up to date by what changed (reused() too)?
+  bool extended() const { return m_extended; }
   /// The notes whose pages an extended resolution gave more aliases: the
   /// synonym table (not computed again: reused()) grows by theirs.
   const std::vector<NoteDigest>& aliased() const { return m_aliased; }

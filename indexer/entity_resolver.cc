@@ -949,6 +949,77 @@ bool EntityResolver::moves_freely(const NoteDigest& d,
   return true;
 }
 
+std::optional<EntityResolver> EntityResolver::renamed(const NoteDigest& page,
+                                                      const std::string& title) const {
+  const std::string& from = page.title;
+  const auto plain = [](const std::string& name) {
+    return !name.empty() && name.front() != '@' && !is_attachment(name) &&
+           link_page_name(name).size() == name.size();
+  };
+  if (!m_stored || m_keys.empty() || from == title || !plain(from) || !plain(title) || !page.aliases.empty())
+    return std::nullopt;
+  const std::string key = fold_name(title), old_key = fold_name(from);
+  if (key.empty() || known_key(key)) return std::nullopt;
+  const std::string_view* own = stored_canonical(from);
+  if (!own || *own != from || uses(from) != 0) return std::nullopt;
+  // Its kind, where a heuristic on its name may decide it (or move a verdict of link words): the same for
+  // both names.
+  const StoredKind* k = stored_kind(from);
+  if ((!k || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::LinkContext)) &&
+      heuristic(old_key) != heuristic(key))
+    return std::nullopt;
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  spellings.reserve(m_spellings.size());
+  for (const auto& [s, c] : m_spellings) {
+    if (c == from && s != from) return std::nullopt;  // (another spelling names it)
+    if (s != from) spellings.emplace_back(s, c);
+  }
+  spellings.insert(std::lower_bound(spellings.begin(), spellings.end(), std::string_view(title),
+                                    [](const auto& x, std::string_view t) { return x.first < t; }),
+                   {title, title});
+  std::vector<StoredKind> kinds;
+  kinds.reserve(m_kinds.size());
+  for (StoredKind stored : m_kinds) {
+    if (stored.name == from) stored.name = title;
+    if (stored.evidence == KindEvidence::ListMates && stored.detail == from) stored.detail = title;
+    kinds.push_back(stored);
+  }
+  std::sort(kinds.begin(), kinds.end(),
+            [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; });
+  WorkTable works = m_works;
+  if (const auto facts = works.find(from)) {
+    works.erase(from);
+    works.set(title, *facts);
+  }
+  std::vector<std::pair<std::string_view, std::uint32_t>> listed;
+  listed.reserve(m_listed.size());
+  for (const auto& [p, n] : m_listed) listed.emplace_back(p == from ? std::string_view(title) : p, n);
+  std::sort(listed.begin(), listed.end());
+  std::vector<std::uint64_t> keys;
+  keys.reserve(stored_keys() + 1);
+  const std::uint64_t gone = key_hash(old_key);
+  for (std::size_t i = 0; i < stored_keys(); ++i)
+    if (stored_key(i) != gone) keys.push_back(stored_key(i));
+  keys.push_back(key_hash(key));
+  EntityResolver r(m_vocabulary);
+  if (!r.load(
+          owned(encode(spellings, kinds, works, m_uses, listed, std::move(keys), stored_encoding().size()))))
+    return std::nullopt;
+  return r;
+}
+
+NoteDigest EntityResolver::relinked(NoteDigest d, const std::string& from, const std::string& to) {
+  const auto relink = [&](std::string& name) {
+    if (name == from) name = to;
+  };
+  for (auto& n : d.names) relink(n);
+  for (auto& l : d.labelled) relink(l.first);
+  for (auto& h : d.hints) relink(h.name);
+  for (auto& list : d.lists)
+    for (auto& n : list) relink(n);
+  return d;
+}
+
 bool EntityResolver::sole_spelling(std::string_view name) const {
   return std::count_if(m_spellings.begin(), m_spellings.end(),
                        [&](const auto& s) { return s.second == name; }) == 1;

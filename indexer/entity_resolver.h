@@ -169,6 +169,23 @@ class EntityResolver {
   /// kind from its list mates. (Aliases two pages give: the caller's findings tell.)
   bool moves_freely(const NoteDigest& d, const std::function<bool(std::string_view)>& is_page) const;
 
+  /// The resolution resolving the vault again gives when the page `page`
+  /// is renamed to `title` and every note naming it names it by its new
+  /// title instead (as Obsidian renames a note and rewrites the links to it;
+  /// the caller checks the notes, relinked()): the page and its kind, facts
+  /// and lists under the new title, the list mates it named naming it by
+  /// that. Only when its title is its one spelling (no variant, path or
+  /// alias names it; it has no alias), the new title folds like nothing the
+  /// vault knows, no heuristic on the names tells them apart where the
+  /// page's kind rests on one, and both are plain names (no source page, no
+  /// attachment). (Its place in the vault's order: moves_freely(); the old
+  /// title's key given by nothing else: the caller's.) nullopt otherwise.
+  std::optional<EntityResolver> renamed(const NoteDigest& page, const std::string& title) const;
+  /// A note's digest as it reads once the page `from` is renamed `to` and the
+  /// note's links to it rewritten: each name, label, link word and list
+  /// member spelled `from` spelled `to` (its glosses as they were).
+  static NoteDigest relinked(NoteDigest d, const std::string& from, const std::string& to);
+
   /// The resolution resolving the vault again gives, when one note's digest
   /// changes from `before` to `after` by what keeps() allows and:
   /// - names no note had (no spelling of the vault, no page or alias folds

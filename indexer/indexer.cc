@@ -81,6 +81,7 @@ IndexReport run_phases(const IndexOptions& opts) {
   phase("entities");
   report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
   const EntityPass entities(state, shards, opts, config, scan.root, report);
+  report.entities_by = !entities.reused() ? "resolved" : entities.extended() ? "extended" : "kept";
   // The tables derived from every note's digest (the synonyms, the glossary)
   // again only when a digest changed; a kept resolution keeps them, and no
   // digest is decoded. Then the decoded digests are let go: the documents
