@@ -376,7 +376,7 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
   const std::map<std::string, std::size_t> moves = moved_notes(state, kept);
   std::unordered_map<std::size_t, const std::string*> moved_from;  // a moved note → the path it left
   for (const auto& [path, i] : moves) moved_from.emplace(i, &path);
-  const std::optional<Rename> rename = renamed_note(state, moves, kept);
+  std::optional<Rename> rename = renamed_note(state, moves, kept);
   std::map<std::string, std::size_t> replaced = moves;  // deleted paths whose notes are elsewhere now
   if (rename) replaced.emplace(*rename->path, rename->note);
   // A changed note's digest before this run, as the vault after a rename reads it (its links relinked).
@@ -505,26 +505,35 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     }
   };
   // A page renamed: the resolution with it renamed first, every note naming it
-  // rewritten in this run (they are then weighed as changes from their digests relinked).
+  // rewritten in this run (they are then weighed as changes from their digests
+  // relinked). Else (a link left as it was, ...) the two notes are weighed as a
+  // deletion and a new note, as before.
   if (rename) {
     if (!read_stored()) return std::nullopt;
     const NoteDigest& page = rename->page;
-    const auto named_by = namers(page, state.indexed().at(*rename->path), shards, config);
+    std::optional<EntityResolver> r;
     // (Another note of its old title keeps that page: not a rename of it.)
-    if (!named_by || titles.at(rename->to) != 1 || is_page(page.title) ||
-        !moves_freely(page, *stored, is_page, shards))
-      return std::nullopt;
-    std::set<std::pair<std::size_t, Xapian::docid>> rewritten;  // the changed notes' documents
-    for (const std::size_t i : changed)
-      if (notes[i].old) rewritten.emplace(notes[i].old->shard, notes[i].old->docid);
-    for (const auto& doc : *named_by)
-      if (!rewritten.count(doc)) return std::nullopt;
-    auto r = stored->renamed(page, rename->to);
-    if (!r) return std::nullopt;
-    extended = std::move(r);
-    change.pages_moved = true;
-    change.glosses = page.glosses != notes[rename->note].digest().glosses;
-    // (A page without aliases has no synonyms: the synonym table stays.)
+    if (const auto named_by = namers(page, state.indexed().at(*rename->path), shards, config);
+        named_by && titles.at(rename->to) == 1 && !is_page(page.title) &&
+        moves_freely(page, *stored, is_page, shards)) {
+      std::set<std::pair<std::size_t, Xapian::docid>> rewritten;  // the changed notes' documents
+      for (const std::size_t i : changed)
+        if (notes[i].old) rewritten.emplace(notes[i].old->shard, notes[i].old->docid);
+      if (std::all_of(named_by->begin(), named_by->end(),
+                      [&](const auto& doc) { return rewritten.count(doc); }))
+        r = stored->renamed(page, rename->to);
+    }
+    if (r) {
+      extended = std::move(r);
+      change.pages_moved = true;
+      change.glosses = page.glosses != notes[rename->note].digest().glosses;
+      // (A page without aliases has no synonyms: the synonym table stays.)
+    } else {
+      replaced.erase(*rename->path);
+      weighed_vanished.erase(*rename->path);
+      ++titles[note_title(*rename->path)];
+      rename.reset();
+    }
   }
   for (const std::size_t i : changed) {
     const RunNote& n = notes[i];

@@ -613,6 +613,23 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
   same_as_rebuild(ti, partly);
   CHECK(std::any_of(partly.unresolved.begin(), partly.unresolved.end(),
                     [](const sagasu::Unresolved& u) { return u.name == "劉鑫"; }));
+  // Renamed, no link rewritten: a deletion and a new note (the old name is then a name of its own).
+  fs::rename(v / "papers/c.md", v / "papers/c renamed.md");
+  sagasu::test::write_file(v / "papers/a.md",
+                           "# A\n[[Xin Liu]] の論文。[[c]] も。\n\n## 関連\n- 関連研究者: [[Xin Liu]]\n");
+  same_as_rebuild(ti, sagasu::run_index(o));
+  fs::rename(v / "papers/c renamed.md", v / "papers/c again.md");
+  const sagasu::IndexReport left = sagasu::run_index(o);
+  CHECK(left.entities_by == "extended");
+  same_as_rebuild(ti, left);
+  // A page renamed, the notes naming it left as they were: weighed as a deletion and a new note.
+  sagasu::test::write_file(v / "people/Ono.md", "---\nentity_type: person\n---\n# Ono\n研究者。\n");
+  sagasu::test::write_file(v / "papers/d.md", "# D\n[[Ono]] の論文。\n");
+  same_as_rebuild(ti, sagasu::run_index(o));
+  fs::rename(v / "people/Ono.md", v / "people/Ono 2.md");
+  const sagasu::IndexReport unlinked = sagasu::run_index(o);
+  CHECK(unlinked.entities_by == "extended");
+  same_as_rebuild(ti, unlinked);
   // Nothing changed: kept.
   CHECK(sagasu::run_index(o).entities_by == "kept");
   // A second note of a page's title, renamed: the page stays (a fuzzer's counterexample, once renamed away).
