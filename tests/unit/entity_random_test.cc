@@ -254,18 +254,30 @@ const std::vector<std::string> FILES{"Nova.md",   "NOVA.md", "nova.md",      "x/
                                      "Target.md", "a.md",    "b/z.md",       "Xin Liu.md", "Meta.md",
                                      "Quiet.md",  "Solo.md", "Alias One.md", "0.md",       "zz.md"};
 
+// REVIEW_ROUNDS and REVIEW_SEED: how many random vaults, from which seed.
+int review_rounds() {
+  return std::getenv("REVIEW_ROUNDS") ? std::atoi(std::getenv("REVIEW_ROUNDS")) : 6000;
+}
+unsigned review_seed() {
+  return std::getenv("REVIEW_SEED") ? std::atoi(std::getenv("REVIEW_SEED")) : 1;
+}
+
+// A random vault of 3-7 notes.
+void fill_random(RVault& v, std::mt19937& rng) {
+  for (std::size_t n = 3 + rng() % 5; n > 0; --n)
+    v.files[pick(rng, FILES)] = random_head(rng) + random_body(rng);
+}
+
 }  // namespace
 
 TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass resolves", "[entities]") {
-  const int rounds = std::getenv("REVIEW_ROUNDS") ? std::atoi(std::getenv("REVIEW_ROUNDS")) : 6000;
-  const unsigned seed = std::getenv("REVIEW_SEED") ? std::atoi(std::getenv("REVIEW_SEED")) : 1;
-  std::mt19937 rng(seed);
+  const int rounds = review_rounds();
+  std::mt19937 rng(review_seed());
   std::map<std::string, int> tried, extended, wrong;
   int shown = 0;
   for (int i = 0; i < rounds; ++i) {
     RVault v;
-    for (std::size_t n = 3 + rng() % 5; n > 0; --n)
-      v.files[pick(rng, FILES)] = random_head(rng) + random_body(rng);
+    fill_random(v, rng);
     // The change.
     std::string path;
     std::optional<std::string> text;
@@ -325,14 +337,12 @@ TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass
 // whose aliases two pages give, as here.)
 TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same where moves_freely says so",
           "[entities]") {
-  const int rounds = std::getenv("REVIEW_ROUNDS") ? std::atoi(std::getenv("REVIEW_ROUNDS")) : 6000;
-  const unsigned seed = std::getenv("REVIEW_SEED") ? std::atoi(std::getenv("REVIEW_SEED")) : 1;
-  std::mt19937 rng(seed);
+  const int rounds = review_rounds();
+  std::mt19937 rng(review_seed());
   int asked = 0, freely = 0, moved_differs = 0, wrong = 0;
   for (int i = 0; i < rounds; ++i) {
     RVault v;
-    for (std::size_t n = 3 + rng() % 5; n > 0; --n)
-      v.files[pick(rng, FILES)] = random_head(rng) + random_body(rng);
+    fill_random(v, rng);
     auto it = v.files.begin();
     std::advance(it, rng() % v.files.size());
     const std::string path = it->first;
@@ -381,16 +391,14 @@ TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same w
 // alias folding like its old title: the indexer's conditions), a full pass of
 // the vault after the rename gives the same.
 TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a full pass", "[entities]") {
-  const int rounds = std::getenv("REVIEW_ROUNDS") ? std::atoi(std::getenv("REVIEW_ROUNDS")) : 6000;
-  const unsigned seed = std::getenv("REVIEW_SEED") ? std::atoi(std::getenv("REVIEW_SEED")) : 1;
-  std::mt19937 rng(seed);
+  const int rounds = review_rounds();
+  std::mt19937 rng(review_seed());
   const std::vector<std::string> new_titles{
       "Renamed Page", "新しい名前", "Kyoto University 2", "Nova Lab", "Quiet Org", "京都大学", "Solo"};
   int asked = 0, renamed = 0, wrong = 0;
   for (int i = 0; i < rounds; ++i) {
     RVault v;
-    for (std::size_t n = 3 + rng() % 5; n > 0; --n)
-      v.files[pick(rng, FILES)] = random_head(rng) + random_body(rng);
+    fill_random(v, rng);
     auto it = v.files.begin();
     std::advance(it, rng() % v.files.size());
     const std::string path = it->first;
