@@ -552,8 +552,9 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // (Each note's change is weighed against the vault with the changes before it.)
     if (before && now().keeps(*before, n.digest(), is_page)) continue;
     // (Two notes of one title are one page whose kind and facts both give:
-    // only a full pass weighs them.)
-    if (titles.find(note_title(n.file->path))->second > 1) return std::nullopt;
+    // only a full pass weighs a change of either's page, or a new one.)
+    const bool shared_title = titles.find(note_title(n.file->path))->second > 1;
+    if (shared_title && !(before && EntityResolver::same_page(*before, n.digest()))) return std::nullopt;
     EntityResolver::Extension what;
     givers.weighing(n.file->path);
     // (The notes naming a name whose labels or link words change here, this one among them.)
@@ -571,6 +572,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
       if (more) change.adopted.push_back(what.adopted);
     }
     if (!more || givers.contested()) return std::nullopt;
+    // (The page's kind decided again from this note alone: the other note of its title gives too.)
+    if (shared_title &&
+        (what.page || std::count(what.rekinded.begin(), what.rekinded.end(), n.digest().title)))
+      return std::nullopt;
     extended = std::move(more);
     for (auto& name : what.added) change.mentions.push_back({std::move(name), n.file->path, true});
     for (auto& name : what.dropped) change.mentions.push_back({std::move(name), n.file->path, false});

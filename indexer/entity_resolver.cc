@@ -965,6 +965,8 @@ std::optional<EntityResolver> EntityResolver::renamed(const NoteDigest& page,
   // Its kind, where a heuristic on its name may decide it (or move a verdict of link words): the same for
   // both names.
   const StoredKind* k = stored_kind(from);
+  // (An override names the old title: it stays with that name, not with the page.)
+  if (k && k->evidence == KindEvidence::Override) return std::nullopt;
   if ((!k || static_cast<int>(k->evidence) >= static_cast<int>(KindEvidence::LinkContext)) &&
       heuristic(old_key) != heuristic(key))
     return std::nullopt;
@@ -1006,6 +1008,13 @@ std::optional<EntityResolver> EntityResolver::renamed(const NoteDigest& page,
           owned(encode(spellings, kinds, works, m_uses, listed, std::move(keys), stored_encoding().size()))))
     return std::nullopt;
   return r;
+}
+
+bool EntityResolver::same_page(const NoteDigest& a, const NoteDigest& b) {
+  return a.title == b.title && a.display_title == b.display_title && a.source == b.source &&
+         a.aliases == b.aliases && a.kind_words == b.kind_words && a.structure == b.structure &&
+         a.bibliographic == b.bibliographic && a.defined == b.defined && a.defined_by == b.defined_by &&
+         a.venues == b.venues && a.years == b.years && a.text_year == b.text_year;
 }
 
 NoteDigest EntityResolver::relinked(NoteDigest d, const std::string& from, const std::string& to) {

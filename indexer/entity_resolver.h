@@ -185,6 +185,11 @@ class EntityResolver {
   /// note's links to it rewritten: each name, label, link word and list
   /// member spelled `from` spelled `to` (its glosses as they were).
   static NoteDigest relinked(NoteDigest d, const std::string& from, const std::string& to);
+  /// Do two digests of a note say the same of its page: title, shown title,
+  /// aliases, kind words, structure, first sentence, facts as a work (its
+  /// mentions and glosses aside)? Then an edit of one of two notes of a title
+  /// (one page, whose kind and facts both give) moves nothing of the page.
+  static bool same_page(const NoteDigest& a, const NoteDigest& b);
 
   /// The resolution resolving the vault again gives, when one note's digest
   /// changes from `before` to `after` by what keeps() allows and:

@@ -95,7 +95,9 @@ struct RVault {
       };
       int same_title = 0;
       for (const auto& d : after_ds) same_title += d.title == after.title;
-      if (same_title > 1) return {false, false, "two of a title"};
+      // (An edit of one of them that keeps the page's fields: weighed as any edit.)
+      if (same_title > 1 && !(before && EntityResolver::same_page(*before, after)))
+        return {false, false, "two of a title"};
       std::vector<NoteDigest> rest_now;  // (the other notes, in the vault's order)
       for (const auto& [q, t] : after_files)
         if (q != path) rest_now.push_back(test::digest(p.parse(q, t)));
@@ -105,8 +107,13 @@ struct RVault {
         return std::optional(nm);
       };
       const auto page_of = [&](std::string_view title) { return test::page_titled(rest_now, title); };
-      e = stored->extended(before ? &*before : nullptr, after, is_page, nullptr, gk, naming_of, page_of);
-      how = before ? "extended" : "extended(new)";
+      EntityResolver::Extension what;
+      e = stored->extended(before ? &*before : nullptr, after, is_page, &what, gk, naming_of, page_of);
+      how = same_title > 1 ? "extended(two of a title)" : before ? "extended" : "extended(new)";
+      // (The indexer's: the page of two notes decided again from one of them is refused.)
+      if (same_title > 1 &&
+          (what.page || std::count(what.rekinded.begin(), what.rekinded.end(), after.title)))
+        e.reset();
       if (!e && !before) {
         std::vector<NoteDigest> rest;
         for (const auto& [q, t] : after_files)

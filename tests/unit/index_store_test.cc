@@ -630,6 +630,14 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
   const sagasu::IndexReport unlinked = sagasu::run_index(o);
   CHECK(unlinked.entities_by == "extended");
   same_as_rebuild(ti, unlinked);
+  // A page the override file types, renamed with its link rewritten: the override keeps the old name
+  // (a review's counterexample: the renamed page kept the override's kind).
+  sagasu::test::write_file(v / ".sagasu/entities.tsv", "Ono 2\tperson\n");
+  sagasu::test::write_file(v / "people/Ono 2.md", "研究メモ。\n");
+  same_as_rebuild(ti, sagasu::run_index(o));
+  fs::rename(v / "people/Ono 2.md", v / "people/Ono 3.md");
+  sagasu::test::write_file(v / "papers/d.md", "# D\n[[Ono 3]] の論文。\n");
+  same_as_rebuild(ti, sagasu::run_index(o));
   // Nothing changed: kept.
   CHECK(sagasu::run_index(o).entities_by == "kept");
   // A second note of a page's title, renamed: the page stays (a fuzzer's counterexample, once renamed away).
