@@ -854,8 +854,9 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
       // A name no page had that a new page took, or one decided again: resolved
       // now, if it has a kind at the end of the run (one note's change may give
       // it one that another's takes away).
+      // (A name a page of another spelling took, `c` by `C.md`: its kind is the page's.)
       for (const auto& name : change.adopted)
-        if (m_resolver.kind(name))
+        if (m_resolver.kind(m_resolver.canonical(name)))
           unresolved.erase(std::remove_if(unresolved.begin(), unresolved.end(),
                                           [&](const auto& u) { return u.name == name; }),
                            unresolved.end());

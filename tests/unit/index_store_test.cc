@@ -636,6 +636,14 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
   fs::rename(v / "people/Ono 2.md", v / "people/Ono 3.md");
   sagasu::test::write_file(v / "papers/d.md", "# D\n[[Ono 3]] の論文。\n");
   update();
+  // A new page for a name notes spell otherwise (a review's counterexample, older than moves: the
+  // name stayed among the unresolved findings).
+  sagasu::test::write_file(v / "papers/e.md", "# E\n[[nemo]] の話。\n");
+  const sagasu::IndexReport named = update();
+  CHECK(std::any_of(named.unresolved.begin(), named.unresolved.end(),
+                    [](const sagasu::Unresolved& u) { return u.name == "nemo"; }));
+  sagasu::test::write_file(v / "orgs/Nemo.md", "本。\n");
+  update("extended");
   // Nothing changed: kept.
   CHECK(sagasu::run_index(o).entities_by == "kept");
   // A second note of a page's title, renamed: the page stays (a fuzzer's counterexample, once renamed away).
