@@ -178,7 +178,10 @@ std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> namers(const Note
 // the only ones of that title this run adds and deletes, are one note whose
 // path changed. Each such deleted path → the index of its new note in
 // state.notes(). (A deleted path below a folder that could not be read is not deleted.)
-std::map<std::string, std::size_t> moved_notes(const IndexState& state, const std::set<std::string>& kept) {
+// `changed`: the notes of the run that changed (new ones among them).
+std::map<std::string, std::size_t> moved_notes(const IndexState& state,
+                                               const std::vector<std::size_t>& changed,
+                                               const std::set<std::string>& kept) {
   std::unordered_map<std::string_view, std::pair<const std::string*, int>> deleted;  // title → path, how many
   for (const std::string& path : state.vanished()) {
     auto& [which, count] = deleted[note_title(path)];
@@ -187,8 +190,8 @@ std::map<std::string, std::size_t> moved_notes(const IndexState& state, const st
   }
   std::unordered_map<std::string_view, std::pair<std::size_t, int>> added;  // title → note, how many
   const auto& notes = state.notes();
-  for (std::size_t i = 0; i < notes.size(); ++i)
-    if (notes[i].status == RunNote::Status::Changed && !notes[i].old)
+  for (const std::size_t i : changed)
+    if (!notes[i].old)
       if (const auto d = deleted.find(note_title(notes[i].file->path)); d != deleted.end()) {
         auto& [which, count] = added[d->first];
         which = i;
@@ -212,7 +215,8 @@ struct Rename {
   NoteDigest page;                    // the page as the index holds it
   std::string to;                     // its new title
 };
-std::optional<Rename> renamed_note(const IndexState& state, const std::map<std::string, std::size_t>& moves,
+std::optional<Rename> renamed_note(const IndexState& state, const std::vector<std::size_t>& changed,
+                                   const std::map<std::string, std::size_t>& moves,
                                    const std::set<std::string>& kept) {
   Rename rename;
   for (const std::string& path : state.vanished())
@@ -225,8 +229,8 @@ std::optional<Rename> renamed_note(const IndexState& state, const std::map<std::
   for (const auto& [path, i] : moves) moved.insert(i);
   const auto& notes = state.notes();
   std::optional<std::size_t> added;
-  for (std::size_t i = 0; i < notes.size(); ++i)
-    if (notes[i].status == RunNote::Status::Changed && !notes[i].old && !moved.count(i)) {
+  for (const std::size_t i : changed)
+    if (!notes[i].old && !moved.count(i)) {
       if (added) return std::nullopt;
       added = i;
     }
@@ -373,10 +377,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
   const std::set<std::string> kept = state.vanished().empty() ? std::set<std::string>() : state.kept();
-  const std::map<std::string, std::size_t> moves = moved_notes(state, kept);
+  const std::map<std::string, std::size_t> moves = moved_notes(state, changed, kept);
   std::unordered_map<std::size_t, const std::string*> moved_from;  // a moved note → the path it left
   for (const auto& [path, i] : moves) moved_from.emplace(i, &path);
-  std::optional<Rename> rename = renamed_note(state, moves, kept);
+  std::optional<Rename> rename = renamed_note(state, changed, moves, kept);
   std::map<std::string, std::size_t> replaced = moves;  // deleted paths whose notes are elsewhere now
   if (rename) replaced.emplace(*rename->path, rename->note);
   // A changed note's digest before this run, as the vault after a rename reads it (its links relinked).

@@ -1003,11 +1003,7 @@ std::optional<EntityResolver> EntityResolver::renamed(const NoteDigest& page,
   for (std::size_t i = 0; i < stored_keys(); ++i)
     if (stored_key(i) != gone) keys.push_back(stored_key(i));
   keys.push_back(key_hash(key));
-  EntityResolver r(m_vocabulary);
-  if (!r.load(
-          owned(encode(spellings, kinds, works, m_uses, listed, std::move(keys), stored_encoding().size()))))
-    return std::nullopt;
-  return r;
+  return with_keys(spellings, kinds, works, m_uses, listed, std::move(keys));
 }
 
 bool EntityResolver::same_page(const NoteDigest& a, const NoteDigest& b) {
@@ -1267,6 +1263,15 @@ std::optional<EntityResolver> EntityResolver::with_keys(
   std::vector<std::uint64_t> keys;
   keys.reserve(stored_keys());
   for (std::size_t k = 0; k < stored_keys(); ++k) keys.push_back(stored_key(k));
+  return with_keys(spellings, kinds, works, uses, listed, std::move(keys));
+}
+
+std::optional<EntityResolver> EntityResolver::with_keys(
+    const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+    const std::vector<StoredKind>& kinds, const WorkTable& works,
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
+    const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
+    std::vector<std::uint64_t> keys) const {
   EntityResolver r(m_vocabulary);
   if (!r.load(
           owned(encode(spellings, kinds, works, uses, listed, std::move(keys), stored_encoding().size()))))
@@ -1852,10 +1857,8 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     if (!gone_keys.count(stored_key(k))) keys.push_back(stored_key(k));
   for (const auto& [key, name] : name_of_key) keys.push_back(key_hash(key));
   for (const std::string& key : more.alias_keys) keys.push_back(key_hash(key));
-  EntityResolver r(m_vocabulary);
-  if (!r.load(
-          owned(encode(spellings, kinds, *works, counted, bound, std::move(keys), stored_encoding().size()))))
-    return std::nullopt;
+  auto r = with_keys(spellings, kinds, *works, counted, bound, std::move(keys));
+  if (!r) return std::nullopt;
   if (what) {
     for (const auto& [key, name] : name_of_key)
       if (key != title_key) what->added.emplace_back(name);

@@ -443,6 +443,13 @@ class EntityResolver {
       const std::vector<StoredKind>& kinds, const WorkTable& works,
       const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
       const std::vector<std::pair<std::string_view, std::uint32_t>>& listed) const;
+  /// ... with these keys instead (hashes, in any order).
+  std::optional<EntityResolver> with_keys(
+      const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+      const std::vector<StoredKind>& kinds, const WorkTable& works,
+      const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
+      const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
+      std::vector<std::uint64_t> keys) const;
   /// adopted()'s first step: a new page (mentioning nothing) taking the name
   /// no page had whose spellings fold like its title; and that name.
   std::optional<std::pair<EntityResolver, std::string>> paged(
