@@ -575,6 +575,24 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
         more = now().adopted(n.digest(), naming->digests, is_page, &what, gives_key, naming_of, page_now);
       if (more) change.adopted.push_back(what.adopted);
     }
+    // A page named by a new alias as notes name a name no page has: it takes that name.
+    if (!more && before && !shared_title) {
+      more = now().aliased(*before, n.digest(), is_page, &what, gives_key, naming_of, page_now);
+      if (more) change.adopted.push_back(what.adopted);
+    }
+    // A page giving up an alias notes name it by: their spellings a name of its own, which the
+    // notes naming it by a name mention.
+    if (!more && before && !shared_title) {
+      more = now().unaliased(*before, n.digest(), is_page, &what, gives_key, naming_of, page_now);
+      if (more) {
+        const auto named_by = postings(n.digest().title, shards);
+        const auto naming = named_by ? naming_notes(*named_by, i, i + 1) : std::nullopt;
+        if (!naming) return std::nullopt;
+        for (std::size_t j = 0; j < naming->digests.size(); ++j)
+          if (names_key(*naming->digests[j], what.alias_keys_gone.front()))
+            change.mentions.push_back({what.orphan, *naming->paths[j], true});
+      }
+    }
     if (!more || givers.contested()) return std::nullopt;
     // (The page's kind decided again from this note alone: the other note of its title gives too.)
     if (shared_title &&

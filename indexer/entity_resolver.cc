@@ -470,6 +470,13 @@ NoteDigest without_mentions(const NoteDigest& d) {
   return page;
 }
 
+// Do two digests of a note differ in their aliases alone?
+bool same_but_aliases(const NoteDigest& a, const NoteDigest& b) {
+  NoteDigest x = a, y = b;
+  x.aliases.clear(), y.aliases.clear();
+  return x == y;
+}
+
 // Does a note declare a kind the vocabulary lacks (which a full pass adds as a kind of the vault's own)?
 bool declares_kind_outside(const NoteDigest& d, const KindVocabulary& vocabulary) {
   return std::any_of(d.kind_words.begin(), d.kind_words.end(),
@@ -722,9 +729,11 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
     for (const std::string& alias : a.aliases) {
       if (had.count(alias)) continue;
       std::string key = fold_name(alias);
-      if (key.empty() || known_key(key) || link_page_name(alias).size() != alias.size() ||
-          key == fold_name(a.title))
+      if (key.empty() || link_page_name(alias).size() != alias.size() || key == fold_name(a.title))
         return false;
+      // (Another page's title, which a title beats: it names that page still, and no alias is ambiguous.)
+      const std::string_view* titled = known_key(key) ? stored_canonical(alias) : nullptr;
+      if (known_key(key) && !(titled && *titled == alias && is_page(alias))) return false;
       more->alias_keys.insert(std::move(key));
     }
   }
@@ -1109,6 +1118,47 @@ void EntityResolver::weigh_naming(const Named& nm, const std::string& key, Info&
   if (auto k = heuristic(key)) info.offer(k->first, KindEvidence::Heuristic, k->second);
 }
 
+void EntityResolver::add_naming(Named& to, const Named& more) {
+  for (const auto& [kind, n] : more.votes) to.votes[kind] += n;
+  for (const auto& [kind, markers] : more.seen)
+    for (const auto& [marker, n] : markers) to.seen[kind][marker] += n;
+}
+
+std::optional<EntityResolver::Named> EntityResolver::naming_page(const std::string& title,
+                                                                 const std::vector<const NoteDigest*>& naming,
+                                                                 const std::string& other_key) const {
+  std::set<std::string> keys;
+  for (const auto& [s, c] : m_spellings)
+    if (c == std::string_view(title)) keys.insert(fold_name(s));
+  keys.erase(other_key);
+  Named all;
+  for (const std::string& key : keys) {
+    const Named part = named(key, naming);
+    for (const auto& [s, notes] : part.uses)
+      if (const std::string_view* c = stored_canonical(s); !c || *c != std::string_view(title))
+        return std::nullopt;
+    add_naming(all, part);
+  }
+  return all;
+}
+
+EntityResolver::Info EntityResolver::page_kind(const NoteDigest& page, const StoredKind* was, const Named& nm,
+                                               const std::string& key) const {
+  Info info;
+  const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
+    info.offer(k, e, std::move(detail));
+  };
+  if (was && was->evidence == KindEvidence::Override)
+    set(Kind(was->kind), KindEvidence::Override, std::string(was->detail));
+  if (const auto k = declared(page)) set(k->first, KindEvidence::OwnPage, k->second);
+  if (page.bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
+  if (page.structure) set(*page.structure, KindEvidence::PageStructure, {});
+  if (page.defined) set(*page.defined, KindEvidence::FirstSentence, page.defined_by);
+  weigh_naming(nm, key, info);
+  set(Kind(kinds::OTHER), KindEvidence::Page, {});
+  return info;
+}
+
 std::string_view EntityResolver::member_of(const Named& nm, std::string_view name,
                                            const std::string& spelling) const {
   if (nm.uses.count(spelling)) return name;
@@ -1400,7 +1450,7 @@ std::optional<EntityResolver> EntityResolver::adopted(const NoteDigest& after,
                                                       const PageOf& page_of) const {
   NoteDigest page = without_mentions(after);
   page.glosses.clear();
-  auto paged_name = paged(page, naming, is_page);
+  auto paged_name = paged(page, fold_name(page.title), naming, nullptr, is_page);
   if (!paged_name) return std::nullopt;
   Extension own;
   auto r = paged_name->first.extend(&page, after, is_page, &own, false, gives_key, naming_of, page_of);
@@ -1413,20 +1463,24 @@ std::optional<EntityResolver> EntityResolver::adopted(const NoteDigest& after,
   return r;
 }
 
-// A name no page has, which notes use, taken by a new page of its title
-// (mentioning nothing): every spelling of the name is the page's; its kind
-// what decide_kinds() gives a page, from the page's own words and the naming
-// notes' list labels and link words; the lists naming it (of pages only, so
-// nothing else moves) count it no more.
+// A name no page has, which notes use, taken by a page: a new one of its
+// title (mentioning nothing), or one there already that gives a new alias
+// folding like the name (`page_named`: what the notes naming it say). Every
+// spelling of the name is the page's; its kind what decide_kinds() gives a
+// page, from the page's own words and what the notes naming it (and the
+// name) say; the lists naming the name (of pages only, so nothing else
+// moves) count it no more.
 std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
-    const NoteDigest& page, const std::vector<const NoteDigest*>& naming,
-    const std::function<bool(std::string_view)>& is_page) const {
+    const NoteDigest& page, const std::string& key, const std::vector<const NoteDigest*>& naming,
+    const Named* page_named, const std::function<bool(std::string_view)>& is_page) const {
   const std::string& title = page.title;
-  const std::string key = fold_name(title);
+  const bool new_page = !page_named;
   if (!m_stored || m_keys.empty() || !known_key(key) || title.empty() || title.front() == '@' ||
-      is_attachment(title) || link_page_name(title).size() != title.size() || !page.aliases.empty() ||
-      declares_kind_outside(page, m_vocabulary))
+      is_attachment(title) || link_page_name(title).size() != title.size())
     return std::nullopt;
+  if (new_page && (!page.aliases.empty() || declares_kind_outside(page, m_vocabulary))) return std::nullopt;
+  const StoredKind* was = new_page ? nullptr : stored_kind(title);
+  if (!new_page && !was) return std::nullopt;
   const Named nm = named(key, naming);
   if (!nm.first) return std::nullopt;
   const std::string_view* canonical = stored_canonical(*nm.first);
@@ -1444,7 +1498,7 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
     const std::string_view* c = stored_canonical(s);
     if (!c || *c != name || uses(s) != notes) return std::nullopt;
   }
-  // No path to a page of its title ([[notes/Title]]) means another name now.
+  // No path to a page of its name ([[notes/Title]]) means another name now.
   for (const auto& [spelling, c] : m_spellings) {
     if (spelling.find_first_of("/^.") == std::string_view::npos &&
         strings::trim(spelling).size() == spelling.size())
@@ -1452,17 +1506,16 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
     const std::string p = link_page_name(spelling);
     if (p.size() != spelling.size() && fold_name(p) == key && c != name) return std::nullopt;
   }
-  // Its kind as a page's.
+  // Its kind as a page's (an override naming the page stays).
   Info info;
-  const auto set = [&](const Kind& k, KindEvidence e, std::string detail) {
-    info.offer(k, e, std::move(detail));
-  };
-  if (const auto k = declared(page)) set(k->first, KindEvidence::OwnPage, k->second);
-  if (page.bibliographic) set(Kind(kinds::SOURCE), KindEvidence::Bibliographic, {});
-  if (page.structure) set(*page.structure, KindEvidence::PageStructure, {});
-  if (page.defined) set(*page.defined, KindEvidence::FirstSentence, page.defined_by);
-  weigh_naming(nm, key, info);
-  set(Kind(kinds::OTHER), KindEvidence::Page, {});
+  if (new_page) {
+    info = page_kind(page, nullptr, nm, key);
+  } else {
+    // (What the notes say of it by any of its names, weighed as its title's words.)
+    Named all = *page_named;
+    add_naming(all, nm);
+    info = page_kind(page, was, all, fold_name(title));
+  }
   // The lists naming it: of pages only (no name's list mates move); each counted its pages once.
   std::map<std::string_view, int> listed_change;
   for (const auto* list : nm.lists) {
@@ -1475,10 +1528,23 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
     }
     for (const std::string_view p : pages) --listed_change[p];
   }
+  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
+  bound.reserve(m_listed.size());
+  for (const auto& [p, n] : m_listed) {
+    const auto d = listed_change.find(p);
+    const std::int64_t total = static_cast<std::int64_t>(n) + (d != listed_change.end() ? d->second : 0);
+    if (total < 0) return std::nullopt;
+    if (total > 0) bound.emplace_back(p, static_cast<std::uint32_t>(total));
+  }
+  // A page there already whose kind the lists see moves: no list names it with a name no page has.
+  if (was && was->kind != *info.kind) {
+    const auto d = listed_change.find(title);
+    if (listed(title) + (d != listed_change.end() ? d->second : 0) != 0) return std::nullopt;
+  }
   // The resolution with it.
   std::vector<std::pair<std::string_view, std::string_view>> spellings;
   spellings.reserve(m_spellings.size() + 1);
-  bool titled = false;
+  bool titled = !new_page;
   for (const auto& [s, c] : m_spellings) {
     if (!titled && s >= std::string_view(title)) {
       if (s != title) spellings.emplace_back(title, title);
@@ -1491,27 +1557,192 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
   kinds.reserve(m_kinds.size() + 1);
   for (const StoredKind& k : m_kinds)
     if (k.name != name) kinds.push_back(k);
-  const StoredKind added{title, *info.kind, info.detail, info.evidence};
-  kinds.insert(std::lower_bound(kinds.begin(), kinds.end(), added,
-                                [](const StoredKind& x, const StoredKind& y) { return x.name < y.name; }),
-               added);
+  set_stored_kind(kinds, title, info);
   WorkTable works = m_works;
-  if (is_work(*info.kind)) works.set(title, work_facts(page));
+  if (is_work(*info.kind)) {
+    works.set(title, work_facts(page));
+  } else if (!new_page) {
+    works.erase(title);
+  }
   std::vector<std::pair<std::string_view, std::uint32_t>> counted;
   counted.reserve(m_uses.size());
   for (const auto& u : m_uses)
     if (!nm.uses.count(u.first)) counted.push_back(u);
-  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
-  bound.reserve(m_listed.size());
-  for (const auto& [p, n] : m_listed) {
-    const auto d = listed_change.find(p);
-    const std::int64_t total = static_cast<std::int64_t>(n) + (d != listed_change.end() ? d->second : 0);
-    if (total < 0) return std::nullopt;
-    if (total > 0) bound.emplace_back(p, static_cast<std::uint32_t>(total));
-  }
   auto r = with_keys(spellings, kinds, works, counted, bound);
   if (!r) return std::nullopt;
   return std::make_pair(std::move(*r), std::string(name));
+}
+
+// A page giving a new alias that names a name no page has, which notes use:
+// first the page as it was, with that alias, taking the name (paged()), then
+// its other new aliases (extend(): a change from that page to the note).
+std::optional<EntityResolver> EntityResolver::aliased(const NoteDigest& before, const NoteDigest& after,
+                                                      const std::function<bool(std::string_view)>& is_page,
+                                                      Extension* what,
+                                                      const std::function<bool(std::string_view)>& gives_key,
+                                                      const NamingOf& naming_of,
+                                                      const PageOf& page_of) const {
+  const std::string& title = after.title;
+  if (!m_stored || !naming_of || before.title != title || !is_page(title)) return std::nullopt;
+  // The one new alias the vault knows a name by.
+  const std::string* claim = nullptr;
+  for (const std::string& alias : after.aliases) {
+    if (std::find(before.aliases.begin(), before.aliases.end(), alias) != before.aliases.end()) continue;
+    const std::string key = fold_name(alias);
+    if (key.empty() || !known_key(key)) continue;
+    if (claim) return std::nullopt;
+    claim = &alias;
+  }
+  if (!claim || link_page_name(*claim).size() != claim->size() || claim->front() == '@' ||
+      is_attachment(*claim))
+    return std::nullopt;
+  const std::string key = fold_name(*claim);
+  // The note as it was, giving that alias: nothing else of it changed but more aliases.
+  NoteDigest page = before;
+  page.aliases.push_back(*claim);
+  if (!same_but_aliases(page, after)) return std::nullopt;
+  // (A note naming the name it takes names itself: weighed by a full pass.)
+  if (!named(key, {&after}).uses.empty()) return std::nullopt;
+  const std::string_view* name = stored_canonical(*claim);
+  if (!name || is_page(*name)) return std::nullopt;
+  const auto naming = naming_of(*name);
+  const auto page_naming = naming_of(title);
+  if (!naming || !page_naming) return std::nullopt;
+  for (const auto& [s, c] : m_spellings)
+    if (c == std::string_view(title) && fold_name(s) == key) return std::nullopt;
+  const auto page_named = naming_page(title, *page_naming, key);
+  if (!page_named) return std::nullopt;
+  auto paged_name = paged(page, key, *naming, &*page_named, is_page);
+  if (!paged_name) return std::nullopt;
+  Extension own;
+  std::optional<EntityResolver> r = std::move(paged_name->first);
+  if (!(page == after)) {
+    r = r->extend(&page, after, is_page, &own, false, gives_key, naming_of, page_of);
+    if (!r) return std::nullopt;
+  }
+  if (what) {
+    *what = std::move(own);
+    what->page = true;
+    what->aliases = true;
+    what->adopted = std::move(paged_name->second);
+  }
+  return r;
+}
+
+// A page giving up an alias notes name it by: first the page as it was,
+// without that alias, giving up the name (its spellings one name of their
+// own, first spelled as the notes naming the page first spell it, of the kind
+// they give it), then its other aliases (extend(): a change from that page to the note).
+std::optional<EntityResolver> EntityResolver::unaliased(
+    const NoteDigest& before, const NoteDigest& after, const std::function<bool(std::string_view)>& is_page,
+    Extension* what, const std::function<bool(std::string_view)>& gives_key, const NamingOf& naming_of,
+    const PageOf& page_of) const {
+  const std::string& title = after.title;
+  if (!m_stored || !naming_of || !gives_key || before.title != title || !is_page(title) || title.empty() ||
+      title.front() == '@' || is_attachment(title))
+    return std::nullopt;
+  // The key of the aliases given up that notes name the page by (no alias kept folds alike).
+  std::set<std::string> kept{fold_name(title)};
+  for (const std::string& alias : after.aliases) kept.insert(fold_name(alias));
+  std::set<std::string> spelled;  // the keys of the spellings resolving to the page
+  for (const auto& [s, c] : m_spellings)
+    if (c == std::string_view(title)) spelled.insert(fold_name(s));
+  std::optional<std::string> key;
+  for (const std::string& alias : before.aliases) {
+    const std::string k = fold_name(alias);
+    if (k.empty() || kept.count(k) || !spelled.count(k)) continue;
+    if (key && *key != k) return std::nullopt;
+    key = k;
+  }
+  if (!key || gives_key(*key)) return std::nullopt;
+  // The note as it was without them: nothing else of it changed but other aliases.
+  NoteDigest page = before;
+  page.aliases.erase(std::remove_if(page.aliases.begin(), page.aliases.end(),
+                                    [&](const std::string& a) { return fold_name(a) == *key; }),
+                     page.aliases.end());
+  if (!same_but_aliases(page, after) || !named(*key, {&after}).uses.empty()) return std::nullopt;
+  const StoredKind* was = stored_kind(title);
+  if (!was || was->evidence == KindEvidence::Override) return std::nullopt;
+  const auto naming = naming_of(title);
+  if (!naming) return std::nullopt;
+  const Named nm = named(*key, *naming);
+  if (!nm.first || is_page(*nm.first) || stored_kind(*nm.first)) return std::nullopt;
+  const std::string name(*nm.first);  // the name its spellings become
+  // Every spelling resolving to the page by it is the naming notes' (none a path to it by it).
+  for (const auto& [s, c] : m_spellings) {
+    if (c != std::string_view(title)) continue;
+    if (fold_name(s) == *key) {
+      if (!nm.uses.count(s)) return std::nullopt;
+    } else if (const std::string p = link_page_name(s); p.size() != s.size() && fold_name(p) == *key) {
+      return std::nullopt;
+    }
+  }
+  for (const auto& [s, notes] : nm.uses)
+    if (const std::string_view* c = stored_canonical(s); !c || *c != std::string_view(title))
+      return std::nullopt;
+  // The page's kind from what the notes say by its other names; the name's from what they say by it.
+  const auto page_named = naming_page(title, *naming, *key);
+  if (!page_named) return std::nullopt;
+  const Info page_info = page_kind(page, was, *page_named, fold_name(title));
+  // The lists naming it: of pages only (no name's list mates move), each counting its pages once
+  // more; the page's own kind moving, none of them names it, nor a list with a name no page has.
+  std::map<std::string_view, int> listed_change;
+  for (const auto* list : nm.lists) {
+    std::vector<std::string_view> pages;
+    for (const auto& n : *list) {
+      if (nm.uses.count(n)) continue;
+      const std::string_view* c = stored_canonical(n);
+      if (!c || !is_page(*c)) return std::nullopt;
+      if (std::find(pages.begin(), pages.end(), *c) == pages.end()) pages.push_back(*c);
+    }
+    for (const std::string_view p : pages) ++listed_change[p];
+  }
+  if (was->kind != *page_info.kind && (listed(title) != 0 || listed_change.count(title))) return std::nullopt;
+  const auto decided = decided_again(name, *key, nullptr, nullptr, nm, {}, is_page);
+  if (!decided) return std::nullopt;
+  // The resolution with it.
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  spellings.reserve(m_spellings.size());
+  for (const auto& [s, c] : m_spellings)
+    spellings.emplace_back(s, c == std::string_view(title) && nm.uses.count(s) ? std::string_view(name) : c);
+  std::vector<StoredKind> kinds(m_kinds.begin(), m_kinds.end());
+  set_stored_kind(kinds, title, page_info);
+  set_stored_kind(kinds, name, *decided);
+  WorkTable works = m_works;
+  if (is_work(*page_info.kind)) {
+    works.set(title, work_facts(page));
+  } else {
+    works.erase(title);
+  }
+  std::vector<std::pair<std::string_view, std::uint32_t>> counted(m_uses.begin(), m_uses.end());
+  counted.insert(counted.end(), nm.uses.begin(), nm.uses.end());
+  std::sort(counted.begin(), counted.end());
+  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
+  {
+    auto d = listed_change.begin();
+    for (const auto& [p, n] : m_listed) {
+      for (; d != listed_change.end() && d->first < p; ++d) bound.emplace_back(d->first, d->second);
+      std::uint32_t total = n;
+      if (d != listed_change.end() && d->first == p) total += (d++)->second;
+      bound.emplace_back(p, total);
+    }
+    for (; d != listed_change.end(); ++d) bound.emplace_back(d->first, d->second);
+  }
+  auto r = with_keys(spellings, kinds, works, counted, bound);
+  if (!r) return std::nullopt;
+  Extension own;
+  if (!(page == after)) {
+    r = r->extend(&page, after, is_page, &own, false, gives_key, naming_of, page_of);
+    if (!r) return std::nullopt;
+  }
+  if (what) {
+    *what = std::move(own);
+    what->page = true;
+    what->aliases_given_up = true;
+    what->alias_keys_gone.push_back(*key);
+    what->orphan = name;
+  }
+  return r;
 }
 
 std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, const NoteDigest& after,

@@ -291,6 +291,36 @@ class EntityResolver {
                                         Extension* what = nullptr,
                                         const std::function<bool(std::string_view)>& gives_key = {},
                                         const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
+  /// The same for a page giving a new alias by which notes name a name no
+  /// page has (`aliases: [劉鑫]` on Xin Liu.md, where notes link [[劉鑫]]):
+  /// the page takes every spelling of that name, its kind decided again from
+  /// its own words and what the notes naming it by any of its names say.
+  /// Only when the alias is a spelling the vault uses, of a name whose
+  /// spellings all fold alike, no override types, no path names a page by,
+  /// and whose lists name pages alone; the note changes nothing else (but
+  /// more aliases extended() admits) and does not name that name; and, when
+  /// the page's kind moves, no list names it with a name no page has.
+  /// what->adopted: the name it took.
+  std::optional<EntityResolver> aliased(const NoteDigest& before, const NoteDigest& after,
+                                        const std::function<bool(std::string_view)>& is_page,
+                                        Extension* what = nullptr,
+                                        const std::function<bool(std::string_view)>& gives_key = {},
+                                        const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
+  /// The same for a page giving up an alias notes name it by (the alias
+  /// above taken back): the spellings folding like it are one name of their
+  /// own, first spelled as the notes naming the page first spell it, of the
+  /// kind they give it; the page's kind decided again without them. Only
+  /// when nothing else gives the alias's key (gives_key), no override types
+  /// the page, no path names it by the alias, the lists naming the name name
+  /// pages alone, the note changes nothing else (but other aliases
+  /// extended() admits) and does not name the name; and, when the page's
+  /// kind moves, no list names it with a name no page has.
+  /// what->orphan: the name the spellings became.
+  std::optional<EntityResolver> unaliased(const NoteDigest& before, const NoteDigest& after,
+                                          const std::function<bool(std::string_view)>& is_page,
+                                          Extension* what = nullptr,
+                                          const std::function<bool(std::string_view)>& gives_key = {},
+                                          const NamingOf& naming_of = {}, const PageOf& page_of = {}) const;
   std::optional<EntityResolver> orphaned(const NoteDigest& before,
                                          const std::vector<const NoteDigest*>& naming,
                                          const std::function<bool(std::string_view)>& is_page,
@@ -435,6 +465,16 @@ class EntityResolver {
   /// What decide_kinds() takes from the notes naming a name for its kind: their list labels, the
   /// words around their links, the name's own words (its key).
   static void weigh_naming(const Named& nm, const std::string& key, Info& info);
+  /// nm's list labels and link words added to what `to` holds.
+  static void add_naming(Named& to, const Named& more);
+  /// What the notes naming a page (`naming`) say of it by any of the spellings resolving to it,
+  /// but other_key's, each key's spellings resolving to it alone (nullopt otherwise).
+  std::optional<Named> naming_page(const std::string& title, const std::vector<const NoteDigest*>& naming,
+                                   const std::string& other_key) const;
+  /// A page's kind as decide_kinds() gives it: the override naming it (`was`, when its evidence is
+  /// one), its own words, what the notes naming it say (nm, key: its title's).
+  Info page_kind(const NoteDigest& page, const StoredKind* was, const Named& nm,
+                 const std::string& key) const;
   /// The name a list naming `name` (nm's spellings) has at `spelling`, in this resolution ("" if unknown).
   std::string_view member_of(const Named& nm, std::string_view name, const std::string& spelling) const;
   /// The resolution of these parts, with this one's vocabulary and keys (nullopt if it does not read back).
@@ -450,11 +490,13 @@ class EntityResolver {
       const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
       const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
       std::vector<std::uint64_t> keys) const;
-  /// adopted()'s first step: a new page (mentioning nothing) taking the name
-  /// no page had whose spellings fold like its title; and that name.
+  /// adopted()'s and aliased()'s first step: a page taking the name no page had whose
+  /// spellings fold to `key` (`naming`: the notes naming it): a new page of that key
+  /// (mentioning nothing; page_named null), or one there already giving an alias of that
+  /// key (page_named: what the notes naming it by its own names say); and that name.
   std::optional<std::pair<EntityResolver, std::string>> paged(
-      const NoteDigest& page, const std::vector<const NoteDigest*>& naming,
-      const std::function<bool(std::string_view)>& is_page) const;
+      const NoteDigest& page, const std::string& key, const std::vector<const NoteDigest*>& naming,
+      const Named* page_named, const std::function<bool(std::string_view)>& is_page) const;
   /// orphaned()'s second step: the page of this title gone, its name one of its own; and that name.
   std::optional<std::pair<EntityResolver, std::string>> unpaged(
       const std::string& title, const std::vector<const NoteDigest*>& naming,
