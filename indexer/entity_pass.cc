@@ -558,17 +558,25 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     // (Two notes of one title are one page whose kind and facts both give:
     // only a full pass weighs a change of either's page, or a new one.)
     const bool shared_title = titles.find(note_title(n.file->path))->second > 1;
-    if (shared_title && !(before && EntityResolver::same_page(*before, n.digest()))) return std::nullopt;
+    // (A new note of a title another note has that says nothing of the page: weighed from that
+    // page mentioning nothing, as a new note is.)
+    std::optional<NoteDigest> second;
+    if (shared_title && !before && now().silent(n.digest(), is_page))
+      second = EntityResolver::unwritten(n.digest());
+    if (shared_title && !second && !(before && EntityResolver::same_page(*before, n.digest())))
+      return std::nullopt;
     EntityResolver::Extension what;
     givers.weighing(n.file->path);
     // (The notes naming a name whose labels or link words change here, this one among them.)
     NamingPaths naming_paths;
     const auto naming_of = naming_upto(i + 1, naming_paths);
     const auto page_now = [&, i](std::string_view title) { return page_of(title, i); };
-    auto more = now().extended(before ? &*before : nullptr, n.digest(), is_page, &what, gives_key, naming_of,
-                               page_now);
+    auto more = now().extended(second   ? &*second
+                               : before ? &*before
+                                        : nullptr,
+                               n.digest(), is_page, &what, gives_key, naming_of, page_now);
     // A new page for a name other notes use: the notes naming it are found by its postings.
-    if (!more && !before) {
+    if (!more && !before && !second) {
       const auto named_by = postings(n.digest().title, shards);
       const auto naming = named_by ? naming_notes(*named_by, i, i) : std::nullopt;
       if (naming)
@@ -622,6 +630,26 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const IndexedNote& ix = state.indexed().at(path);
     const auto before = NoteDigest::decode(state.indexed_digest(path));
     if (!before) return std::nullopt;
+    // One of two notes of a title, saying nothing of the page: its mentions given up, the page stays.
+    if (read_stored() && is_page(before->title) && now().silent(*before, is_page)) {
+      EntityResolver::Extension what;
+      givers.weighing(path);
+      weighed_vanished.insert(path);
+      NamingPaths rekind_paths;
+      const auto naming_of = naming_upto(notes.size(), rekind_paths);
+      const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
+      auto less = now().extended(&*before, EntityResolver::unwritten(*before), is_page, &what, gives_key,
+                                 naming_of, page_now);
+      // (The page's kind decided again from the other note alone: a full pass.)
+      if (!less || givers.contested() || what.page ||
+          std::count(what.rekinded.begin(), what.rekinded.end(), before->title))
+        return std::nullopt;
+      extended = std::move(less);
+      for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
+      decided(what, rekind_paths);
+      change.glosses = change.glosses || what.glosses;
+      continue;
+    }
     const auto named_by = namers(*before, ix, shards, config);
     if (!named_by || !read_stored()) return std::nullopt;
     EntityResolver::Extension what;

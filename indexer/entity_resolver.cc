@@ -1034,6 +1034,24 @@ NoteDigest EntityResolver::relinked(NoteDigest d, const std::string& from, const
   return d;
 }
 
+NoteDigest EntityResolver::unwritten(const NoteDigest& d) {
+  NoteDigest page = without_mentions(d);
+  page.glosses.clear();
+  return page;
+}
+
+bool EntityResolver::silent(const NoteDigest& d, const std::function<bool(std::string_view)>& is_page) const {
+  const std::string_view* c = stored_canonical(d.title);
+  if (!m_stored || !c || *c != d.title || !stored_kind(d.title) || m_works.contains(d.title) || d.source ||
+      d.display_title != d.title || !d.aliases.empty() || declared(d) ||
+      declares_kind_outside(d, m_vocabulary) || d.structure || d.defined || d.bibliographic)
+    return false;
+  // (No other title folds like it: the last of them in path order takes their key.)
+  for (const auto& [spelling, name] : m_spellings)
+    if (name == d.title && spelling != name && is_page(spelling)) return false;
+  return true;
+}
+
 bool EntityResolver::sole_spelling(std::string_view name) const {
   return std::count_if(m_spellings.begin(), m_spellings.end(),
                        [&](const auto& s) { return s.second == name; }) == 1;
@@ -1762,8 +1780,7 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
     if (m_keys.empty() || known_key(title_key) || link_page_name(after.title).size() != after.title.size() ||
         !after.aliases.empty() || declares_kind_outside(after, m_vocabulary))
       return std::nullopt;
-    unwritten = without_mentions(after);
-    unwritten.glosses.clear();
+    unwritten = EntityResolver::unwritten(after);
     before = &unwritten;
   }
   Additions more;

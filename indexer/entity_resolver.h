@@ -185,6 +185,16 @@ class EntityResolver {
   /// note's links to it rewritten: each name, label, link word and list
   /// member spelled `from` spelled `to` (its glosses as they were).
   static NoteDigest relinked(NoteDigest d, const std::string& from, const std::string& to);
+  /// A note as it reads mentioning nothing and glossing nothing (what a new note is weighed
+  /// from, and a deleted one as: extended()).
+  static NoteDigest unwritten(const NoteDigest& d);
+  /// Does a note of a page's title say nothing of the page: no kind word, layout, defining
+  /// sentence, authors with a venue or year, alias, shown title of its own; the page no work
+  /// (whose facts the last of its notes in path order gives) and no other page's title folding
+  /// like its own (the last of them takes their key)? Then a second note of a title, new or
+  /// deleted, moves nothing of the page: it is weighed as that page mentioning nothing, then as it
+  /// is (extended()), or the other way for a deletion.
+  bool silent(const NoteDigest& d, const std::function<bool(std::string_view)>& is_page) const;
   /// Do two digests of a note say the same of its page: title, shown title,
   /// aliases, kind words, structure, first sentence, facts as a work (its
   /// mentions and glosses aside)? Then an edit of one of two notes of a title

@@ -96,7 +96,10 @@ struct RVault {
       int same_title = 0;
       for (const auto& d : after_ds) same_title += d.title == after.title;
       // (An edit of one of them that keeps the page's fields: weighed as any edit.)
-      if (same_title > 1 && !(before && EntityResolver::same_page(*before, after)))
+      // (A new one saying nothing of the page: weighed from that page mentioning nothing.)
+      const bool second = same_title > 1 && !before && stored->silent(after, is_page);
+      const NoteDigest unwritten = EntityResolver::unwritten(after);
+      if (same_title > 1 && !second && !(before && EntityResolver::same_page(*before, after)))
         return {false, false, "two of a title"};
       std::vector<NoteDigest> rest_now;  // (the other notes, in the vault's order)
       for (const auto& [q, t] : after_files)
@@ -108,8 +111,14 @@ struct RVault {
       };
       const auto page_of = [&](std::string_view title) { return test::page_titled(rest_now, title); };
       EntityResolver::Extension what;
-      e = stored->extended(before ? &*before : nullptr, after, is_page, &what, gk, naming_of, page_of);
-      how = same_title > 1 ? "extended(two of a title)" : before ? "extended" : "extended(new)";
+      e = stored->extended(second   ? &unwritten
+                           : before ? &*before
+                                    : nullptr,
+                           after, is_page, &what, gk, naming_of, page_of);
+      how = second           ? "extended(a second note)"
+            : same_title > 1 ? "extended(two of a title)"
+            : before         ? "extended"
+                             : "extended(new)";
       // (The indexer's: the page of two notes decided again from one of them is refused.)
       if (same_title > 1 &&
           (what.page || std::count(what.rekinded.begin(), what.rekinded.end(), after.title)))
@@ -118,7 +127,7 @@ struct RVault {
         e = stored->aliased(*before, after, is_page, nullptr, gk, naming_of, page_of);
         how = "aliased";
       }
-      if (!e && !before) {
+      if (!e && !before && !second) {
         std::vector<NoteDigest> rest;
         for (const auto& [q, t] : after_files)
           if (q != path) rest.push_back(test::digest(p.parse(q, t)));
@@ -144,7 +153,13 @@ struct RVault {
           if (unicode::fold_name(a) == key) aliased = true;
       const auto naming_of = [&](std::string_view) { return std::optional(nm); };  // (every note left)
       const auto page_of = [&](std::string_view title) { return test::page_titled(rest, title); };
-      if (!is_page(before->title) && !aliased) {
+      if (is_page(before->title) && stored->silent(*before, is_page)) {  // (another note keeps the page)
+        EntityResolver::Extension what;
+        e = stored->extended(&*before, EntityResolver::unwritten(*before), is_page, &what, gk, naming_of,
+                             page_of);
+        if (what.page || std::count(what.rekinded.begin(), what.rekinded.end(), before->title)) e.reset();
+        how = "extended(a second note deleted)";
+      } else if (!is_page(before->title) && !aliased) {
         if (!named) {
           e = stored->removed(*before, is_page, nullptr, gk, false, naming_of, page_of);
           how = "removed";
@@ -568,4 +583,73 @@ TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a
   CHECK(unaliased > asked / 20);
   CHECK(wrong == 0);
   CHECK(wrong_back == 0);
+}
+
+// A second note of a page's title, new or deleted, that says nothing of the
+// page (EntityResolver::silent: no kind word, layout, defining sentence,
+// alias...): weighed as that page mentioning nothing, then as it is (or the
+// other way), a full pass of the vault after gives the same; placed first or
+// last in path order.
+TEST_CASE("EntityResolver, a second note of a title that says nothing of its page resolves as a full pass",
+          "[entities]") {
+  const int rounds = review_rounds();
+  std::mt19937 rng(review_seed());
+  int silent_new = 0, silent_gone = 0, extended_new = 0, extended_gone = 0, wrong = 0;
+  for (int i = 0; i < rounds; ++i) {
+    RVault v;
+    fill_random(v, rng);
+    auto it = v.files.begin();
+    std::advance(it, rng() % v.files.size());
+    const std::string title = test::digest(v.p.parse(it->first, it->second)).title;
+    const std::string path = (rng() % 2 ? "00/" : "zzz/") + title + ".md";
+    if (v.files.count(path)) continue;
+    std::map<std::string, std::string> with = v.files;
+    with[path] = random_body(rng);
+    const NoteDigest d = test::digest(v.p.parse(path, with[path]));
+    // Weighs the vault `from` becoming `to` by the note at `path` coming (or going).
+    const auto weigh = [&](const std::map<std::string, std::string>& from,
+                           const std::map<std::string, std::string>& to, bool coming, int& silent,
+                           int& extended) {
+      KindVocabulary kinds;
+      const auto stored = EntityResolver::deserialize(v.full(from, &kinds), kinds);
+      REQUIRE(stored);
+      const auto to_ds = v.digests(to);
+      const auto is_page = [&](std::string_view n) { return RVault::is_page_in(to_ds, n); };
+      if (!stored->silent(d, is_page)) return;
+      ++silent;
+      std::vector<NoteDigest> rest;
+      for (const auto& [q, t] : to)
+        if (q != path) rest.push_back(test::digest(v.p.parse(q, t)));
+      const auto naming_of = [&](std::string_view) {
+        std::vector<const NoteDigest*> nm;
+        for (const auto& x : to_ds) nm.push_back(&x);
+        return std::optional(nm);
+      };
+      const auto page_of = [&](std::string_view t) { return test::page_titled(rest, t); };
+      const auto gk = [&](std::string_view key) { return RVault::gives(rest, title, key); };
+      const NoteDigest unwritten = EntityResolver::unwritten(d);
+      EntityResolver::Extension what;
+      auto e = coming ? stored->extended(&unwritten, d, is_page, &what, gk, naming_of, page_of)
+                      : stored->extended(&d, unwritten, is_page, &what, gk, naming_of, page_of);
+      // (The indexer's: the page's kind decided again from one of its notes is a full pass.)
+      if (!e || what.page || std::count(what.rekinded.begin(), what.rekinded.end(), title)) return;
+      ++extended;
+      if (e->serialize() != v.full(to)) {
+        ++wrong;
+        if (wrong < 4) {
+          std::cout << "=== SECOND NOTE " << path << (coming ? " new" : " deleted") << ":\n"
+                    << with[path] << "\n";
+          for (const auto& [q, t] : v.files) std::cout << "## " << q << "\n" << t << "\n";
+        }
+      }
+    };
+    weigh(v.files, with, true, silent_new, extended_new);
+    weigh(with, v.files, false, silent_gone, extended_gone);
+  }
+  if (std::getenv("REVIEW_ROUNDS"))
+    std::cout << "second notes: new " << silent_new << " silent, " << extended_new << " extended; deleted "
+              << silent_gone << " silent, " << extended_gone << " extended; wrong " << wrong << "\n";
+  CHECK(extended_new > rounds / 20);
+  CHECK(extended_gone > rounds / 20);
+  CHECK(wrong == 0);
 }

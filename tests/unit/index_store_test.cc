@@ -712,3 +712,34 @@ TEST_CASE("run_index, an alias notes already use updates the resolution the inde
                            "---\naliases: [NZ, ナゾ, Xin Liu, 劉鑫]\n---\n# Nazo\n会社。\n");
   CHECK(update("resolved").ambiguous.count("劉鑫") == 1);
 }
+
+// A second note of a page's title that says nothing of the page (an index.md,
+// a README.md in another folder), new or deleted, keeps the stored resolution
+// updated by its own mentions, as a rebuild finds (was a full pass).
+TEST_CASE("run_index, a second note of a title that says nothing of its page updates the resolution",
+          "[index_store]") {
+  sagasu::test::TestIndex ti({{"people/Xin Liu.md", "---\nentity_type: person\n---\n# Xin Liu\n研究者。\n"},
+                              {"a/index.md", "# index\n[[Xin Liu]] の一覧。\n"},
+                              {"papers/b.md", "# B\n[[Xin Liu]] の話。\n"}});
+  const sagasu::IndexOptions o = ti.options();
+  const fs::path v(ti.vault);
+  const auto update = [&](const std::string& by) {
+    const sagasu::IndexReport run = sagasu::run_index(o);
+    CHECK(run.entities_by == by);
+    same_as_rebuild(ti, run);
+    return run;
+  };
+  // New, first in path order, naming a page and a name no page has.
+  sagasu::test::write_file(v / "0/index.md", "# index\n[[Xin Liu]] の一覧。[[ナゾ]] も。\n");
+  const sagasu::IndexReport added = update("extended");
+  CHECK(std::any_of(added.unresolved.begin(), added.unresolved.end(),
+                    [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; }));
+  // Deleted again: the name it alone used goes.
+  fs::remove(v / "0/index.md");
+  const sagasu::IndexReport gone = update("extended");
+  CHECK(std::none_of(gone.unresolved.begin(), gone.unresolved.end(),
+                     [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; }));
+  // One that says what the page is: a full pass.
+  sagasu::test::write_file(v / "z/index.md", "---\nentity_type: organization\n---\n# index\n本文。\n");
+  update("resolved");
+}
