@@ -734,6 +734,7 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
       // (Another page's title, which a title beats: it names that page still, and no alias is ambiguous.)
       const std::string_view* titled = known_key(key) ? stored_canonical(alias) : nullptr;
       if (known_key(key) && !(titled && *titled == alias && is_page(alias))) return false;
+      if (titled) more->titled_keys.insert(key);
       more->alias_keys.insert(std::move(key));
     }
   }
@@ -1788,6 +1789,10 @@ std::optional<EntityResolver> EntityResolver::extend(const NoteDigest* before, c
   more.can_rekind_pages = more.can_rekind && static_cast<bool>(page_of);
   if (!admits(*before, after, is_page, &more)) return std::nullopt;
   if (deleted) more.gone.push_back(after.title);  // (its spelling, kind and key)
+  // An alias that is another page's title: that page is still there when the run ends (gives_key
+  // says so of the vault after it; a review's counterexample: the page deleted in the same run).
+  for (const std::string& key : more.titled_keys)
+    if (!gives_key || !gives_key(key)) return std::nullopt;
   for (const auto& [spelling, key] : more.fresh)  // (a name by its new alias is the page: resolved again)
     if (more.alias_keys.count(key)) return std::nullopt;
   // Aliases given up: no spelling may resolve to the page by one (it would

@@ -540,6 +540,7 @@ class EntityResolver {
     std::optional<PageChange> page;           // the note's own kind, decided anew
     std::set<std::string> alias_keys;         // the keys of the page's new aliases
     std::set<std::string> alias_keys_gone;    // ... of those it gave up (no alias left folds alike)
+    std::set<std::string> titled_keys;        // ... of the new ones that are another page's title
     bool glosses = false;                     // the note's glosses changed
     bool aliases_given_up = false;            // it gave up aliases (whatever their keys)
     bool can_rekind = false;                  // (extend() has the notes naming a name)

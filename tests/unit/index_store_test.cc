@@ -707,6 +707,16 @@ TEST_CASE("run_index, an alias notes already use updates the resolution the inde
   sagasu::test::write_file(v / "orgs/Nazo.md", "---\naliases: [NZ, ナゾ, Xin Liu]\n---\n# Nazo\n会社。\n");
   CHECK(update("extended").ambiguous.empty());
   CHECK(linking(ti.index, "Xin Liu") == 2);
+  // An alias that is the title of a page deleted in the same run: the alias names the page then
+  // (a review's counterexample: it stayed a name of its own).
+  sagasu::test::write_file(v / "orgs/Alpha Lab.md", "# Alpha Lab\n");
+  sagasu::test::write_file(v / "papers/f.md", "# F\n[[Alpha Lab]]が設立した。\n");
+  update("extended");
+  sagasu::test::write_file(v / "people/Xin Liu.md",
+                           "---\naliases: [劉鑫, Alpha Lab]\n---\n# Xin Liu\n研究メモ。\n");
+  fs::remove(v / "orgs/Alpha Lab.md");
+  update("resolved");
+  CHECK(linking(ti.index, "Xin Liu") == 3);
   // An alias another page gives: ambiguous, resolved again.
   sagasu::test::write_file(v / "orgs/Nazo.md",
                            "---\naliases: [NZ, ナゾ, Xin Liu, 劉鑫]\n---\n# Nazo\n会社。\n");
