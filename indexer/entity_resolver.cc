@@ -1294,20 +1294,58 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::unpaged(
   std::vector<std::pair<std::string_view, std::uint32_t>> counted(m_uses.begin(), m_uses.end());
   counted.insert(counted.end(), uses_of.begin(), uses_of.end());
   std::sort(counted.begin(), counted.end());
-  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
-  {
-    auto d = listed_change.begin();
-    for (const auto& [page, n] : m_listed) {
-      for (; d != listed_change.end() && d->first < page; ++d) bound.emplace_back(d->first, d->second);
-      std::uint32_t total = n;
-      if (d != listed_change.end() && d->first == page) total += (d++)->second;
-      bound.emplace_back(page, total);
-    }
-    for (; d != listed_change.end(); ++d) bound.emplace_back(d->first, d->second);
-  }
-  auto r = with_keys(spellings, kinds, works, counted, bound);
+  const auto bound = relisted(listed_change);
+  if (!bound) return std::nullopt;
+  auto r = with_keys(spellings, kinds, works, counted, *bound);
   if (!r) return std::nullopt;
   return std::make_pair(std::move(*r), std::string(name));
+}
+
+std::optional<std::map<std::string_view, int>> EntityResolver::lists_of_pages(
+    const Named& nm, const std::function<bool(std::string_view)>& is_page) const {
+  std::map<std::string_view, int> pages_listed;
+  for (const auto* list : nm.lists) {
+    std::set<std::string_view> pages;
+    for (const auto& n : *list) {
+      if (nm.uses.count(n)) continue;
+      const std::string_view* c = stored_canonical(n);
+      if (!c || !is_page(*c) || uses(n) != 0) return std::nullopt;
+      pages.insert(*c);
+    }
+    for (const std::string_view p : pages) ++pages_listed[p];
+  }
+  return pages_listed;
+}
+
+std::optional<std::vector<std::pair<std::string_view, std::uint32_t>>> EntityResolver::relisted(
+    const std::map<std::string_view, int>& change) const {
+  std::vector<std::pair<std::string_view, std::uint32_t>> listed;
+  listed.reserve(m_listed.size() + change.size());
+  auto d = change.begin();
+  const auto add = [&](std::string_view page, std::int64_t total) {
+    if (total < 0) return false;
+    if (total > 0) listed.emplace_back(page, static_cast<std::uint32_t>(total));
+    return true;
+  };
+  for (const auto& [page, n] : m_listed) {
+    for (; d != change.end() && d->first < page; ++d)
+      if (!add(d->first, d->second)) return std::nullopt;
+    std::int64_t total = n;
+    if (d != change.end() && d->first == page) total += (d++)->second;
+    if (!add(page, total)) return std::nullopt;
+  }
+  for (; d != change.end(); ++d)
+    if (!add(d->first, d->second)) return std::nullopt;
+  return listed;
+}
+
+std::optional<EntityResolver> EntityResolver::rest(const NoteDigest& page, const NoteDigest& after,
+                                                   const std::function<bool(std::string_view)>& is_page,
+                                                   Extension& what,
+                                                   const std::function<bool(std::string_view)>& gives_key,
+                                                   const NamingOf& naming_of, const PageOf& page_of) && {
+  if (page == after) return std::move(*this);
+  return extend(&page, after, is_page, &what, false, gives_key, naming_of, page_of);
 }
 
 void EntityResolver::set_stored_kind(std::vector<StoredKind>& kinds, std::string_view name,
@@ -1536,25 +1574,12 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
     info = page_kind(page, was, all, fold_name(title));
   }
   // The lists naming it: of pages only (no name's list mates move); each counted its pages once.
+  const auto lists = lists_of_pages(nm, is_page);
+  if (!lists) return std::nullopt;
   std::map<std::string_view, int> listed_change;
-  for (const auto* list : nm.lists) {
-    std::vector<std::string_view> pages;
-    for (const auto& n : *list) {
-      if (nm.uses.count(n)) continue;
-      const std::string_view* c = stored_canonical(n);
-      if (!c || !is_page(*c) || uses(n) != 0) return std::nullopt;
-      if (std::find(pages.begin(), pages.end(), *c) == pages.end()) pages.push_back(*c);
-    }
-    for (const std::string_view p : pages) --listed_change[p];
-  }
-  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
-  bound.reserve(m_listed.size());
-  for (const auto& [p, n] : m_listed) {
-    const auto d = listed_change.find(p);
-    const std::int64_t total = static_cast<std::int64_t>(n) + (d != listed_change.end() ? d->second : 0);
-    if (total < 0) return std::nullopt;
-    if (total > 0) bound.emplace_back(p, static_cast<std::uint32_t>(total));
-  }
+  for (const auto& [p, n] : *lists) listed_change[p] = -n;
+  const auto bound = relisted(listed_change);
+  if (!bound) return std::nullopt;
   // A page there already whose kind the lists see moves: no list names it with a name no page has.
   if (was && was->kind != *info.kind) {
     const auto d = listed_change.find(title);
@@ -1587,7 +1612,7 @@ std::optional<std::pair<EntityResolver, std::string>> EntityResolver::paged(
   counted.reserve(m_uses.size());
   for (const auto& u : m_uses)
     if (!nm.uses.count(u.first)) counted.push_back(u);
-  auto r = with_keys(spellings, kinds, works, counted, bound);
+  auto r = with_keys(spellings, kinds, works, counted, *bound);
   if (!r) return std::nullopt;
   return std::make_pair(std::move(*r), std::string(name));
 }
@@ -1634,11 +1659,8 @@ std::optional<EntityResolver> EntityResolver::aliased(const NoteDigest& before, 
   auto paged_name = paged(page, key, *naming, &*page_named, is_page);
   if (!paged_name) return std::nullopt;
   Extension own;
-  std::optional<EntityResolver> r = std::move(paged_name->first);
-  if (!(page == after)) {
-    r = r->extend(&page, after, is_page, &own, false, gives_key, naming_of, page_of);
-    if (!r) return std::nullopt;
-  }
+  auto r = std::move(paged_name->first).rest(page, after, is_page, own, gives_key, naming_of, page_of);
+  if (!r) return std::nullopt;
   if (what) {
     *what = std::move(own);
     what->page = true;
@@ -1705,17 +1727,9 @@ std::optional<EntityResolver> EntityResolver::unaliased(
   const Info page_info = page_kind(page, was, *page_named, fold_name(title));
   // The lists naming it: of pages only (no name's list mates move), each counting its pages once
   // more; the page's own kind moving, none of them names it, nor a list with a name no page has.
-  std::map<std::string_view, int> listed_change;
-  for (const auto* list : nm.lists) {
-    std::vector<std::string_view> pages;
-    for (const auto& n : *list) {
-      if (nm.uses.count(n)) continue;
-      const std::string_view* c = stored_canonical(n);
-      if (!c || !is_page(*c)) return std::nullopt;
-      if (std::find(pages.begin(), pages.end(), *c) == pages.end()) pages.push_back(*c);
-    }
-    for (const std::string_view p : pages) ++listed_change[p];
-  }
+  const auto lists = lists_of_pages(nm, is_page);
+  if (!lists) return std::nullopt;
+  const std::map<std::string_view, int>& listed_change = *lists;
   if (was->kind != *page_info.kind && (listed(title) != 0 || listed_change.count(title))) return std::nullopt;
   const auto decided = decided_again(name, *key, nullptr, nullptr, nm, {}, is_page);
   if (!decided) return std::nullopt;
@@ -1736,24 +1750,13 @@ std::optional<EntityResolver> EntityResolver::unaliased(
   std::vector<std::pair<std::string_view, std::uint32_t>> counted(m_uses.begin(), m_uses.end());
   counted.insert(counted.end(), nm.uses.begin(), nm.uses.end());
   std::sort(counted.begin(), counted.end());
-  std::vector<std::pair<std::string_view, std::uint32_t>> bound;
-  {
-    auto d = listed_change.begin();
-    for (const auto& [p, n] : m_listed) {
-      for (; d != listed_change.end() && d->first < p; ++d) bound.emplace_back(d->first, d->second);
-      std::uint32_t total = n;
-      if (d != listed_change.end() && d->first == p) total += (d++)->second;
-      bound.emplace_back(p, total);
-    }
-    for (; d != listed_change.end(); ++d) bound.emplace_back(d->first, d->second);
-  }
-  auto r = with_keys(spellings, kinds, works, counted, bound);
-  if (!r) return std::nullopt;
+  const auto bound = relisted(listed_change);
+  if (!bound) return std::nullopt;
+  auto with = with_keys(spellings, kinds, works, counted, *bound);
+  if (!with) return std::nullopt;
   Extension own;
-  if (!(page == after)) {
-    r = r->extend(&page, after, is_page, &own, false, gives_key, naming_of, page_of);
-    if (!r) return std::nullopt;
-  }
+  auto r = std::move(*with).rest(page, after, is_page, own, gives_key, naming_of, page_of);
+  if (!r) return std::nullopt;
   if (what) {
     *what = std::move(own);
     what->page = true;

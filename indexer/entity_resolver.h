@@ -500,6 +500,20 @@ class EntityResolver {
       const std::vector<std::pair<std::string_view, std::uint32_t>>& uses,
       const std::vector<std::pair<std::string_view, std::uint32_t>>& listed,
       std::vector<std::uint64_t> keys) const;
+  /// The lists naming a name (nm's spellings) with pages alone: each page, in how many of them
+  /// (nullopt if one names anything else).
+  std::optional<std::map<std::string_view, int>> lists_of_pages(
+      const Named& nm, const std::function<bool(std::string_view)>& is_page) const;
+  /// The pages listed with a name no page has (m_listed) with `change` added (sorted; none at 0;
+  /// nullopt if one would count fewer than none).
+  std::optional<std::vector<std::pair<std::string_view, std::uint32_t>>> relisted(
+      const std::map<std::string_view, int>& change) const;
+  /// aliased()'s and unaliased()'s last step: this resolution, with the note changed from `page`
+  /// (its fields as the first step took them) to `after` as extended() weighs it.
+  std::optional<EntityResolver> rest(const NoteDigest& page, const NoteDigest& after,
+                                     const std::function<bool(std::string_view)>& is_page, Extension& what,
+                                     const std::function<bool(std::string_view)>& gives_key,
+                                     const NamingOf& naming_of, const PageOf& page_of) &&;
   /// adopted()'s and aliased()'s first step: a page taking the name no page had whose
   /// spellings fold to `key` (`naming`: the notes naming it): a new page of that key
   /// (mentioning nothing; page_named null), or one there already giving an alias of that

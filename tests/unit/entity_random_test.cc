@@ -294,6 +294,13 @@ void fill_random(RVault& v, std::mt19937& rng) {
     v.files[pick(rng, FILES)] = random_head(rng) + random_body(rng);
 }
 
+// One of its notes, at random.
+std::map<std::string, std::string>::const_iterator random_note(const RVault& v, std::mt19937& rng) {
+  auto it = v.files.begin();
+  std::advance(it, rng() % v.files.size());
+  return it;
+}
+
 }  // namespace
 
 TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass resolves", "[entities]") {
@@ -309,16 +316,14 @@ TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass
     std::optional<std::string> text;
     const int op = rng() % 4;
     if (op == 0) {  // delete
-      auto it = v.files.begin();
-      std::advance(it, rng() % v.files.size());
+      const auto it = random_note(v, rng);
       path = it->first;
     } else if (op == 1) {  // new
       path = pick(rng, FILES);
       if (v.files.count(path)) continue;
       text = random_head(rng) + random_body(rng);
     } else {  // edit: aliases or body
-      auto it = v.files.begin();
-      std::advance(it, rng() % v.files.size());
+      const auto it = random_note(v, rng);
       path = it->first;
       const std::string& old = it->second;
       if (op == 2) {  // keep body, new head
@@ -369,8 +374,7 @@ TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same w
   for (int i = 0; i < rounds; ++i) {
     RVault v;
     fill_random(v, rng);
-    auto it = v.files.begin();
-    std::advance(it, rng() % v.files.size());
+    const auto it = random_note(v, rng);
     const std::string path = it->first;
     const std::string file = path.substr(path.rfind('/') + 1);
     std::map<std::string, std::string> after = v.files;
@@ -425,8 +429,7 @@ TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a
   for (int i = 0; i < rounds; ++i) {
     RVault v;
     fill_random(v, rng);
-    auto it = v.files.begin();
-    std::advance(it, rng() % v.files.size());
+    const auto it = random_note(v, rng);
     const std::string path = it->first;
     const std::string dir = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/') + 1);
     const std::string from = path.substr(dir.size(), path.size() - dir.size() - 3);
@@ -499,8 +502,7 @@ TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a
   for (int i = 0; i < rounds; ++i) {
     RVault v;
     fill_random(v, rng);
-    auto it = v.files.begin();
-    std::advance(it, rng() % v.files.size());
+    const auto it = random_note(v, rng);
     const std::string path = it->first, old = it->second;
     const auto ds = v.digests(v.files);
     const NoteDigest before = test::digest(v.p.parse(path, old));
@@ -598,8 +600,7 @@ TEST_CASE("EntityResolver, a second note of a title that says nothing of its pag
   for (int i = 0; i < rounds; ++i) {
     RVault v;
     fill_random(v, rng);
-    auto it = v.files.begin();
-    std::advance(it, rng() % v.files.size());
+    const auto it = random_note(v, rng);
     const std::string title = test::digest(v.p.parse(it->first, it->second)).title;
     const std::string path = (rng() % 2 ? "00/" : "zzz/") + title + ".md";
     if (v.files.count(path)) continue;
