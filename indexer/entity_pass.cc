@@ -571,10 +571,8 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     NamingPaths naming_paths;
     const auto naming_of = naming_upto(i + 1, naming_paths);
     const auto page_now = [&, i](std::string_view title) { return page_of(title, i); };
-    auto more = now().extended(second   ? &*second
-                               : before ? &*before
-                                        : nullptr,
-                               n.digest(), is_page, &what, gives_key, naming_of, page_now);
+    const NoteDigest* from = second ? &*second : before ? &*before : nullptr;  // (none: a new page)
+    auto more = now().extended(from, n.digest(), is_page, &what, gives_key, naming_of, page_now);
     // A new page for a name other notes use: the notes naming it are found by its postings.
     if (!more && !before && !second) {
       const auto named_by = postings(n.digest().title, shards);
@@ -630,28 +628,11 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const IndexedNote& ix = state.indexed().at(path);
     const auto before = NoteDigest::decode(state.indexed_digest(path));
     if (!before) return std::nullopt;
+    if (!read_stored()) return std::nullopt;
     // One of two notes of a title, saying nothing of the page: its mentions given up, the page stays.
-    if (read_stored() && is_page(before->title) && now().silent(*before, is_page)) {
-      EntityResolver::Extension what;
-      givers.weighing(path);
-      weighed_vanished.insert(path);
-      NamingPaths rekind_paths;
-      const auto naming_of = naming_upto(notes.size(), rekind_paths);
-      const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
-      auto less = now().extended(&*before, EntityResolver::unwritten(*before), is_page, &what, gives_key,
-                                 naming_of, page_now);
-      // (The page's kind decided again from the other note alone: a full pass.)
-      if (!less || givers.contested() || what.page ||
-          std::count(what.rekinded.begin(), what.rekinded.end(), before->title))
-        return std::nullopt;
-      extended = std::move(less);
-      for (auto& name : what.dropped) change.mentions.push_back({std::move(name), path, false});
-      decided(what, rekind_paths);
-      change.glosses = change.glosses || what.glosses;
-      continue;
-    }
-    const auto named_by = namers(*before, ix, shards, config);
-    if (!named_by || !read_stored()) return std::nullopt;
+    const bool second = is_page(before->title) && now().silent(*before, is_page);
+    std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> named_by;
+    if (!second && !(named_by = namers(*before, ix, shards, config))) return std::nullopt;
     EntityResolver::Extension what;
     std::optional<EntityResolver> less;
     givers.weighing(path);
@@ -660,32 +641,40 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
     const auto naming_of = naming_upto(notes.size(), rekind_paths);
     const auto page_now = [&](std::string_view title) { return page_of(title, notes.size()); };
     weighed_vanished.insert(path);
-    if (named_by_unweighed(*named_by)) return std::nullopt;
-    // The notes naming it now: those whose documents did and the changed ones
-    // (a note may name it now that none did: a review's counterexample).
-    const auto naming = naming_notes(*named_by, notes.size(), notes.size());
-    if (!naming) return std::nullopt;
-    const std::string key = unicode::fold_name(before->title);
-    std::vector<const std::string*> naming_paths;  // (those naming it by a name)
-    bool named = false;
-    for (std::size_t j = 0; j < naming->digests.size(); ++j) {
-      const NoteDigest& d = *naming->digests[j];
-      if (names_key(d, key)) naming_paths.push_back(naming->paths[j]);
-      named = named || spells(d, [&](const std::string& n) { return unicode::fold_name(n) == key; });
-    }
-    if (!named) {
-      // A source page or one titled like an attachment: labels, link words and
-      // lists name those without postings; every note is read for its title.
-      const bool unnamed = !before->title.empty() &&
-                           (before->title.front() == '@' || is_attachment(before->title)) &&
-                           !spelled_anywhere(before->title, state);
-      less = now().removed(*before, is_page, &what, gives_key, unnamed, naming_of, page_now);
+    if (second) {
+      less = now().extended(&*before, EntityResolver::unwritten(*before), is_page, &what, gives_key,
+                            naming_of, page_now);
+      // (The page's kind decided again from the other note alone: a full pass.)
+      if (less && (what.page || std::count(what.rekinded.begin(), what.rekinded.end(), before->title)))
+        return std::nullopt;
     } else {
-      // Other notes name it: its name becomes one of their own.
-      less = now().orphaned(*before, naming->digests, is_page, &what, gives_key, naming_of, page_now);
-      if (less) {
-        for (const std::string* p : naming_paths) change.mentions.push_back({what.orphan, *p, true});
-        change.pages_moved = true;
+      if (named_by_unweighed(*named_by)) return std::nullopt;
+      // The notes naming it now: those whose documents did and the changed ones
+      // (a note may name it now that none did: a review's counterexample).
+      const auto naming = naming_notes(*named_by, notes.size(), notes.size());
+      if (!naming) return std::nullopt;
+      const std::string key = unicode::fold_name(before->title);
+      std::vector<const std::string*> naming_paths;  // (those naming it by a name)
+      bool named = false;
+      for (std::size_t j = 0; j < naming->digests.size(); ++j) {
+        const NoteDigest& d = *naming->digests[j];
+        if (names_key(d, key)) naming_paths.push_back(naming->paths[j]);
+        named = named || spells(d, [&](const std::string& n) { return unicode::fold_name(n) == key; });
+      }
+      if (!named) {
+        // A source page or one titled like an attachment: labels, link words and
+        // lists name those without postings; every note is read for its title.
+        const bool unnamed = !before->title.empty() &&
+                             (before->title.front() == '@' || is_attachment(before->title)) &&
+                             !spelled_anywhere(before->title, state);
+        less = now().removed(*before, is_page, &what, gives_key, unnamed, naming_of, page_now);
+      } else {
+        // Other notes name it: its name becomes one of their own.
+        less = now().orphaned(*before, naming->digests, is_page, &what, gives_key, naming_of, page_now);
+        if (less) {
+          for (const std::string* p : naming_paths) change.mentions.push_back({what.orphan, *p, true});
+          change.pages_moved = true;
+        }
       }
     }
     if (!less || givers.contested()) return std::nullopt;

@@ -731,10 +731,12 @@ bool EntityResolver::admits(const NoteDigest& before, const NoteDigest& after,
       std::string key = fold_name(alias);
       if (key.empty() || link_page_name(alias).size() != alias.size() || key == fold_name(a.title))
         return false;
-      // (Another page's title, which a title beats: it names that page still, and no alias is ambiguous.)
-      const std::string_view* titled = known_key(key) ? stored_canonical(alias) : nullptr;
-      if (known_key(key) && !(titled && *titled == alias && is_page(alias))) return false;
-      if (titled) more->titled_keys.insert(key);
+      if (known_key(key)) {
+        // (Another page's title, which a title beats: it names that page still, and no alias is ambiguous.)
+        const std::string_view* titled = stored_canonical(alias);
+        if (!titled || *titled != alias || !is_page(alias)) return false;
+        more->titled_keys.insert(key);
+      }
       more->alias_keys.insert(std::move(key));
     }
   }
@@ -1143,12 +1145,18 @@ void EntityResolver::add_naming(Named& to, const Named& more) {
     for (const auto& [marker, n] : markers) to.seen[kind][marker] += n;
 }
 
-std::optional<EntityResolver::Named> EntityResolver::naming_page(const std::string& title,
-                                                                 const std::vector<const NoteDigest*>& naming,
-                                                                 const std::string& other_key) const {
-  std::set<std::string> keys;
+std::vector<std::string_view> EntityResolver::spellings_of(std::string_view name) const {
+  std::vector<std::string_view> of;
   for (const auto& [s, c] : m_spellings)
-    if (c == std::string_view(title)) keys.insert(fold_name(s));
+    if (c == name) of.push_back(s);
+  return of;
+}
+
+std::optional<EntityResolver::Named> EntityResolver::naming_page(
+    const std::string& title, const std::vector<std::string_view>& spellings,
+    const std::vector<const NoteDigest*>& naming, const std::string& other_key) const {
+  std::set<std::string> keys;
+  for (const std::string_view s : spellings) keys.insert(fold_name(s));
   keys.erase(other_key);
   Named all;
   for (const std::string& key : keys) {
@@ -1652,9 +1660,10 @@ std::optional<EntityResolver> EntityResolver::aliased(const NoteDigest& before, 
   const auto naming = naming_of(*name);
   const auto page_naming = naming_of(title);
   if (!naming || !page_naming) return std::nullopt;
-  for (const auto& [s, c] : m_spellings)
-    if (c == std::string_view(title) && fold_name(s) == key) return std::nullopt;
-  const auto page_named = naming_page(title, *page_naming, key);
+  const std::vector<std::string_view> spelled = spellings_of(title);  // (none folds like the alias)
+  if (std::any_of(spelled.begin(), spelled.end(), [&](std::string_view s) { return fold_name(s) == key; }))
+    return std::nullopt;
+  const auto page_named = naming_page(title, spelled, *page_naming, key);
   if (!page_named) return std::nullopt;
   auto paged_name = paged(page, key, *naming, &*page_named, is_page);
   if (!paged_name) return std::nullopt;
@@ -1685,13 +1694,13 @@ std::optional<EntityResolver> EntityResolver::unaliased(
   // The key of the aliases given up that notes name the page by (no alias kept folds alike).
   std::set<std::string> kept{fold_name(title)};
   for (const std::string& alias : after.aliases) kept.insert(fold_name(alias));
-  std::set<std::string> spelled;  // the keys of the spellings resolving to the page
-  for (const auto& [s, c] : m_spellings)
-    if (c == std::string_view(title)) spelled.insert(fold_name(s));
+  const std::vector<std::string_view> spelled = spellings_of(title);  // (the spellings resolving to it)
+  std::set<std::string> spelled_keys;
+  for (const std::string_view s : spelled) spelled_keys.insert(fold_name(s));
   std::optional<std::string> key;
   for (const std::string& alias : before.aliases) {
     const std::string k = fold_name(alias);
-    if (k.empty() || kept.count(k) || !spelled.count(k)) continue;
+    if (k.empty() || kept.count(k) || !spelled_keys.count(k)) continue;
     if (key && *key != k) return std::nullopt;
     key = k;
   }
@@ -1710,8 +1719,7 @@ std::optional<EntityResolver> EntityResolver::unaliased(
   if (!nm.first || is_page(*nm.first) || stored_kind(*nm.first)) return std::nullopt;
   const std::string name(*nm.first);  // the name its spellings become
   // Every spelling resolving to the page by it is the naming notes' (none a path to it by it).
-  for (const auto& [s, c] : m_spellings) {
-    if (c != std::string_view(title)) continue;
+  for (const std::string_view s : spelled) {
     if (fold_name(s) == *key) {
       if (!nm.uses.count(s)) return std::nullopt;
     } else if (const std::string p = link_page_name(s); p.size() != s.size() && fold_name(p) == *key) {
@@ -1722,7 +1730,7 @@ std::optional<EntityResolver> EntityResolver::unaliased(
     if (const std::string_view* c = stored_canonical(s); !c || *c != std::string_view(title))
       return std::nullopt;
   // The page's kind from what the notes say by its other names; the name's from what they say by it.
-  const auto page_named = naming_page(title, *naming, *key);
+  const auto page_named = naming_page(title, spelled, *naming, *key);
   if (!page_named) return std::nullopt;
   const Info page_info = page_kind(page, was, *page_named, fold_name(title));
   // The lists naming it: of pages only (no name's list mates move), each counting its pages once

@@ -477,10 +477,13 @@ class EntityResolver {
   static void weigh_naming(const Named& nm, const std::string& key, Info& info);
   /// nm's list labels and link words added to what `to` holds.
   static void add_naming(Named& to, const Named& more);
-  /// What the notes naming a page (`naming`) say of it by any of the spellings resolving to it,
+  /// What the notes naming a page (`naming`) say of it by any of the spellings resolving to it (`spellings`),
   /// but other_key's, each key's spellings resolving to it alone (nullopt otherwise).
-  std::optional<Named> naming_page(const std::string& title, const std::vector<const NoteDigest*>& naming,
+  std::optional<Named> naming_page(const std::string& title, const std::vector<std::string_view>& spellings,
+                                   const std::vector<const NoteDigest*>& naming,
                                    const std::string& other_key) const;
+  /// The spellings resolving to a name (one walk of them all).
+  std::vector<std::string_view> spellings_of(std::string_view name) const;
   /// A page's kind as decide_kinds() gives it: the override naming it (`was`, when its evidence is
   /// one), its own words, what the notes naming it say (nm, key: its title's).
   Info page_kind(const NoteDigest& page, const StoredKind* was, const Named& nm,
