@@ -14,6 +14,7 @@
 #include "parallel_for.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 #include "vault_walk.h"
 
@@ -296,6 +297,11 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver);
 // run, but the one weighed, or a deleted note's title, is contested: what it
 // gives depends on the order the run's notes are weighed in, so the
 // resolution is then resolved again (contested()).
+// The other notes' aliases are not read: the synonym table names, under the
+// key's link term, the title of every page an alias folding to the key
+// named when the run began (as namers() reads it); each of those but the
+// weighed page is a page the run leaves as it was (a changed or deleted one
+// is in the run's keys). Only a key too long for the table reads every note's aliases.
 class KeyGivers {
  public:
   /// `moves`: the notes moved or renamed, whose deleted paths are their new notes'.
@@ -313,7 +319,8 @@ class KeyGivers {
           m_contested = true;
           return true;
         }
-    return m_keys.count(std::string(key)) > 0;
+    if (m_titles.count(std::string(key)) || m_keys.count(std::string(key))) return true;
+    return m_aliases_read ? false : other_page_alias(key);
   }
 
  private:
@@ -323,29 +330,30 @@ class KeyGivers {
   const std::map<std::string, std::size_t>& m_moves;
   const std::string* m_self = nullptr;
   bool m_read = false, m_contested = false;
-  std::unordered_set<std::string> m_keys;                                  // given as the vault is
+  bool m_aliases_read = false;                    // (every note's, in m_keys)
+  std::unordered_set<std::string> m_keys;         // given as the vault is (but titles)
+  std::unordered_map<std::string, int> m_titles;  // the notes' folded titles, how many
   std::unordered_map<std::string, std::vector<const std::string*>> m_run;  // given or taken in this run
+  std::unordered_map<std::string, std::vector<const std::string*>> m_gone;  // deleted notes' folded titles
 
   void read() {
     m_read = true;
-    m_state.load_digests();
+    m_titles.reserve(m_state.notes().size());
     for (const RunNote& n : m_state.notes()) {
       if (!n.has_digest()) continue;
-      m_keys.insert(unicode::fold_name(note_title(n.file->path)));
-      const bool changed = n.status == RunNote::Status::Changed;
-      for (const auto& alias : n.page().aliases)
-        if (changed)
-          m_run[unicode::fold_name(alias)].push_back(&n.file->path);
-        else
-          m_keys.insert(unicode::fold_name(alias));
-      if (changed && n.old && n.old->digest)
+      ++m_titles[unicode::fold_name(note_title(n.file->path))];
+      if (n.status != RunNote::Status::Changed) continue;
+      for (const auto& alias : n.page().aliases) m_run[unicode::fold_name(alias)].push_back(&n.file->path);
+      if (n.old && n.old->digest)
         if (const auto old = NoteDigest::decode_page(*n.old->digest))
           for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(&n.file->path);
     }
     for (const std::string& path : m_state.vanished()) {
       const auto moved = m_moves.find(path);
       const std::string* who = moved == m_moves.end() ? &path : &m_state.notes()[moved->second].file->path;
-      m_run[unicode::fold_name(note_title(path))].push_back(who);
+      const std::string title = unicode::fold_name(note_title(path));
+      m_run[title].push_back(who);
+      m_gone[title].push_back(who);
       if (const auto old = NoteDigest::decode_page(m_state.indexed_digest(path)))
         for (const auto& alias : old->aliases) m_run[unicode::fold_name(alias)].push_back(who);
     }
@@ -354,6 +362,61 @@ class KeyGivers {
         m_keys.insert(unicode::fold_name(name));
         for (const auto& other : others) m_keys.insert(unicode::fold_name(other));
       }
+  }
+
+  // Does an alias of a page the run leaves as it was fold to the key? Asked of the synonym
+  // table (its pages as the run began); of every note's aliases when the key is too long for it.
+  bool other_page_alias(std::string_view key) {
+    const std::string term = std::string(schema::LINK.prefix) + std::string(key);
+    const std::string entry = std::string(schema::META_SYNONYM) + term;
+    if (term.size() >= schema::MAX_TERM_BYTES || entry.size() > schema::MAX_TERM_BYTES) {
+      read_aliases();
+      return m_keys.count(std::string(key)) > 0;
+    }
+    const std::string self = m_self ? unicode::fold_name(note_title(*m_self)) : std::string();
+    // A deleted note of this folded title but the weighed one (which may have moved from it)?
+    const auto gone_other = [&](const std::string& title) {
+      const auto gone = m_gone.find(title);
+      return gone != m_gone.end() && std::any_of(gone->second.begin(), gone->second.end(),
+                                                 [&](const auto* who) { return !m_self || *who != *m_self; });
+    };
+    for (const auto& line : strings::split_nonempty(m_shards.metadata(entry), '\n')) {
+      const std::string title = line.substr(std::min(line.size(), schema::LINK.prefix.size()));
+      if (line.compare(0, schema::LINK.prefix.size(), schema::LINK.prefix) != 0 ||
+          line.size() >= schema::MAX_TERM_BYTES) {
+        m_contested = true;  // (not a page's whole link term: which page it names is not known)
+        return true;
+      }
+      // The weighed page's own title names it there when it gave the alias; a page of a title
+      // folding like its own, or a deleted one, would name it alike: which gave it is not known.
+      if (m_self && title == self) {
+        const auto current = m_titles.find(self);
+        const int others = (current == m_titles.end() ? 0 : current->second) - (self_deleted() ? 0 : 1);
+        if (others > 0 || gone_other(self)) {
+          m_contested = true;
+          return true;
+        }
+        continue;
+      }
+      if (gone_other(title)) m_contested = true;
+      return true;
+    }
+    return false;
+  }
+
+  // Is the weighed note a deleted one (not among the vault's notes)?
+  bool self_deleted() const {
+    const auto& gone = m_state.vanished();
+    return m_self && std::find(gone.begin(), gone.end(), *m_self) != gone.end();
+  }
+
+  // Every note's aliases into m_keys (the changed ones' are the run's).
+  void read_aliases() {
+    m_aliases_read = true;
+    m_state.load_digests();
+    for (const RunNote& n : m_state.notes())
+      if (n.has_digest() && n.status != RunNote::Status::Changed)
+        for (const auto& alias : n.page().aliases) m_keys.insert(unicode::fold_name(alias));
   }
 };
 
@@ -783,35 +846,42 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
   return refresh;
 }
 
-// Every name the notes link, list or credit, with its kind and evidence; the
-// unresolved ones again with the notes mentioning them.
+// Every name the notes link, list or credit, with its kind and evidence (for
+// --report entities: `entity_notes`); the unresolved ones again with the
+// notes mentioning them. Without entity_notes only the names of no kind are
+// gathered (a full pass of a large vault: each named entity's evidence written
+// out was half a second of a run that prints none of it).
 void report_entities(const IndexState& state, const EntityResolver& resolver, bool entity_notes,
                      IndexReport& report) {
   std::map<std::string, EntityInfo> entities;
-  // Each spelling's entity, found once (a large vault mentions names millions of times).
-  std::unordered_map<std::string_view, std::map<std::string, EntityInfo>::iterator> by_spelling;
+  // Each spelling's entity, found once (a large vault mentions names millions
+  // of times); none for a spelling of a name of known kind (without entity_notes).
+  std::unordered_map<std::string_view, EntityInfo*> by_spelling;
   for (const RunNote& n : state.notes()) {
     if (!n.has_digest()) continue;
     for (const auto& name : n.digest().names) {
-      auto [at, first_time] = by_spelling.try_emplace(name);
-      bool inserted = false;
-      if (first_time) std::tie(at->second, inserted) = entities.try_emplace(resolver.canonical(name));
-      const std::string& canon = at->second->first;
-      EntityInfo& e = at->second->second;
-      if (inserted) {
-        e.name = canon;
-        e.kind = resolver.kind(canon);
-        e.evidence = std::string(to_string(resolver.evidence(canon)));
-        if (const std::string detail = resolver.evidence_detail(canon); !detail.empty())
-          e.evidence += ": " + detail;
+      auto [at, first_time] = by_spelling.try_emplace(name, nullptr);
+      if (first_time) {
+        std::string canon = resolver.canonical(name);
+        std::optional<Kind> kind = resolver.kind(canon);
+        if (kind && !entity_notes) continue;
+        auto [e, inserted] = entities.try_emplace(std::move(canon));
+        at->second = &e->second;
+        if (inserted) {
+          e->second.name = e->first;
+          e->second.kind = std::move(kind);
+          e->second.evidence = std::string(to_string(resolver.evidence(e->first)));
+          if (const std::string detail = resolver.evidence_detail(e->first); !detail.empty())
+            e->second.evidence += ": " + detail;
+        }
       }
       // Which notes mention it: only when asked for (a large vault has millions of mentions).
-      if (entity_notes || !e.kind) e.notes.insert(n.file->path);
+      if (at->second) at->second->notes.insert(n.file->path);
     }
   }
   for (auto& [name, e] : entities) {
     if (!e.kind) report.unresolved.push_back({e.name, e.notes});
-    report.entities.push_back(std::move(e));
+    if (entity_notes) report.entities.push_back(std::move(e));
   }
 }
 

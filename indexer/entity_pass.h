@@ -26,8 +26,8 @@ class EntityPass {
   /// one is reported skipped and the overrides last read are kept). When no
   /// note's digest and no override changed, the resolution and findings the
   /// index keeps are reused; otherwise every digest is resolved anew and the
-  /// notes depending on a changed entity are found. Fills report.entities,
-  /// unresolved and ambiguous.
+  /// notes depending on a changed entity are found. Fills report.unresolved,
+  /// ambiguous and, with opts.entity_notes, entities.
   EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
              const std::filesystem::path& root, IndexReport& report);
 

@@ -58,6 +58,76 @@ for pair in "Nova Lab|Nova_Lab" "Nova|ＮＯＶＡ" "ヴァイオリン|ヴア�
   fi
 done
 
+# An alias given up is a key nothing else gives unless a title, a name of the
+# config's lists or another page's alias gives it (the synonym table names the
+# pages whose aliases gave a key when the run began): given up by a page that
+# moves in the same run, by a page deleted, while a config name gives it,
+# while another page's alias folds alike, and one too long for the table.
+fresh
+mkdir -p "$v/.sagasu" "$v/sub"
+printf 'people:
+  Xin Liu: [劉鑫]
+' >"$v/.sagasu/config.yaml"
+printf -- '---
+aliases: [劉鑫, XL2]
+---
+# Xin Liu
+本文。
+' >"$v/Xin Liu.md"
+printf -- '---
+aliases: [NL]
+---
+# Nova Lab
+本文。
+' >"$v/Nova Lab.md"
+printf -- '---
+aliases: [OB]
+---
+# Orb
+本文。
+' >"$v/Orb.md"
+printf -- '---
+aliases: [al]
+---
+# Alpha
+本文。
+' >"$v/Alpha.md"
+printf -- '---
+aliases: [" AL"]
+---
+# Beta
+本文。
+' >"$v/Beta.md"
+long="$(printf 'ながい%.0s' $(seq 1 30))"
+printf -- '---
+aliases: [%s]
+---
+# Long
+本文。
+' "$long" >"$v/Long.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+printf -- '---
+aliases: [XL2]
+---
+# Xin Liu
+本文。
+' >"$v/Xin Liu.md"
+same_as_rebuild "$v" "$i" "an alias given up that a config name gives"
+rm "$v/Nova Lab.md" && printf '# Nova Lab
+本文。
+' >"$v/sub/Nova Lab.md"
+same_as_rebuild "$v" "$i" "an alias given up by a page moved in the same run"
+rm "$v/Orb.md"
+same_as_rebuild "$v" "$i" "a page with an alias deleted"
+printf '# Alpha
+本文。
+' >"$v/Alpha.md"
+same_as_rebuild "$v" "$i" "an alias given up that another page's alias folds like"
+printf '# Long
+本文。
+' >"$v/Long.md"
+same_as_rebuild "$v" "$i" "an alias too long for the synonym table given up"
+
 for other in zd.md a0.md; do
   fresh
   printf '# Target\n本文。\n' >"$v/Target.md"

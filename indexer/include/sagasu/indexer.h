@@ -33,7 +33,8 @@ struct IndexOptions {
   /// Split the notes by path hash into this many shard indexes (0: as many as the
   /// index has, 1 for a new one). Another count than the index's rebuilds it.
   unsigned shards = 0;
-  bool entity_notes = false;  ///< list for every entity the notes mentioning it (unresolved ones always)
+  bool entity_notes =
+      false;  ///< report.entities: every entity, with the notes mentioning it (unresolved ones always)
   bool glossary = false;      ///< fill IndexReport::glossary (indexer --report glossary)
   /// Called as each phase of the run starts, with its name: "scan" (the vault
   /// walked, new and changed files read and parsed), "entities" (the
@@ -83,7 +84,7 @@ struct IndexReport {
   /// How many entities were unresolved after the run before this one (what
   /// the index kept); nullopt when it kept nothing (a new index).
   std::optional<std::size_t> unresolved_before;
-  std::vector<EntityInfo> entities;  ///< every linked name, by name
+  std::vector<EntityInfo> entities;  ///< every linked name, by name (IndexOptions::entity_notes only)
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
   /// How the run knew the entities: "kept" (no note they rest on changed: the
   /// resolution the index keeps), "extended" (that resolution brought up to
