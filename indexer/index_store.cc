@@ -113,8 +113,9 @@ WriterLock::WriterLock(const std::string& dir, bool wait, const std::string& pur
 
 const std::string& WriterLock::taken_over() const { return m_held->taken_over; }
 
-IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
+IndexStore::IndexStore(const std::string& dir, bool wait, bool create) : m_dir(dir) {
   std::error_code ec;
+  if (!create && !fs::exists(dir, ec)) return;
   fs::create_directories(dir, ec);
   if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", dir, ec.message()));
   if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / layout::STUB_FILE, ec))
@@ -123,6 +124,11 @@ IndexStore::IndexStore(const std::string& dir, bool wait) : m_dir(dir) {
 }
 
 IndexStore::~IndexStore() = default;
+
+const std::string& IndexStore::lock_taken_over() const {
+  static const std::string none;
+  return m_lock ? m_lock->taken_over() : none;
+}
 
 std::string IndexStore::current() const {
   const auto names = layout::read_stub(m_dir);

@@ -45,11 +45,13 @@ class IndexStore {
  public:
   /// Creates the folder if needed and takes the writer lock (WriterLock). With
   /// wait, blocks until the lock is free; otherwise throws sagasu::Error naming the holder.
-  IndexStore(const std::string& dir, bool wait);
+  /// Without `create` (a dry run), a folder that is not there is neither made nor locked:
+  /// the store is an empty one.
+  IndexStore(const std::string& dir, bool wait, bool create = true);
   ~IndexStore();
   const std::string& dir() const { return m_dir; }
-  /// WriterLock::taken_over of the folder's lock.
-  const std::string& lock_taken_over() const { return m_lock->taken_over(); }
+  /// WriterLock::taken_over of the folder's lock ("" when none was taken).
+  const std::string& lock_taken_over() const;
   IndexStore(const IndexStore&) = delete;
   IndexStore& operator=(const IndexStore&) = delete;
 

@@ -33,7 +33,7 @@ void update_generation_files(const Xapian::Database& db, const std::string& fold
 }  // namespace
 
 ShardSet::ShardSet(const IndexOptions& opts, const std::string& config)
-    : m_store(opts.index, opts.wait), m_dry_run(opts.dry_run) {
+    : m_store(opts.index, opts.wait, !opts.dry_run), m_dry_run(opts.dry_run) {
   const std::vector<std::string> old_shards = m_store.shards();
   const bool exists = !m_store.current().empty() || !old_shards.empty();
   const std::size_t old_count = old_shards.empty() ? 1 : old_shards.size();
@@ -89,7 +89,8 @@ void ShardSet::open_stores(std::size_t count, bool wait) {
     return;
   }
   for (std::size_t k = 0; k < count; ++k) {
-    m_shards[k].own = std::make_unique<IndexStore>(m_store.path_of(layout::shard_folder(k)), wait);
+    m_shards[k].own =
+        std::make_unique<IndexStore>(m_store.path_of(layout::shard_folder(k)), wait, !m_dry_run);
     m_shards[k].store = m_shards[k].own.get();
   }
 }

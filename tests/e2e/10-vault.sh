@@ -65,4 +65,5 @@ expect "indexer --dry-run into a closed pipe exits 0" \
   test "$(closed_pipe_status "$INDEXER" --vault "$VAULT" --index "$WORK/dry-idx" --dry-run --quiet)" = 0
 "$INDEXER" --vault "$VAULT" --index "$WORK/dry-idx" --dry-run --quiet | head -1 >/dev/null
 expect "indexer --dry-run | head -1 exits 0" test "${PIPESTATUS[0]}" = 0
+expect "a dry run of a new index makes no index folder" test ! -e "$WORK/dry-idx"
 finish

@@ -156,4 +156,9 @@ expect "the third shard folder is removed" [ ! -e "$sharded/shard-2" ]
 expect "two shards = one index" cmp -s "$WORK/a.json" "$WORK/b.json"
 check shards-unshard "$INDEXER" --vault "$v" --index "$sharded" --shards 1
 expect "back to one index: no shard folders" [ ! -e "$sharded/shard-0" ]
+# A dry run of another shard count writes nothing: no shard folder, no lock in one.
+find "$sharded" | sort >"$WORK/before.txt"
+"$INDEXER" --vault "$v" --index "$sharded" --shards 3 --dry-run --quiet >/dev/null
+find "$sharded" | sort >"$WORK/after.txt"
+expect "a dry run of three shards makes no shard folder" cmp -s "$WORK/before.txt" "$WORK/after.txt"
 finish
