@@ -657,8 +657,10 @@ std::optional<EntityResolver> kept_resolution(const IndexState& state, ShardSet&
         const auto named_by = postings(n.digest().title, shards);
         const auto naming = named_by ? naming_notes(*named_by, i, i + 1) : std::nullopt;
         if (!naming) return std::nullopt;
+        // (By the key of the name they became: the page may give up other aliases too.)
+        const std::string key = unicode::fold_name(what.orphan);
         for (std::size_t j = 0; j < naming->digests.size(); ++j)
-          if (names_key(*naming->digests[j], what.alias_keys_gone.front()))
+          if (names_key(*naming->digests[j], key))
             change.mentions.push_back({what.orphan, *naming->paths[j], true});
       }
     }

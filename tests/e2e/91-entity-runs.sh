@@ -127,6 +127,17 @@ printf '# Long
 本文。
 ' >"$v/Long.md"
 same_as_rebuild "$v" "$i" "an alias too long for the synonym table given up"
+# A page giving up two aliases in one run, one of which a note names it by: that
+# name is one of its own, unresolved in the note (a review's counterexample: the
+# findings lost it, weighed by the other alias's key).
+fresh
+printf -- '---\naliases: [Shared, Foo]\n---\n# P\n本文。\n' >"$v/P.md"
+printf '# n\n[[Shared]] の話。\n' >"$v/n.md"
+"$INDEXER" --vault "$v" --index "$i" --quiet
+printf '# P\n本文。\n' >"$v/P.md"
+same_as_rebuild "$v" "$i" "a page giving up two aliases, a note naming it by one"
+expect "the name is unresolved in the note naming it" grep -aq "unresolved entity 'Shared' in n.md" \
+  <("$INDEXER" --vault "$v" --index "$i" --verbose 2>&1)
 
 for other in zd.md a0.md; do
   fresh
