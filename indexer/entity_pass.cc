@@ -150,6 +150,15 @@ bool spelled_anywhere(const std::string& title, const IndexState& state) {
   return false;
 }
 
+// The synonym table's entry (schema.h: META_SYNONYM) of a name's link term, which names the
+// pages whose aliases fold like it; nullopt when the term is too long for the table to hold one.
+std::optional<std::string> synonym_entry(std::string_view name) {
+  const std::string term = schema::filter_term(schema::LINK, name);
+  std::string entry = std::string(schema::META_SYNONYM) + term;
+  if (term.size() >= schema::MAX_TERM_BYTES || entry.size() > schema::MAX_TERM_BYTES) return std::nullopt;
+  return entry;
+}
+
 // Can a deleted note's page go without resolving the vault again, as far as
 // the index and the config tell (EntityResolver::removed and orphaned ask the
 // rest)? Only when no other page's alias folds like its title (the synonym
@@ -158,11 +167,8 @@ bool spelled_anywhere(const std::string& title, const IndexState& state) {
 std::optional<std::set<std::pair<std::size_t, Xapian::docid>>> namers(const NoteDigest& before,
                                                                       const IndexedNote& ix, ShardSet& shards,
                                                                       const VaultConfig& config) {
-  const std::string term = schema::filter_term(schema::LINK, before.title);
-  const std::string synonym = std::string(schema::META_SYNONYM) + term;
-  if (term.size() >= schema::MAX_TERM_BYTES || synonym.size() > schema::MAX_TERM_BYTES ||
-      !shards.metadata(synonym).empty())
-    return std::nullopt;
+  const auto synonym = synonym_entry(before.title);
+  if (!synonym || !shards.metadata(*synonym).empty()) return std::nullopt;
   const std::string key = unicode::fold_name(before.title);
   for (const auto* names : {&config.people(), &config.organizations()})
     for (const auto& [name, others] : *names) {
@@ -367,9 +373,8 @@ class KeyGivers {
   // Does an alias of a page the run leaves as it was fold to the key? Asked of the synonym
   // table (its pages as the run began); of every note's aliases when the key is too long for it.
   bool other_page_alias(std::string_view key) {
-    const std::string term = std::string(schema::LINK.prefix) + std::string(key);
-    const std::string entry = std::string(schema::META_SYNONYM) + term;
-    if (term.size() >= schema::MAX_TERM_BYTES || entry.size() > schema::MAX_TERM_BYTES) {
+    const auto entry = synonym_entry(key);
+    if (!entry) {
       read_aliases();
       return m_keys.count(std::string(key)) > 0;
     }
@@ -380,7 +385,7 @@ class KeyGivers {
       return gone != m_gone.end() && std::any_of(gone->second.begin(), gone->second.end(),
                                                  [&](const auto* who) { return !m_self || *who != *m_self; });
     };
-    for (const auto& line : strings::split_nonempty(m_shards.metadata(entry), '\n')) {
+    for (const auto& line : strings::split_nonempty(m_shards.metadata(*entry), '\n')) {
       const std::string title = line.substr(std::min(line.size(), schema::LINK.prefix.size()));
       if (line.compare(0, schema::LINK.prefix.size(), schema::LINK.prefix) != 0 ||
           line.size() >= schema::MAX_TERM_BYTES) {

@@ -301,6 +301,18 @@ std::map<std::string, std::string>::const_iterator random_note(const RVault& v, 
   return it;
 }
 
+// each(v, note, rng) for review_rounds() random vaults from review_seed(), `note` one of v's
+// notes at random.
+template <class Each>
+void each_random_note(Each each) {
+  std::mt19937 rng(review_seed());
+  for (int i = 0; i < review_rounds(); ++i) {
+    RVault v;
+    fill_random(v, rng);
+    each(v, random_note(v, rng), rng);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass resolves", "[entities]") {
@@ -368,13 +380,8 @@ TEST_CASE("EntityResolver, random changes of random vaults extend as a full pass
 // whose aliases two pages give, as here.)
 TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same where moves_freely says so",
           "[entities]") {
-  const int rounds = review_rounds();
-  std::mt19937 rng(review_seed());
   int asked = 0, freely = 0, moved_differs = 0, wrong = 0;
-  for (int i = 0; i < rounds; ++i) {
-    RVault v;
-    fill_random(v, rng);
-    const auto it = random_note(v, rng);
+  each_random_note([&](RVault& v, auto it, std::mt19937& rng) {
     const std::string path = it->first;
     const std::string file = path.substr(path.rfind('/') + 1);
     std::map<std::string, std::string> after = v.files;
@@ -383,7 +390,7 @@ TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same w
     const auto ds = v.digests(v.files);
     const NoteDigest d = test::digest(v.p.parse(path, it->second));
     if (std::count_if(ds.begin(), ds.end(), [&](const NoteDigest& o) { return o.title == d.title; }) > 1)
-      continue;
+      return;
     KindVocabulary kinds;
     EntityResolver full_before;
     for (auto digest : ds) full_before.add(std::move(digest));
@@ -391,7 +398,7 @@ TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same w
     if (std::any_of(d.aliases.begin(), d.aliases.end(), [&](const std::string& a) {
           return full_before.ambiguous().count(unicode::fold_name(a));
         }))
-      continue;
+      return;
     const std::string before_enc = v.full(v.files, &kinds);
     const auto stored = EntityResolver::deserialize(before_enc, kinds);
     REQUIRE(stored);
@@ -406,7 +413,7 @@ TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same w
         for (const auto& [q, t] : v.files) std::cout << "## " << q << "\n" << t << "\n";
       }
     }
-  }
+  });
   if (std::getenv("REVIEW_ROUNDS"))
     std::cout << "moves: asked " << asked << ", free " << freely << ", resolving otherwise " << moved_differs
               << ", wrong " << wrong << "\n";
@@ -421,20 +428,15 @@ TEST_CASE("EntityResolver, a note moved in the vault's order resolves the same w
 // alias folding like its old title: the indexer's conditions), a full pass of
 // the vault after the rename gives the same.
 TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a full pass", "[entities]") {
-  const int rounds = review_rounds();
-  std::mt19937 rng(review_seed());
   const std::vector<std::string> new_titles{
       "Renamed Page", "新しい名前", "Kyoto University 2", "Nova Lab", "Quiet Org", "京都大学", "Solo"};
   int asked = 0, renamed = 0, wrong = 0;
-  for (int i = 0; i < rounds; ++i) {
-    RVault v;
-    fill_random(v, rng);
-    const auto it = random_note(v, rng);
+  each_random_note([&](RVault& v, auto it, std::mt19937& rng) {
     const std::string path = it->first;
     const std::string dir = path.find('/') == std::string::npos ? "" : path.substr(0, path.rfind('/') + 1);
     const std::string from = path.substr(dir.size(), path.size() - dir.size() - 3);
     const std::string to = pick(rng, new_titles);
-    if (v.files.count(dir + to + ".md")) continue;
+    if (v.files.count(dir + to + ".md")) return;
     std::map<std::string, std::string> after;
     for (const auto& [q, t] : v.files) {
       std::string text = t;
@@ -446,7 +448,7 @@ TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a
     const auto ds = v.digests(v.files), after_ds = v.digests(after);
     const NoteDigest page = test::digest(v.p.parse(path, it->second));
     if (std::count_if(ds.begin(), ds.end(), [&](const NoteDigest& o) { return o.title == page.title; }) > 1)
-      continue;
+      return;
     // (The indexer's: no other page's alias folds like the old title; every other note relinked.)
     const std::string old_key = unicode::fold_name(page.title);
     if (std::any_of(ds.begin(), ds.end(), [&](const NoteDigest& o) {
@@ -454,7 +456,7 @@ TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a
                    return unicode::fold_name(a) == old_key;
                  });
         }))
-      continue;
+      return;
     bool relinked = true;
     for (const auto& [q, t] : v.files) {  // (the page too: its links to itself, its title)
       const std::string q_after = q == path ? dir + to + ".md" : q;
@@ -467,15 +469,15 @@ TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a
       was.glosses = now.glosses;
       relinked = relinked && was == now;
     }
-    if (!relinked) continue;
+    if (!relinked) return;
     KindVocabulary kinds;
     const std::string before_enc = v.full(v.files, &kinds);
     const auto stored = EntityResolver::deserialize(before_enc, kinds);
     REQUIRE(stored);
-    if (!stored->moves_freely(page, [&](std::string_view n) { return RVault::is_page_in(ds, n); })) continue;
+    if (!stored->moves_freely(page, [&](std::string_view n) { return RVault::is_page_in(ds, n); })) return;
     ++asked;
     const auto r = stored->renamed(page, to);
-    if (!r) continue;
+    if (!r) return;
     ++renamed;
     if (r->serialize() != v.full(after)) {
       ++wrong;
@@ -484,7 +486,7 @@ TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a
         for (const auto& [q, t] : v.files) std::cout << "## " << q << "\n" << t << "\n";
       }
     }
-  }
+  });
   if (std::getenv("REVIEW_ROUNDS"))
     std::cout << "renames: asked " << asked << ", renamed " << renamed << ", wrong " << wrong << "\n";
   CHECK(renamed > asked / 10);
@@ -496,18 +498,13 @@ TEST_CASE("EntityResolver, a page renamed with its links rewritten resolves as a
 // gives a resolution (the indexer's conditions: one note of the title), a
 // full pass of the vault after the edit gives the same.
 TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a full pass", "[entities]") {
-  const int rounds = review_rounds();
-  std::mt19937 rng(review_seed());
   int asked = 0, aliased = 0, wrong = 0, unaliased = 0, wrong_back = 0;
-  for (int i = 0; i < rounds; ++i) {
-    RVault v;
-    fill_random(v, rng);
-    const auto it = random_note(v, rng);
+  each_random_note([&](RVault& v, auto it, std::mt19937& rng) {
     const std::string path = it->first, old = it->second;
     const auto ds = v.digests(v.files);
     const NoteDigest before = test::digest(v.p.parse(path, old));
     if (std::count_if(ds.begin(), ds.end(), [&](const NoteDigest& o) { return o.title == before.title; }) > 1)
-      continue;
+      return;
     KindVocabulary kinds;
     const std::string before_enc = v.full(v.files, &kinds);
     const auto stored = EntityResolver::deserialize(before_enc, kinds);
@@ -518,7 +515,7 @@ TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a
     for (const auto& d : ds)
       for (const auto& n : d.names)
         if (!is_page(stored->canonical(n))) unpaged.push_back(n);
-    if (unpaged.empty()) continue;
+    if (unpaged.empty()) return;
     const std::string alias = pick(rng, unpaged);
     std::string text = old;
     if (text.rfind("---\n", 0) != 0) {
@@ -568,7 +565,7 @@ TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a
     const auto gk_before = [&](std::string_view key) { return RVault::gives(rest, before.title, key); };
     const auto back =
         with_alias->unaliased(after, before, is_page, nullptr, gk_before, naming_before, page_of);
-    if (!back) continue;
+    if (!back) return;
     ++unaliased;
     if (back->serialize() != before_enc) {
       ++wrong_back;
@@ -577,7 +574,7 @@ TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a
         for (const auto& [q, t] : after_files) std::cout << "## " << q << "\n" << t << "\n";
       }
     }
-  }
+  });
   if (std::getenv("REVIEW_ROUNDS"))
     std::cout << "aliases: asked " << asked << ", aliased " << aliased << ", wrong " << wrong
               << "; unaliased " << unaliased << ", wrong " << wrong_back << "\n";
@@ -595,15 +592,11 @@ TEST_CASE("EntityResolver, a page given an alias notes already use resolves as a
 TEST_CASE("EntityResolver, a second note of a title that says nothing of its page resolves as a full pass",
           "[entities]") {
   const int rounds = review_rounds();
-  std::mt19937 rng(review_seed());
   int silent_new = 0, silent_gone = 0, extended_new = 0, extended_gone = 0, wrong = 0;
-  for (int i = 0; i < rounds; ++i) {
-    RVault v;
-    fill_random(v, rng);
-    const auto it = random_note(v, rng);
+  each_random_note([&](RVault& v, auto it, std::mt19937& rng) {
     const std::string title = test::digest(v.p.parse(it->first, it->second)).title;
     const std::string path = (rng() % 2 ? "00/" : "zzz/") + title + ".md";
-    if (v.files.count(path)) continue;
+    if (v.files.count(path)) return;
     std::map<std::string, std::string> with = v.files;
     with[path] = random_body(rng);
     const NoteDigest d = test::digest(v.p.parse(path, with[path]));
@@ -646,7 +639,7 @@ TEST_CASE("EntityResolver, a second note of a title that says nothing of its pag
     };
     weigh(v.files, with, true, silent_new, extended_new);
     weigh(with, v.files, false, silent_gone, extended_gone);
-  }
+  });
   if (std::getenv("REVIEW_ROUNDS"))
     std::cout << "second notes: new " << silent_new << " silent, " << extended_new << " extended; deleted "
               << silent_gone << " silent, " << extended_gone << " extended; wrong " << wrong << "\n";

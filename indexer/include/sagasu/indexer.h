@@ -33,8 +33,7 @@ struct IndexOptions {
   /// Split the notes by path hash into this many shard indexes (0: as many as the
   /// index has, 1 for a new one). Another count than the index's rebuilds it.
   unsigned shards = 0;
-  bool entity_notes =
-      false;  ///< report.entities: every entity, with the notes mentioning it (unresolved ones always)
+  bool entity_notes = false;  ///< fill IndexReport::entities, each with the notes mentioning it
   bool glossary = false;      ///< fill IndexReport::glossary (indexer --report glossary)
   /// Called as each phase of the run starts, with its name: "scan" (the vault
   /// walked, new and changed files read and parsed), "entities" (the
