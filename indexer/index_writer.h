@@ -25,6 +25,11 @@
 
 namespace sagasu {
 
+/// How many parts a fresh build writes a shard of `notes` notes in on `jobs`
+/// cores: parts of at most 2,000 notes, at least one per core (of 64 notes or
+/// more), and a multiple of the cores when there are more parts than cores.
+std::size_t fresh_build_parts(std::size_t notes, unsigned jobs);
+
 /// Writes the notes of a run into the index's shards.
 class IndexWriter {
  public:

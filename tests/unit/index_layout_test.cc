@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "index_writer.h"
 #include "test_index.h"
 
 using namespace sagasu;
@@ -43,4 +44,23 @@ TEST_CASE("Layout, the stub of an index folder, or none", "[layout]") {
   CHECK(layout::read_stub(t.path.string()).empty());  // no index yet
   test::write_file(t.path / "XAPIANDB", layout::stub_text({"gen-000009"}));
   CHECK(layout::read_stub(t.path.string()) == std::vector<std::string>{"gen-000009"});
+}
+
+TEST_CASE("A fresh build's parts: at most 2,000 notes each, shared evenly by the cores", "[layout]") {
+  using sagasu::fresh_build_parts;
+  CHECK(fresh_build_parts(0, 2) == 1u);
+  CHECK(fresh_build_parts(50, 4) == 1u);   // too few notes for a part per core
+  CHECK(fresh_build_parts(200, 4) == 4u);  // one per core
+  CHECK(fresh_build_parts(4000, 2) == 2u);
+  CHECK(fresh_build_parts(10000, 1) == 5u);
+  CHECK(fresh_build_parts(10000, 2) == 6u);   // 5 parts would leave a core idle through the last round
+  CHECK(fresh_build_parts(20000, 8) == 16u);  // 10 would run a second round on two of the eight
+  CHECK(fresh_build_parts(100000, 2) == 50u);
+  for (unsigned jobs : {1u, 2u, 3u, 8u})
+    for (std::size_t notes : {1u, 63u, 64u, 1999u, 2000u, 2001u, 9999u, 30001u, 123457u}) {
+      const std::size_t parts = fresh_build_parts(notes, jobs);
+      INFO(notes << " notes, " << jobs << " jobs: " << parts << " parts");
+      CHECK((notes + parts - 1) / parts <= 2000);
+      CHECK((parts <= jobs || parts % jobs == 0));
+    }
 }
