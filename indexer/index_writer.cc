@@ -129,7 +129,7 @@ std::size_t fresh_build_parts(std::size_t notes, unsigned jobs) {
 // order (fresh_build_parts of them), written by every core in turn and
 // merged by one Xapian compaction: memory stays bounded (Xapian's inverter
 // holds one part), no part's tables grow large enough to make each flush
-// dearer than the last, and the result is compact and holds the same for any -j.
+// dearer than the last, and the result is compact, its content the same for any -j.
 // The parts are temporary: not synced (the merged generation is).
 void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& notes, std::size_t total) {
   const std::size_t n = notes.size();
