@@ -25,8 +25,8 @@ class EntityPass {
   /// Reads the override file (.sagasu/entities.tsv below root; an unreadable
   /// one is reported skipped and the overrides last read are kept). When no
   /// note's digest and no override changed, the resolution and findings the
-  /// index keeps are reused; otherwise every digest is resolved anew and the
-  /// notes depending on a changed entity are found. Fills report.unresolved,
+  /// index keeps are reused; otherwise every digest is resolved anew (one
+  /// pass, whatever changed) and the notes depending on a changed entity are found. Fills report.unresolved,
   /// ambiguous and, with opts.entity_notes, entities.
   EntityPass(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
              const std::filesystem::path& root, IndexReport& report);
@@ -36,21 +36,10 @@ class EntityPass {
   /// Did the notes or the override file change (or is the index built fresh)?
   /// Only then is what derives from the whole vault computed again.
   bool any_change() const { return m_any_change; }
-  /// Was the resolution the index keeps reused, as it is or updated by what the
-  /// change touched? (Either way the glossary still holds and the synonym table
-  /// needs at most aliased()'s entries; an updated one is stored again with the findings.)
+  /// Was the resolution the index keeps reused (no note's digest and no
+  /// override changed)? Then what derives from the digests (the synonym
+  /// table, the glossary) still holds too.
   bool reused() const { return m_reused; }
-  /// Was the resolution the index keeps brought up to date by what changed (reused() too)?
-  bool extended() const { return m_extended; }
-  /// The notes whose pages an extended resolution gave more aliases: the
-  /// synonym table (not computed again: reused()) grows by theirs.
-  const std::vector<NoteDigest>& aliased() const { return m_aliased; }
-  /// Did an extended resolution's pages give up aliases? The synonym table
-  /// (else reused()) is then built again from every note's digest.
-  bool synonyms_stale() const { return m_synonyms_stale; }
-  /// Did an extended resolution's notes state other glosses? The glossary
-  /// (else reused()) is then built again from every note's digest.
-  bool glossary_stale() const { return m_glossary_stale; }
   /// Indexed paths whose files did not change but whose documents are rebuilt:
   /// they link to, or are the page of, an entity whose canonical name, kind or
   /// evidence changed.
@@ -75,16 +64,10 @@ class EntityPass {
   EntityResolver m_resolver;
   std::string m_overrides;
   bool m_any_change = false;
-  bool m_reused = false;    // the index's resolution and findings (and what derives from the digests)
-  bool m_extended = false;  // ... extended by what the change touched (both stored again)
-  std::vector<NoteDigest> m_aliased;
-  bool m_synonyms_stale = false;
-  bool m_glossary_stale = false;
+  bool m_reused = false;  // the index's resolution and findings (and what derives from the digests)
   std::set<std::string> m_refresh;
-  std::string m_findings;   // JSON, when resolved anew, extended or notes moved (stored again)
-  std::string m_kept_hash;  // the hash of the resolution kept, when it was read or vouched for
-  // Is the resolution stored again (resolved anew, or extended)?
-  bool stores_resolution() const { return !m_reused || m_extended; }
+  std::string m_findings;   // JSON, when resolved anew
+  std::string m_kept_hash;  // the hash of the resolution kept
 
   void resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
                IndexReport& report);

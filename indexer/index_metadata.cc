@@ -171,29 +171,6 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
   return synonyms;
 }
 
-std::map<std::string, std::string> synonym_additions(const std::vector<NoteDigest>& pages,
-                                                     const Xapian::Database& db) {
-  Synonyms added;
-  Analyzer analyzer;
-  for (const NoteDigest& d : pages) add_synonyms(d, analyzer, added);
-  // Each key's stored entry read back (its titles, then SYNONYM_HEAD and its aliases) and merged.
-  Synonyms merged = added;
-  std::set<std::string> keys;
-  for (const auto* side : {&added.titles, &added.aliases})
-    for (const auto& [key, names] : *side) keys.insert(key);
-  for (const std::string& key : keys) {
-    bool head = false;
-    for (auto& line :
-         strings::split_nonempty(db.get_metadata(std::string(schema::META_SYNONYM) + key), '\n')) {
-      if (line == schema::SYNONYM_HEAD)
-        head = true;
-      else
-        (head ? merged.aliases : merged.titles)[key].insert(std::move(line));
-    }
-  }
-  return synonym_lines(merged);
-}
-
 void write_metadata(ShardSet& shards, const std::string& vault,
                     const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables) {
   Analyzer analyzer;
@@ -205,7 +182,6 @@ void write_metadata(ShardSet& shards, const std::string& vault,
   for (std::size_t k = 0; k < shards.size(); ++k) {
     Xapian::WritableDatabase& db = shards.db(k);
     if (synonyms) replace_keys(db, std::string(schema::META_SYNONYM), *synonyms);
-    if (tables.synonym_changes) set_keys(db, std::string(schema::META_SYNONYM), *tables.synonym_changes);
     if (glossary) replace_keys(db, std::string(schema::META_GLOSSARY), *glossary);
     if (sounds) replace_keys(db, std::string(schema::META_SOUND), *sounds);
     if (sound_changes) set_keys(db, std::string(schema::META_SOUND), *sound_changes);

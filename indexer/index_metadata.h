@@ -30,12 +30,6 @@ struct Synonyms {
 /// Analyzer::key text; and an alias in the filter of every entity field names the page.
 Synonyms vault_synonyms(const std::vector<RunNote>& notes);
 
-/// The entries of the synonym table that pages given more aliases change (each
-/// key's stored entry with their names added), to write with set_keys: the
-/// table vault_synonyms would build again, when the pages only gained aliases.
-std::map<std::string, std::string> synonym_additions(const std::vector<NoteDigest>& pages,
-                                                     const Xapian::Database& db);
-
 /// The equivalents the vault's notes state (glossary.h), each with the notes
 /// stating it: the bridge tier's vault glossary (schema.h: META_GLOSSARY).
 std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>& notes);
@@ -44,8 +38,6 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
 /// so it always matches the notes.
 struct VaultTables {
   std::optional<Synonyms> synonyms;
-  /// synonym_changes: these keys' entries replace theirs, the others stay.
-  std::optional<std::map<std::string, std::string>> synonym_changes;
   std::optional<std::map<Gloss, std::set<std::string>>> glossary;  ///< vault_glossary
   std::optional<std::map<std::string, std::set<std::string>>> sounds;  ///< vault_sounds
   /// sound_changes: these keys' entries replace theirs (no words: the key goes), the others stay.

@@ -81,14 +81,13 @@ IndexReport run_phases(const IndexOptions& opts) {
   phase("entities");
   report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
   const EntityPass entities(state, shards, opts, config, scan.root, report);
-  report.entities_by = !entities.reused() ? "resolved" : entities.extended() ? "extended" : "kept";
+  report.entities_by = entities.reused() ? "kept" : "resolved";
   // The tables derived from every note's digest (the synonyms, the glossary)
-  // again only when a digest changed; a kept resolution keeps them, and no
-  // digest is decoded. Then the decoded digests are let go: the documents
-  // need only their encodings.
-  const bool digests_changed = entities.any_change() && !entities.reused();
+  // are built again whenever the vault is resolved again; a kept resolution
+  // keeps them. Then the decoded digests are let go: the documents need only
+  // their encodings.
   VaultTables tables;
-  const bool write_tables = digests_changed && !opts.dry_run;
+  const bool write_tables = entities.any_change() && !entities.reused() && !opts.dry_run;
   if (write_tables || opts.glossary) {
     state.load_digests();
     auto glossary = vault_glossary(state.notes());
@@ -96,20 +95,6 @@ IndexReport run_phases(const IndexOptions& opts) {
     if (write_tables) {
       tables.synonyms = vault_synonyms(state.notes());
       tables.glossary = std::move(glossary);
-    }
-  }
-  // Pages that gave up aliases: the synonym table again; pages that only
-  // gained aliases: the synonym table grows by theirs. Other glosses: the glossary again.
-  if (!write_tables && !opts.dry_run) {
-    if (entities.synonyms_stale()) {
-      state.load_digests();  // (the pages' fields only are decoded)
-      tables.synonyms = vault_synonyms(state.notes());
-    } else if (!entities.aliased().empty()) {
-      tables.synonym_changes = synonym_additions(entities.aliased(), shards.db(0));
-    }
-    if (entities.glossary_stale()) {
-      state.load_digests();
-      tables.glossary = vault_glossary(state.notes());
     }
   }
   state.release_digests(jobs);

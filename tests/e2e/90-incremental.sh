@@ -149,15 +149,13 @@ same_as_rebuild() {  # same_as_rebuild VAULT INDEX WHAT: index incrementally, re
   expect "$3: incremental = rebuild" cmp -s "$WORK/inc.dump" "$WORK/full.dump"
 }
 
-# Links and list labels added for pages that say what they are keep the
-# stored resolution (EntityResolver::keeps); names no note had (one of no
-# kind: unresolved, one a list label makes a person), a name of no page
-# that other notes name (unresolved in one note more), and such names given
-# up again (one gone with its last note, one other notes keep) extend it
-# (EntityResolver::extended); a label for a page whose kind lists decide,
-# with a name no page has, resolves the vault again (the name becomes a
-# person: the notes linking it change). Each time the update is what a
-# rebuild makes, the stored resolution and findings included.
+# Links and list labels added for pages that say what they are; names no
+# note had (one of no kind: unresolved, one a list label makes a person), a
+# name of no page that other notes name (unresolved in one note more), and
+# such names given up again (one gone with its last note, one other notes
+# keep); a label for a page whose kind lists decide, with a name no page has
+# (the name becomes a person: the notes linking it change). Each time the
+# update is what a rebuild makes, the stored resolution and findings included.
 k="$WORK/kept" && kinc="$WORK/kept-inc"
 cp -r "$SAGASU_SRC/data/vault" "$k"
 "$INDEXER" --vault "$k" --index "$kinc" --quiet
@@ -194,8 +192,7 @@ NOTE
 same_as_rebuild "$k" "$kinc" "a new paper that no note names"
 
 # A page's own type changes (a concept becomes a product, a person an
-# organization): the resolution is extended with its new kind, and the notes
-# linking it are refreshed.
+# organization): the notes linking it are refreshed.
 for change in 's/^type: concept$/type: product/|wiki/concepts/パイプライン並列.md' \
               's/^entity_type: person$/entity_type: organization/|wiki/entities/Qiying Yu.md'; do
   page="$k/${change#*|}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Incremental equals rebuild when one run changes several notes that touch
-# one entity (a review's counterexamples, each once extended to something a
-# full pass does not give): two pages giving up an alias they share, or one
+# one entity (a review's counterexamples to an incremental resolution that
+# no longer exists, kept as regression tests): two pages giving up an alias they share, or one
 # giving it up while the other is deleted; a page deleted while a page of a
 # title folding alike stays; a page dropping one of two aliases that fold
 # alike but are other words to the analyzer; a page deleted with one of the

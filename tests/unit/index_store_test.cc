@@ -489,18 +489,6 @@ TEST_CASE("run_index, a hash another writer's commit left behind does not vouch 
   CHECK(meta(META_RESOLUTION_HASH) ==
         sagasu::content_hash(now));  // the kept resolution's own, vouched for again
   CHECK(resolution_file(generation) == now);
-  // (The older Sagasu's copy in the index goes, now that the file holds it: as a rebuild has it.)
-  CHECK(meta(META_RESOLUTION).empty());
-  // An index whose runs kept no hash (an older Sagasu's) gains it with its next commit, as a rebuild has it.
-  const std::string hash = meta(META_RESOLUTION_HASH);
-  {
-    Xapian::WritableDatabase w(generation, Xapian::DB_OPEN);
-    w.set_metadata(std::string(META_RESOLUTION_HASH), "");
-    w.commit();
-  }
-  sagasu::test::write_file(fs::path(ti.vault) / "a.md", "# A\n[[Xin Liu]] の論文。二行。\n");
-  CHECK(sagasu::run_index(o).updated == 1);
-  CHECK(meta(META_RESOLUTION_HASH) == hash);
 }
 
 // A run killed between two shards' commits leaves shards that hold different
@@ -574,10 +562,8 @@ void same_as_rebuild(const sagasu::test::TestIndex& ti, const sagasu::IndexRepor
 }  // namespace
 
 // A note moved to another folder and a page renamed with every link to it
-// rewritten (as Obsidian renames a note) bring the entities the index keeps up
-// to date instead of resolving the whole vault again (a full pass took 6-7 s
-// at 100k notes, an update under one), and find what a rebuild finds.
-TEST_CASE("run_index, moves and Obsidian's renames update the resolution the index keeps", "[index_store]") {
+// rewritten (as Obsidian renames a note): an update finds what a rebuild finds.
+TEST_CASE("run_index, moves and Obsidian's renames: an update equals a rebuild", "[index_store]") {
   sagasu::test::TestIndex ti(
       {{"notes/Xin Liu.md", "---\nentity_type: person\n---\n# Xin Liu\n研究者。[[Xin Liu]] 自身。\n"},
        {"papers/a.md", "# A\n[[Xin Liu]] の論文。\n\n## 関連\n- 関連研究者: [[Xin Liu]]\n"},
@@ -596,7 +582,7 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
   fs::create_directories(v / "people");
   fs::rename(v / "notes/Xin Liu.md", v / "people/Xin Liu.md");
   fs::rename(v / "papers/b.md", v / "b.md");
-  const sagasu::IndexReport moved = update("kept");
+  const sagasu::IndexReport moved = update("resolved");
   REQUIRE(moved.unresolved.size() == 1);
   CHECK(moved.unresolved[0].notes == std::set<std::string>{"b.md"});
   // Renamed, every link rewritten (a link with display text too, and its own link to itself).
@@ -605,7 +591,7 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
                            "---\nentity_type: person\n---\n# Xin Liu\n研究者。[[劉鑫]] 自身。\n");
   sagasu::test::write_file(v / "papers/a.md", "# A\n[[劉鑫]] の論文。\n\n## 関連\n- 関連研究者: [[劉鑫]]\n");
   sagasu::test::write_file(v / "b.md", "# B\n[[劉鑫|劉鑫]] の話。\n\n[[謎の概念]] も。\n");
-  update("extended");
+  update("resolved");
   // Renamed back, one link left as it was: then the old name is a name of its own, resolved anew.
   fs::rename(v / "people/劉鑫.md", v / "people/Xin Liu.md");
   sagasu::test::write_file(v / "people/Xin Liu.md",
@@ -621,13 +607,13 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
                            "# A\n[[Xin Liu]] の論文。[[c]] も。\n\n## 関連\n- 関連研究者: [[Xin Liu]]\n");
   update();
   fs::rename(v / "papers/c renamed.md", v / "papers/c again.md");
-  update("extended");
+  update("resolved");
   // A page renamed, the notes naming it left as they were: weighed as a deletion and a new note.
   sagasu::test::write_file(v / "people/Ono.md", "---\nentity_type: person\n---\n# Ono\n研究者。\n");
   sagasu::test::write_file(v / "papers/d.md", "# D\n[[Ono]] の論文。\n");
   update();
   fs::rename(v / "people/Ono.md", v / "people/Ono 2.md");
-  update("extended");
+  update("resolved");
   // A page the override file types, renamed with its link rewritten: the override keeps the old name
   // (a review's counterexample: the renamed page kept the override's kind).
   sagasu::test::write_file(v / ".sagasu/entities.tsv", "Ono 2\tperson\n");
@@ -643,7 +629,7 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
   CHECK(std::any_of(named.unresolved.begin(), named.unresolved.end(),
                     [](const sagasu::Unresolved& u) { return u.name == "nemo"; }));
   sagasu::test::write_file(v / "orgs/Nemo.md", "本。\n");
-  update("extended");
+  update("resolved");
   // Nothing changed: kept.
   CHECK(sagasu::run_index(o).entities_by == "kept");
   // A second note of a page's title, renamed: the page stays (a fuzzer's counterexample, once renamed away).
@@ -656,9 +642,9 @@ TEST_CASE("run_index, moves and Obsidian's renames update the resolution the ind
 
 // A page given an alias by which notes already name a name no page has (as a
 // user names a page by what notes write: `aliases: [劉鑫]`): the page takes
-// the name, the notes naming it link the page, as a rebuild finds (a full
-// pass took 6-8 s at 100k notes); the alias given up, the name is its own again.
-TEST_CASE("run_index, an alias notes already use updates the resolution the index keeps", "[index_store]") {
+// the name, the notes naming it link the page, as a rebuild finds; the alias
+// given up, the name is its own again.
+TEST_CASE("run_index, an alias notes already use: the page takes the name, as a rebuild finds", "[index_store]") {
   sagasu::test::TestIndex ti({{"people/Xin Liu.md", "# Xin Liu\n研究メモ。\n"},
                               {"papers/a.md", "# A\n[[劉鑫]] の論文。\n\n## 関連\n- 関連研究者: [[劉鑫]]\n"},
                               {"papers/b.md", "# B\n[[劉鑫]] の話。[[Xin Liu]] も。\n"},
@@ -680,7 +666,7 @@ TEST_CASE("run_index, an alias notes already use updates the resolution the inde
   // The page of no kind takes the name's (a list label's) and its notes.
   CHECK(linking(ti.index, "Xin Liu") == 1);
   sagasu::test::write_file(v / "people/Xin Liu.md", "---\naliases: [劉鑫]\n---\n# Xin Liu\n研究メモ。\n");
-  update("extended");
+  update("resolved");
   CHECK(linking(ti.index, "Xin Liu") == 2);
   CHECK(linking(ti.index, "劉鑫") == 0);
   CHECK(linking((ti.dir.path / "rebuilt").string(), "Xin Liu") == 2);
@@ -689,29 +675,29 @@ TEST_CASE("run_index, an alias notes already use updates the resolution the inde
   CHECK(std::any_of(before.unresolved.begin(), before.unresolved.end(),
                     [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; }));
   sagasu::test::write_file(v / "orgs/Nazo.md", "---\naliases: [NZ, ナゾ]\n---\n# Nazo\n会社。\n");
-  const sagasu::IndexReport taken = update("extended");
+  const sagasu::IndexReport taken = update("resolved");
   CHECK(std::none_of(taken.unresolved.begin(), taken.unresolved.end(),
                      [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; }));
   CHECK(linking(ti.index, "Nazo") == 1);
   // The alias given up again: the name is one of its own, unresolved again.
   sagasu::test::write_file(v / "orgs/Nazo.md", "---\naliases: [NZ]\n---\n# Nazo\n会社。\n");
-  const sagasu::IndexReport given_up = update("extended");
+  const sagasu::IndexReport given_up = update("resolved");
   const auto nazo = std::find_if(given_up.unresolved.begin(), given_up.unresolved.end(),
                                  [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; });
   REQUIRE(nazo != given_up.unresolved.end());
   CHECK(nazo->notes == std::set<std::string>{"papers/c.md"});
   CHECK(linking(ti.index, "Nazo") == 0);
   sagasu::test::write_file(v / "orgs/Nazo.md", "---\naliases: [NZ, ナゾ]\n---\n# Nazo\n会社。\n");
-  update("extended");
+  update("resolved");
   // An alias that is another page's title: the title wins, nothing moves (the synonyms grow).
   sagasu::test::write_file(v / "orgs/Nazo.md", "---\naliases: [NZ, ナゾ, Xin Liu]\n---\n# Nazo\n会社。\n");
-  CHECK(update("extended").ambiguous.empty());
+  CHECK(update("resolved").ambiguous.empty());
   CHECK(linking(ti.index, "Xin Liu") == 2);
   // An alias that is the title of a page deleted in the same run: the alias names the page then
   // (a review's counterexample: it stayed a name of its own).
   sagasu::test::write_file(v / "orgs/Alpha Lab.md", "# Alpha Lab\n");
   sagasu::test::write_file(v / "papers/f.md", "# F\n[[Alpha Lab]]が設立した。\n");
-  update("extended");
+  update("resolved");
   sagasu::test::write_file(v / "people/Xin Liu.md",
                            "---\naliases: [劉鑫, Alpha Lab]\n---\n# Xin Liu\n研究メモ。\n");
   fs::remove(v / "orgs/Alpha Lab.md");
@@ -724,9 +710,8 @@ TEST_CASE("run_index, an alias notes already use updates the resolution the inde
 }
 
 // A second note of a page's title that says nothing of the page (an index.md,
-// a README.md in another folder), new or deleted, keeps the stored resolution
-// updated by its own mentions, as a rebuild finds (was a full pass).
-TEST_CASE("run_index, a second note of a title that says nothing of its page updates the resolution",
+// a README.md in another folder), new or deleted: an update finds what a rebuild finds.
+TEST_CASE("run_index, a second note of a title that says nothing of its page: an update equals a rebuild",
           "[index_store]") {
   sagasu::test::TestIndex ti({{"people/Xin Liu.md", "---\nentity_type: person\n---\n# Xin Liu\n研究者。\n"},
                               {"a/index.md", "# index\n[[Xin Liu]] の一覧。\n"},
@@ -741,15 +726,15 @@ TEST_CASE("run_index, a second note of a title that says nothing of its page upd
   };
   // New, first in path order, naming a page and a name no page has.
   sagasu::test::write_file(v / "0/index.md", "# index\n[[Xin Liu]] の一覧。[[ナゾ]] も。\n");
-  const sagasu::IndexReport added = update("extended");
+  const sagasu::IndexReport added = update("resolved");
   CHECK(std::any_of(added.unresolved.begin(), added.unresolved.end(),
                     [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; }));
   // Deleted again: the name it alone used goes.
   fs::remove(v / "0/index.md");
-  const sagasu::IndexReport gone = update("extended");
+  const sagasu::IndexReport gone = update("resolved");
   CHECK(std::none_of(gone.unresolved.begin(), gone.unresolved.end(),
                      [](const sagasu::Unresolved& u) { return u.name == "ナゾ"; }));
-  // One that says what the page is: a full pass.
+  // One that says what the page is.
   sagasu::test::write_file(v / "z/index.md", "---\nentity_type: organization\n---\n# index\n本文。\n");
   update("resolved");
 }

@@ -85,11 +85,9 @@ struct IndexReport {
   std::optional<std::size_t> unresolved_before;
   std::vector<EntityInfo> entities;  ///< every linked name, by name (IndexOptions::entity_notes only)
   std::map<std::string, std::set<std::string>> ambiguous;  ///< alias → pages claiming it
-  /// How the run knew the entities: "kept" (no note they rest on changed: the
-  /// resolution the index keeps), "extended" (that resolution brought up to
-  /// date by what changed: a large vault's edits, moves and renames take a
-  /// fraction of a second), or "resolved" (every note's digest resolved anew:
-  /// a new index, or a change an update cannot weigh).
+  /// How the run knew the entities: "kept" (no note's digest and no override
+  /// changed: the resolution the index keeps) or "resolved" (every note's
+  /// digest resolved anew, in one pass).
   std::string entities_by;
   /// The whole index after the run (not with dry_run): notes, each facet's
   /// coverage, the kinds, and the property keys no facet reads, commonest first.
