@@ -1,8 +1,6 @@
 #include "cli.h"
 
 #include <fmt/format.h>
-#include <sys/auxv.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 #include <xapian.h>
 
@@ -15,7 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -397,59 +394,9 @@ int watch(Args& a) {
   return EXIT_OK;
 }
 
-// Set in the environment of the run started again by with_huge_pages: the
-// name the kernel gave the first run, which the second takes back.
-constexpr const char* HUGE_PAGES_RUN = "SAGASU_HUGE_PAGES_RUN";
-
-// Runs the indexer again, once, with transparent huge pages for malloc's
-// memory (glibc's tunable glibc.malloc.hugetlb, read only when a program
-// starts), for a run that updates an index: it touches about 65 MB of fresh
-// memory at 100k notes, and where a page fault is dear (12 µs in the virtual
-// machine of issue 15) a fault per 4 KB page was a fifth of a run that changes
-// nothing (faults 17,000 → 3,000, that run 0.52-0.61 → 0.40-0.50 s, a new
-// name 0.96-1.17 → 0.69-0.84 s). Not for a fresh build, whose hundreds of MB
-// come and go (huge pages were measured slower there once); not when the
-// system gives huge pages to every program already or to none, when the
-// environment names the tunable (the user's choice), when the program was
-// started by the dynamic loader (its file is the loader's) or with privileges
-// (glibc drops the tunable). The run started again takes back the name it was
-// started by (ps, pkill). Returns if the indexer cannot be started again.
-void with_huge_pages(char** argv, const Args& a) {
-  if (const char* name = std::getenv(HUGE_PAGES_RUN)) {
-    if (*name) ::prctl(PR_SET_NAME, name, 0, 0, 0);
-    ::unsetenv(HUGE_PAGES_RUN);
-    return;
-  }
-  if (::getauxval(AT_SECURE) || ::getauxval(AT_BASE) == 0) return;
-  std::error_code absent;
-  if (a.opts.rebuild || a.opts.index.empty() || !std::filesystem::exists(a.opts.index, absent)) return;
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables && std::strstr(tunables, "glibc.malloc.hugetlb")) return;
-  std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
-  std::string mode;
-  std::getline(thp, mode);
-  if (mode.find("[madvise]") == std::string::npos) return;
-  std::error_code unknown;
-  const std::string program = std::filesystem::read_symlink("/proc/self/exe", unknown).string();
-  if (program.empty()) return;
-  const std::string before = tunables ? tunables : "";
-  const std::string value = (before.empty() ? before : before + ":") + "glibc.malloc.hugetlb=1";
-  char name[17] = {};  // (the kernel's 16 bytes, NUL included)
-  ::prctl(PR_GET_NAME, name, 0, 0, 0);
-  if (::setenv("GLIBC_TUNABLES", value.c_str(), 1) == 0 && ::setenv(HUGE_PAGES_RUN, name, 1) == 0)
-    ::execv(program.c_str(), argv);
-  // (Not started again: this run goes on as it was started.)
-  ::unsetenv(HUGE_PAGES_RUN);
-  if (tunables)
-    ::setenv("GLIBC_TUNABLES", before.c_str(), 1);
-  else
-    ::unsetenv("GLIBC_TUNABLES");
-}
-
 int run_checked(int argc, char** argv) {
   Args a;
   const auto desc = parse(argc, argv, a);
-  if (!a.help) with_huge_pages(argv, a);
   if (a.help) {
     std::ostringstream s;
     s << desc
