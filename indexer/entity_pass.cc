@@ -175,9 +175,19 @@ void report_entities(const IndexState& state, const EntityResolver& resolver, bo
   // Each spelling's entity, found once (a large vault mentions names millions
   // of times); none for a spelling of a name of known kind (without entity_notes).
   std::unordered_map<std::string_view, EntityInfo*> by_spelling;
+  struct Names : DigestFields {
+    std::vector<std::string_view> names;
+    void name(std::string_view n) override { names.push_back(n); }
+  } read;
   for (const RunNote& n : state.notes()) {
     if (!n.has_digest()) continue;
-    for (const auto& name : n.digest().names) {
+    read.names.clear();
+    if (const std::string* stored = n.stored_digest()) {
+      if (!NoteDigest::read(*stored, read)) read.names.clear();  // (as an empty digest)
+    } else {
+      n.digest().tell(read);
+    }
+    for (const std::string_view name : read.names) {
       auto [at, first_time] = by_spelling.try_emplace(name, nullptr);
       if (first_time) {
         std::string canon = resolver.canonical(name);
@@ -254,15 +264,15 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
 void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
                          IndexReport& report) {
   add_name_lists(config, m_resolver);
-  // The indexed digests are read, then decoded on every core (each note's by one thread).
+  // The indexed digests are read in place, not decoded.
   state.load_digests();
-  const auto& notes = state.notes();
-  const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
-  parallel_for(notes.size(), jobs, [&](std::size_t i, unsigned) {
-    if (notes[i].has_digest()) notes[i].digest();
-  });
-  for (const RunNote& n : notes)
-    if (n.has_digest()) m_resolver.add(n.digest());
+  for (const RunNote& n : state.notes()) {
+    if (!n.has_digest()) continue;
+    if (const std::string* stored = n.stored_digest())
+      m_resolver.add_encoded(*stored);
+    else
+      m_resolver.add(n.digest());
+  }
   for (const auto& problem : m_resolver.load_overrides(m_overrides))
     report.warnings.push_back({OVERRIDES_FILE, problem});
   m_resolver.finish();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <tuple>
 #include <unordered_map>
@@ -115,9 +116,7 @@ std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& m
   return names;
 }
 
-void EntityResolver::add(const NoteDigest& digest) { m_digests.push_back(std::cref(digest)); }
 
-void EntityResolver::add(NoteDigest&& digest) { m_digests.push_back(std::cref(m_owned.emplace_back(std::move(digest)))); }
 
 void EntityResolver::add_override(std::string_view name, std::string_view kind) {
   // A word the vocabulary does not know is a kind of the user's own.
@@ -159,27 +158,7 @@ std::string link_page_name(std::string_view target) {
   return std::string(strings::trim(t));
 }
 
-// The page a name or link target means, by its title or an alias; a link in
-// the path form Obsidian writes ([[folder/Page]], [[Page.md]], [[Page^block]])
-// means the page its last part names.
-const std::string* EntityResolver::page_of(const std::string& key, std::string_view name) const {
-  if (auto it = m_by_key.find(key); it != m_by_key.end()) return &it->second;
-  const std::string page = link_page_name(name);
-  if (page.empty() || page.size() == name.size()) return nullptr;
-  if (auto it = m_by_key.find(fold_name(page)); it != m_by_key.end()) return &it->second;
-  return nullptr;
-}
 
-std::string EntityResolver::canonical(std::string_view name) const {
-  // Every name of the vault was resolved once in finish(): no folding here.
-  if (const std::string_view* known = stored_canonical(name)) return std::string(*known);
-  const std::string key = fold_name(name);
-  if (const std::string* page = page_of(key, name)) return *page;
-  // No page: case and width variants of one name are one value, spelled as first seen.
-  auto seen = m_first_spelling.find(key);
-  if (seen != m_first_spelling.end()) return seen->second;
-  return std::string(name);
-}
 
 std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view folded) {
   const auto org = [](const char* word) {
@@ -242,11 +221,6 @@ namespace {
 
 // A work's venues and years, as the pages linking to it take them (its opening lines' year when it has no
 // other).
-WorkFacts work_facts(const NoteDigest& d) {
-  return {d.venues,
-          d.years.empty() && !d.text_year.empty() ? std::vector<std::string>{d.text_year} : d.years};
-}
-
 // A count as an encoding stores it (a field of at most nine digits).
 bool get_count(std::string_view& in, std::size_t& n) {
   std::string_view f;
@@ -355,14 +329,6 @@ std::vector<std::pair<std::string_view, std::string_view>> WorkTable::entries() 
   return all;
 }
 
-std::optional<std::pair<Kind, std::string>> EntityResolver::declared(const NoteDigest& d) const {
-  for (const auto& w : d.kind_words) {
-    const auto k = m_vocabulary.canonical(w.word);
-    // A tag saying "other" (#survey, #question) says nothing about the page's kind.
-    if (k && (w.declared || *k != kinds::OTHER)) return std::make_pair(*k, (w.declared ? "" : "#") + w.word);
-  }
-  return std::nullopt;
-}
 
 void EntityResolver::add_name(std::string_view name, std::string_view kind,
                               const std::vector<std::string>& others) {
@@ -370,91 +336,9 @@ void EntityResolver::add_name(std::string_view name, std::string_view kind,
   for (const auto& o : others) m_name_lists[fold_name(o)] = std::string(name);
 }
 
-void EntityResolver::finish() {
-  // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
-  for (const NoteDigest& d : m_digests)
-    for (const auto& w : d.kind_words)
-      if (w.declared && !m_vocabulary.canonical(w.word)) m_vocabulary.add_kind(w.word);
-  index_names();
-  resolve_spellings();
-  decide_kinds();
-  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
-  for (const NoteDigest& d : m_digests)
-    if (const auto info = m_info.find(d.title);
-        info != m_info.end() && info->second.kind && is_work(*info->second.kind)) {
-      m_works.set(d.title, work_facts(d));
-    }
-  // What pass 1 gathered is done with; the resolution is kept as it is stored.
-  const bool loaded = load(owned(encode()));
-  (void)loaded;  // (an encoding of ours always reads back)
-  m_named.clear();
-  m_digests.clear();
-  m_owned.clear();
-  m_folded.clear();
-  m_canonical.clear();
-  m_info.clear();
-  m_mentions = {};
-}
 
-// Every page by its title, then by its aliases and the config's other
-// spellings (a title always beats an alias); every name by its first spelling.
-void EntityResolver::index_names() {
-  // A spelling seen before has had its say: only a new one is folded and may be a first.
-  for (const NoteDigest& d : m_digests)
-    for (const auto& name : d.names) {
-      auto [it, first_time] = m_folded.try_emplace(name);
-      if (first_time) {
-        it->second.folded = fold_name(name);
-        m_first_spelling.try_emplace(it->second.folded, name);
-      }
-      m_named.push_back(&it->second);
-    }
-  for (const NoteDigest& d : m_digests) m_by_key[fold_once(d.title)] = d.title;
-  for (const NoteDigest& d : m_digests)
-    for (const auto& alias : d.aliases) {
-      const std::string key = fold_name(alias);
-      auto it = m_by_key.find(key);
-      if (it == m_by_key.end()) {
-        m_by_key[key] = d.title;
-      } else if (it->second != d.title && fold_name(it->second) != key) {
-        m_ambiguous[key].insert(it->second);
-        m_ambiguous[key].insert(d.title);
-      }
-    }
-  for (const auto& [key, name] : m_name_lists) {
-    const auto page = m_by_key.find(fold_name(name));
-    m_by_key.emplace(key, page != m_by_key.end() ? page->second : name);
-  }
-}
 
-// The canonical name of every spelling the vault uses, resolved once per
-// mention and kept in the order the notes mention them (m_mentions): the
-// kinds are decided from these, without looking a spelling up again.
-void EntityResolver::resolve_spellings() {
-  m_mentions = {};
-  for (const NoteDigest& d : m_digests) {
-    resolved(d.title);
-    for (const auto& name : d.names) {
-      Spelling& s = *m_named[m_mentions.names.size()];  // found by index_names()
-      if (!s.canonical) s.canonical = &resolved(name);
-      m_mentions.names.push_back(s.canonical);
-    }
-    for (const auto& [name, kind] : d.labelled) m_mentions.labelled.push_back(&resolved(name));
-    for (const auto& h : d.hints) m_mentions.hints.push_back(&resolved(h.name));
-    for (const auto& list : d.lists)
-      for (const auto& n : list) m_mentions.listed.push_back(&resolved(n));
-  }
-  for (const auto& [name, kind] : m_overrides) resolved(name);
-}
 
-const std::string& EntityResolver::resolved(const std::string& name) {
-  if (auto known = m_canonical.find(name); known != m_canonical.end()) return known->second;
-  const std::string& key = fold_once(name);
-  if (const std::string* page = page_of(key, name)) return m_canonical.emplace(name, *page).first->second;
-  if (auto seen = m_first_spelling.find(key); seen != m_first_spelling.end())
-    return m_canonical.emplace(name, seen->second).first->second;
-  return m_canonical.emplace(name, name).first->second;
-}
 
 namespace {
 
@@ -512,100 +396,300 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::link_verdict(
   return std::make_pair(org ? org->first : *best, fmt::format("{} in {} note(s)", marker, best_notes));
 }
 
-// Each name's kind from the most trusted evidence there is.
-void EntityResolver::decide_kinds() {
-  // (Keyed by views of the canonical names m_canonical keeps: no copies.)
-  std::unordered_map<std::string_view, std::map<Kind, int>> votes;
-  {
-    std::size_t m = 0;
-    for (const NoteDigest& d : m_digests)
-      for (const auto& [name, kind] : d.labelled) ++votes[*m_mentions.labelled[m++]][kind];
+
+
+
+
+
+// Pass 1's notes as rows: every string a note uses (titles, names, kind words,
+// markers, ...) is an id into one table of views, so finish() hashes each
+// string once and does the rest on vectors indexed by id. A note's entries of
+// a column are those from its start (Note) to the next note's.
+struct EntityResolver::Rows : DigestFields {
+  using Id = std::uint32_t;
+  static constexpr Id NONE = ~Id(0);
+
+  std::unordered_map<std::string_view, Id> ids;
+  std::vector<std::string_view> text;  // by id; id 0 is ""
+  Id id(std::string_view s) {
+    const auto [at, added] = ids.try_emplace(s, static_cast<Id>(text.size()));
+    if (added) text.push_back(s);
+    return at->second;
   }
-  for (const auto& [name, kind] : m_overrides) set_kind(resolved(name), kind, KindEvidence::Override);
-  for (const NoteDigest& d : m_digests) {
-    if (const auto k = declared(d)) set_kind(d.title, k->first, KindEvidence::OwnPage, k->second);
-    if (d.bibliographic) set_kind(d.title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
-  }
-  for (const auto& [name, counts] : votes)
-    set_kind(std::string(name), most_voted(counts), KindEvidence::ListLabel);
-  for (const NoteDigest& d : m_digests) {
-    if (d.structure) set_kind(d.title, *d.structure, KindEvidence::PageStructure);
-    if (d.defined) set_kind(d.title, *d.defined, KindEvidence::FirstSentence, d.defined_by);
-  }
-  decide_from_links();
-  auto try_heuristic = [&](const std::string& name) {
-    // A name known by better evidence keeps it: its words need not be read.
-    if (const auto known = m_info.find(name);
-        known != m_info.end() &&
-        static_cast<int>(known->second.evidence) <= static_cast<int>(KindEvidence::Heuristic))
-      return;
-    if (auto k = heuristic(fold_once(name))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
+
+  struct Note {
+    Id title = 0, structure = 0, defined = 0, defined_by = 0, text_year = 0;  // (0: "", none)
+    bool bibliographic = false;
+    std::uint32_t kind_words, aliases, labelled, names, venues, years, hints, lists;
   };
-  std::unordered_set<std::string_view> tried;  // each canonical name once
-  std::unordered_set<const std::string*> met;  // each spelling's canonical name once (cheaper to ask)
-  std::size_t m = 0;
-  for (const NoteDigest& d : m_digests) {
-    if (tried.insert(d.title).second) try_heuristic(d.title);
-    for (std::size_t end = m + d.names.size(); m < end; ++m) {
-      const std::string* canon = m_mentions.names[m];
-      if (met.insert(canon).second && tried.insert(*canon).second) try_heuristic(*canon);
-    }
+  std::vector<Note> notes;
+  std::vector<std::pair<Id, bool>> kind_words;  // word, declared
+  std::vector<Id> aliases, names, venues, years, members;
+  std::vector<std::pair<Id, Id>> labels;      // a labelled name, its kind
+  std::vector<std::array<Id, 3>> hints;       // name, kind, marker
+  std::vector<std::uint32_t> list_ends;       // each list's end in members
+
+  Rows() { id(""); }
+  void begin() {
+    notes.push_back({0, 0, 0, 0, 0, false, size(kind_words), size(aliases), size(labels), size(names),
+                     size(venues), size(years), size(hints), size(list_ends)});
   }
-  decide_from_lists();
-  // A page is a page: what nothing tells about is "other", not unresolved.
-  for (const NoteDigest& d : m_digests) set_kind(d.title, Kind(kinds::OTHER), KindEvidence::Page);
+  // A note that did not read: as an empty digest (what RunNote::digest gives for it).
+  void undo() {
+    const Note& n = notes.back();
+    kind_words.resize(n.kind_words), aliases.resize(n.aliases), labels.resize(n.labelled);
+    names.resize(n.names), venues.resize(n.venues), years.resize(n.years), hints.resize(n.hints);
+    members.resize(n.lists == 0 ? 0 : list_ends[n.lists - 1]);
+    list_ends.resize(n.lists);
+    notes.pop_back();
+    begin();
+  }
+  template <class V>
+  static std::uint32_t size(const V& v) { return static_cast<std::uint32_t>(v.size()); }
+
+  // Note i's entries of a column: [from, to).
+  template <class V>
+  std::pair<std::uint32_t, std::uint32_t> range(std::size_t i, std::uint32_t Note::*start, const V& column) const {
+    return {notes[i].*start, i + 1 < notes.size() ? notes[i + 1].*start : size(column)};
+  }
+
+  void title(std::string_view v) override { notes.back().title = id(v); }
+  void kind_word(std::string_view w, bool declared) override { kind_words.emplace_back(id(w), declared); }
+  void structure(std::string_view k) override { notes.back().structure = id(k); }
+  void alias(std::string_view v) override { aliases.push_back(id(v)); }
+  void labelled(std::string_view name, std::string_view kind) override { labels.emplace_back(id(name), id(kind)); }
+  void name(std::string_view v) override { names.push_back(id(v)); }
+  void venue(std::string_view v) override { venues.push_back(id(v)); }
+  void year(std::string_view v) override { years.push_back(id(v)); }
+  void text_year(std::string_view v) override { notes.back().text_year = id(v); }
+  void bibliographic(bool v) override { notes.back().bibliographic = v; }
+  void defined(std::string_view kind, std::string_view by) override {
+    notes.back().defined = id(kind);
+    notes.back().defined_by = id(by);
+  }
+  void hint(std::string_view name, std::string_view kind, std::string_view marker) override {
+    hints.push_back({id(name), id(kind), id(marker)});
+  }
+  void list() override { list_ends.push_back(size(members)); }
+  void member(std::string_view v) override {
+    members.push_back(id(v));
+    ++list_ends.back();
+  }
+};
+
+void EntityResolver::add(const NoteDigest& digest) {
+  if (!m_rows) m_rows = std::make_shared<Rows>();
+  m_rows->begin();
+  digest.tell(*m_rows);
 }
 
-// The words around the links to a name, in every note that links it: the kind
-// most of them give, with the commonest marker as its evidence.
-void EntityResolver::decide_from_links() {
-  std::unordered_map<std::string_view, std::map<Kind, std::map<std::string, int>>> seen;  // name → kind → marker → notes
-  std::size_t at = 0;
-  for (const NoteDigest& d : m_digests)
-    for (const auto& h : d.hints) ++seen[*m_mentions.hints[at++]][h.kind][h.marker];
-  for (const auto& entry : seen) {  // (not a structured binding: a lambda captures it)
-    const std::string name(entry.first);
-    if (auto k = link_verdict(entry.second, [&] { return fold_once(name); }))
+void EntityResolver::add(NoteDigest&& digest) { add(m_owned.emplace_back(std::move(digest))); }
+
+void EntityResolver::add_encoded(std::string_view digest) {
+  if (!m_rows) m_rows = std::make_shared<Rows>();
+  m_rows->begin();
+  if (!NoteDigest::read(digest, *m_rows)) m_rows->undo();
+}
+
+std::string EntityResolver::canonical(std::string_view name) const {
+  if (const std::string_view* known = stored_canonical(name)) return std::string(*known);
+  return std::string(name);
+}
+
+// The resolution of pass 1's rows, in the order of the notes (the vault's
+// path order decides first spellings, which of two titles folding alike takes
+// their key, which page an alias names, and list mates list by list):
+// pages by title, alias and the config's other spellings; every spelling's
+// canonical name; each name's kind from the most trusted evidence; the works' facts.
+void EntityResolver::finish() {
+  using Id = Rows::Id;
+  constexpr Id NONE = Rows::NONE;
+  if (!m_rows) m_rows = std::make_shared<Rows>();
+  Rows& r = *m_rows;
+  const std::size_t notes = r.notes.size();
+  const auto text = [&](Id i) { return r.text[i]; };
+  // (Every string of the overrides and the config's lists in the table too: they outlive finish().)
+  std::vector<std::pair<Id, const Kind*>> overrides;
+  for (const auto& [name, kind] : m_overrides) overrides.emplace_back(r.id(name), &kind);
+  std::vector<std::pair<std::string_view, Id>> name_lists;  // folded other spelling → listed name
+  for (const auto& [key, name] : m_name_lists) name_lists.emplace_back(key, r.id(name));
+
+  // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
+  for (const auto& [word, declared] : r.kind_words)
+    if (declared && !m_vocabulary.canonical(text(word))) m_vocabulary.add_kind(text(word));
+
+  // Each string's folded key, as an id of the keys' own table (folded once per string).
+  std::unordered_map<std::string, Id> key_ids;
+  std::vector<const std::string*> key_text;
+  std::vector<Id> key_of(r.text.size(), NONE);
+  const auto key_id = [&](std::string folded) {
+    const auto [at, added] = key_ids.try_emplace(std::move(folded), static_cast<Id>(key_text.size()));
+    if (added) key_text.push_back(&at->first);
+    return at->second;
+  };
+  const auto key = [&](Id s) {
+    if (key_of[s] == NONE) key_of[s] = key_id(fold_name(text(s)));
+    return key_of[s];
+  };
+  // A name no page has is spelled as the vault first spells it.
+  std::vector<Id> first_spelling;
+  const auto grow = [&](std::vector<Id>& by_key) {
+    if (by_key.size() < key_text.size()) by_key.resize(key_text.size(), NONE);
+  };
+  for (const Id n : r.names) {
+    const Id k = key(n);
+    grow(first_spelling);
+    if (first_spelling[k] == NONE) first_spelling[k] = n;
+  }
+  // Every page by its title (the last of titles folding alike), then by its
+  // aliases (the first page claiming one) and the config's other spellings.
+  std::vector<Id> page_by_key;
+  for (const auto& n : r.notes) {
+    const Id k = key(n.title);
+    grow(page_by_key);
+    page_by_key[k] = n.title;
+  }
+  for (std::size_t i = 0; i < notes; ++i) {
+    const auto [from, to] = r.range(i, &Rows::Note::aliases, r.aliases);
+    const Id title = r.notes[i].title;
+    for (std::uint32_t a = from; a < to; ++a) {
+      const Id k = key(r.aliases[a]);
+      grow(page_by_key);
+      if (page_by_key[k] == NONE) {
+        page_by_key[k] = title;
+      } else if (page_by_key[k] != title && key(page_by_key[k]) != k) {
+        m_ambiguous[*key_text[k]].insert(std::string(text(page_by_key[k])));
+        m_ambiguous[*key_text[k]].insert(std::string(text(title)));
+      }
+    }
+  }
+  for (const auto& [folded, name] : name_lists) {
+    const Id k = key_id(std::string(folded));
+    const Id listed = key(name);
+    grow(page_by_key);
+    if (page_by_key[k] == NONE) page_by_key[k] = page_by_key[listed] != NONE ? page_by_key[listed] : name;
+  }
+  grow(first_spelling);
+  grow(page_by_key);
+  // (A key first met after this, of a name only the overrides give, names no page and has no first spelling.)
+  const auto known_key = [&](Id k) { return k < page_by_key.size() ? page_by_key[k] : NONE; };
+  const auto first_of = [&](Id k) { return k < first_spelling.size() ? first_spelling[k] : NONE; };
+
+  // The canonical name of each spelling: the page its key (or its last path
+  // part: [[folder/Page]], [[Page.md]], [[Page^block]]) names, else its first spelling.
+  std::vector<Id> canonical(r.text.size(), NONE);
+  const auto resolve = [&](Id s) {
+    if (canonical[s] != NONE) return canonical[s];
+    const Id k = key(s);
+    Id page = known_key(k);
+    if (page == NONE) {
+      const std::string last = link_page_name(text(s));
+      if (!last.empty() && last.size() != text(s).size())
+        if (const auto at = key_ids.find(fold_name(last)); at != key_ids.end()) page = known_key(at->second);
+    }
+    return canonical[s] = page != NONE ? page : first_of(k) != NONE ? first_of(k) : s;
+  };
+  for (std::size_t i = 0; i < notes; ++i) resolve(r.notes[i].title);
+  for (const Id n : r.names) resolve(n);
+  for (const auto& [name, kind] : r.labels) resolve(name);
+  for (const auto& h : r.hints) resolve(h[0]);
+  for (const Id n : r.members) resolve(n);
+  for (const auto& [name, kind] : overrides) resolve(name);
+
+  // Each name's kind, from the most trusted evidence (the first of equals stays).
+  std::vector<Info> info(r.text.size());
+  const auto set_kind = [&](Id name, const Kind& k, KindEvidence e, std::string detail = {}) {
+    Info& at = info[name];
+    if (at.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(at.evidence))
+      at = {k, e, std::move(detail)};
+  };
+  for (const auto& [name, kind] : overrides) set_kind(canonical[name], *kind, KindEvidence::Override);
+  // What a page says it is (its first kind word the vocabulary knows; a tag saying "other" says nothing).
+  for (std::size_t i = 0; i < notes; ++i) {
+    const auto [from, to] = r.range(i, &Rows::Note::kind_words, r.kind_words);
+    for (std::uint32_t w = from; w < to; ++w) {
+      const auto& [word, declared] = r.kind_words[w];
+      const auto k = m_vocabulary.canonical(text(word));
+      if (k && (declared || *k != kinds::OTHER)) {
+        set_kind(r.notes[i].title, *k, KindEvidence::OwnPage, (declared ? "" : "#") + std::string(text(word)));
+        break;
+      }
+    }
+    if (r.notes[i].bibliographic) set_kind(r.notes[i].title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
+  }
+  // The labels of the lists naming a name: the kind most of them give.
+  std::unordered_map<Id, std::map<Kind, int>> votes;
+  for (const auto& [name, kind] : r.labels) ++votes[canonical[name]][Kind(text(kind))];
+  for (const auto& [name, counts] : votes) set_kind(name, most_voted(counts), KindEvidence::ListLabel);
+  for (const auto& n : r.notes) {
+    if (n.structure) set_kind(n.title, Kind(text(n.structure)), KindEvidence::PageStructure);
+    if (n.defined) set_kind(n.title, Kind(text(n.defined)), KindEvidence::FirstSentence, std::string(text(n.defined_by)));
+  }
+  // The words around the links to a name, in every note that links it.
+  std::unordered_map<Id, std::map<Kind, std::map<std::string, int>>> seen;
+  for (const auto& h : r.hints) ++seen[canonical[h[0]]][Kind(text(h[1]))][std::string(text(h[2]))];
+  for (const auto& [name, by_kind] : seen)
+    if (auto k = link_verdict(by_kind, [&, name = name] { return *key_text[key(name)]; }))
       set_kind(name, k->first, KindEvidence::LinkContext, std::move(k->second));
-  }
-}
-
-// A name without a page, of no known kind, in a list whose other names are all
-// people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
-void EntityResolver::decide_from_lists() {
-  std::unordered_set<std::string_view> pages;  // a page says what it is, or is "other": never what its neighbours are
-  for (const NoteDigest& d : m_digests) pages.insert(d.title);
-  const auto kind_of = [&](const std::string& canon) -> const Kind* {
-    const auto info = m_info.find(canon);
-    return info == m_info.end() || !info->second.kind ? nullptr : &*info->second.kind;
+  // A name's own words (… University, …大学), for every page and name linked.
+  std::vector<bool> tried(r.text.size());
+  const auto try_heuristic = [&](Id name) {
+    if (tried[name]) return;
+    tried[name] = true;
+    if (info[name].evidence != KindEvidence::None &&
+        static_cast<int>(info[name].evidence) <= static_cast<int>(KindEvidence::Heuristic))
+      return;
+    if (auto k = heuristic(*key_text[key(name)])) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
-  const auto set = [&](const std::string& name, const Kind& k, const std::string& first) {
-    if (!pages.count(name)) set_kind(name, k, KindEvidence::ListMates, first);
-  };
-  std::size_t m = 0;
-  for (const NoteDigest& d : m_digests)
-    for (const auto& list : d.lists) {
-      list_mates(
-          list.size(), [&](std::size_t i) -> const std::string& { return *m_mentions.listed[m + i]; },
-          kind_of, set);
-      m += list.size();
-    }
-}
-
-void EntityResolver::set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail) {
-  Info& info = m_info[name];
-  if (info.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(info.evidence)) {
-    info.kind = k;
-    info.evidence = e;
-    info.detail = std::move(detail);
+  for (std::size_t i = 0; i < notes; ++i) {
+    try_heuristic(r.notes[i].title);
+    const auto [from, to] = r.range(i, &Rows::Note::names, r.names);
+    for (std::uint32_t n = from; n < to; ++n) try_heuristic(canonical[r.names[n]]);
   }
-}
+  // A name without a page, of no known kind, in a list whose other names are all
+  // people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
+  std::vector<bool> page(r.text.size());
+  for (const auto& n : r.notes) page[n.title] = true;
+  const auto kind_of = [&](Id name) -> const Kind* {
+    return info[name].evidence == KindEvidence::None || !info[name].kind ? nullptr : &*info[name].kind;
+  };
+  const auto mate = [&](Id name, const Kind& k, Id first) {
+    if (!page[name]) set_kind(name, k, KindEvidence::ListMates, std::string(text(first)));
+  };
+  for (std::uint32_t l = 0, from = 0; l < r.list_ends.size(); from = r.list_ends[l++])
+    list_mates(
+        r.list_ends[l] - from, [&](std::size_t i) { return canonical[r.members[from + i]]; }, kind_of, mate);
+  // A page is a page: what nothing tells about is "other", not unresolved.
+  for (const auto& n : r.notes) set_kind(n.title, Kind(kinds::OTHER), KindEvidence::Page);
 
-// Each distinct spelling is folded once (a large vault repeats its names a million times).
-const std::string& EntityResolver::fold_once(const std::string& name) {
-  auto [it, first_time] = m_folded.try_emplace(name);
-  if (first_time) it->second.folded = fold_name(name);
-  return it->second.folded;
+  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
+  for (std::size_t i = 0; i < notes; ++i) {
+    const Rows::Note& n = r.notes[i];
+    if (!info[n.title].kind || !is_work(*info[n.title].kind)) continue;
+    WorkFacts facts;
+    const auto [vf, vt] = r.range(i, &Rows::Note::venues, r.venues);
+    for (std::uint32_t v = vf; v < vt; ++v) facts.venues.emplace_back(text(r.venues[v]));
+    const auto [yf, yt] = r.range(i, &Rows::Note::years, r.years);
+    for (std::uint32_t y = yf; y < yt; ++y) facts.years.emplace_back(text(r.years[y]));
+    if (facts.years.empty() && n.text_year) facts.years.emplace_back(text(n.text_year));
+    m_works.set(text(n.title), facts);
+  }
+
+  // The resolution as it is stored: spellings and kinds sorted by name.
+  std::vector<std::pair<std::string_view, std::string_view>> spellings;
+  std::vector<StoredKind> kinds;
+  for (Id s = 0; s < r.text.size(); ++s) {
+    if (canonical[s] != NONE) spellings.emplace_back(text(s), text(canonical[s]));
+    if (info[s].evidence != KindEvidence::None)
+      kinds.push_back({text(s), info[s].kind ? std::string_view(*info[s].kind) : std::string_view(),
+                       info[s].detail, info[s].evidence});
+  }
+  std::sort(spellings.begin(), spellings.end());
+  std::sort(kinds.begin(), kinds.end(), [](const StoredKind& a, const StoredKind& b) { return a.name < b.name; });
+  const bool loaded = load(owned(encode(spellings, kinds, m_works)));
+  (void)loaded;  // (an encoding of ours always reads back)
+  m_rows.reset();
+  m_owned.clear();
 }
 
 namespace {
@@ -667,24 +751,8 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
   return changed;
 }
 
-std::string EntityResolver::serialize() const {
-  return m_stored ? std::string(*m_stored) : encode();
-}
+std::string EntityResolver::serialize() const { return m_stored ? std::string(*m_stored) : std::string(); }
 
-std::string EntityResolver::encode() const {
-  // Sorted, so one resolution always has one encoding.
-  std::vector<std::pair<std::string_view, std::string_view>> spellings(m_canonical.begin(),
-                                                                       m_canonical.end());
-  std::sort(spellings.begin(), spellings.end());
-  std::vector<StoredKind> kinds;
-  kinds.reserve(m_info.size());
-  for (const auto& [name, info] : m_info)
-    kinds.push_back(
-        {name, info.kind ? std::string_view(*info.kind) : std::string_view(), info.detail, info.evidence});
-  std::sort(kinds.begin(), kinds.end(),
-            [](const StoredKind& a, const StoredKind& b) { return a.name < b.name; });
-  return encode(spellings, kinds, m_works);
-}
 
 std::string EntityResolver::encode(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,

@@ -97,7 +97,8 @@ class WorkTable {
 /// vocabulary calls one: a vault's own kind "paper"), whose venues and years are its own?
 bool is_work(std::string_view kind);
 
-/// Collects every page's kind and aliases (pass 1), then resolves names.
+/// Collects every note's digest (pass 1), then resolves every name the vault
+/// uses in one pass (finish()); or reads a resolution stored before.
 class EntityResolver {
  public:
   /// Resolves kinds with this vocabulary (the vault's own type values are added to it in finish()).
@@ -108,6 +109,9 @@ class EntityResolver {
   /// by reference is not copied: it must outlive finish().
   void add(const NoteDigest& digest);
   void add(NoteDigest&& digest);
+  /// The same for a note's DIGEST value as stored (read in place: its bytes
+  /// must outlive finish()); a value that does not read is an empty digest.
+  void add_encoded(std::string_view digest);
   /// A line of the override file: name → kind (wins over everything else).
   void add_override(std::string_view name, std::string_view kind);
   /// A name of the config's lists: its kind (as an override) and its other
@@ -122,9 +126,10 @@ class EntityResolver {
   /// The kind vocabulary, with the vault's own kinds after finish().
   const KindVocabulary& vocabulary() const { return m_vocabulary; }
 
-  /// The canonical name of a link target or plain name: the page it resolves
-  /// to by title or alias (case and width folded), else the name itself as
-  /// first spelled in the vault.
+  /// The canonical name of a spelling the vault uses (after finish() or
+  /// deserialize()): the page it resolves to by title or alias (case and
+  /// width folded), else the name as the vault first spells it. Any other
+  /// spelling is its own canonical name.
   std::string canonical(std::string_view name) const;
   /// Kind of a canonical name, or nullopt when nothing tells it.
   std::optional<Kind> kind(std::string_view canonical_name) const;
@@ -165,23 +170,16 @@ class EntityResolver {
     std::optional<Kind> kind;
     KindEvidence evidence = KindEvidence::None;
     std::string detail;
-    /// Takes this kind when its evidence is better than what there is (the first of equals stays).
-    void offer(const Kind& k, KindEvidence e, std::string why) {
-      if (evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(evidence))
-        *this = {k, e, std::move(why)};
-    }
   };
   KindVocabulary m_vocabulary;
-  std::vector<std::reference_wrapper<const NoteDigest>> m_digests;  // pass 1's, until finish()
-  std::deque<NoteDigest> m_owned;                                    // those given to keep
-  std::unordered_map<std::string, std::string> m_by_key;             // folded title/alias → page title
-  // folded name → first spelling seen (no page)
-  std::unordered_map<std::string, std::string> m_first_spelling;
+  std::deque<NoteDigest> m_owned;  // the digests given to keep, until finish()
+  // Pass 1's notes as rows of ids into one table of the strings they use,
+  // which finish() resolves with each string hashed once (entity_resolver.cc).
+  struct Rows;
+  std::shared_ptr<Rows> m_rows;
   std::map<std::string, std::set<std::string>> m_ambiguous;
-  std::map<std::string, Kind> m_overrides;      // raw name → kind
-  std::unordered_map<std::string, Info> m_info;  // canonical → kind (during finish())
-  // every spelling seen → canonical (during finish())
-  std::unordered_map<std::string, std::string> m_canonical;
+  std::map<std::string, Kind> m_overrides;            // raw name → kind
+  std::map<std::string, std::string> m_name_lists;  // folded other spelling → listed name
   // The resolution after finish() or deserialize(): its encoding (serialize())
   // and, in it, the spellings and the kinds as sorted views, looked up by
   // binary search: a stored resolution is read without building a map.
@@ -192,29 +190,8 @@ class EntityResolver {
   std::shared_ptr<const std::string_view> m_stored;  // (shared: moving a resolver keeps the views valid)
   std::vector<std::pair<std::string_view, std::string_view>> m_spellings;  // spelling → canonical
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
-  std::map<std::string, std::string> m_name_lists;           // folded other spelling → listed name
   WorkTable m_works;  // page title → its venues and years (works only)
 
-  // During finish(): each spelling's fold_name and, once resolved, its canonical name.
-  struct Spelling {
-    std::string folded;
-    const std::string* canonical = nullptr;  // in m_canonical
-  };
-  std::unordered_map<std::string, Spelling> m_folded;
-  std::vector<Spelling*> m_named;  // the spelling of every name of every note, in order (index_names())
-  // During finish(): the canonical name of every mention, in the order of the
-  // notes and of their fields (names, labelled, hints, the lists' names), as
-  // the loops deciding kinds walk them. (Pointers into m_canonical: stable.)
-  struct Mentions {
-    std::vector<const std::string*> names, labelled, hints, listed;
-  };
-  Mentions m_mentions;
-
-  const std::string* page_of(const std::string& key, std::string_view name) const;
-  /// During finish(): the canonical name of a spelling, resolved once and kept.
-  const std::string& resolved(const std::string& name);
-  /// The encoding of the resolution computed by finish().
-  std::string encode() const;
   /// An encoding: spellings and kinds sorted by name, then the works.
   static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
                             const std::vector<StoredKind>& kinds, const WorkTable& works);
@@ -222,13 +199,6 @@ class EntityResolver {
   bool load(std::shared_ptr<const std::string_view> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;
   const StoredKind* stored_kind(std::string_view canonical_name) const;
-  void index_names();
-  void resolve_spellings();
-  void decide_kinds();
-  void decide_from_links();
-  void decide_from_lists();
-  void set_kind(const std::string& name, const Kind& k, KindEvidence e, std::string detail = {});
-  const std::string& fold_once(const std::string& name);
   /// The kind a name's words suggest ("… University", "…大学", "…社"), and
   /// the word; of the name folded (fold_name).
   static std::optional<std::pair<Kind, std::string>> heuristic(std::string_view folded);
@@ -237,8 +207,6 @@ class EntityResolver {
   /// folded() is the name folded (asked only when the words say "person").
   static std::optional<std::pair<Kind, std::string>> link_verdict(
       const std::map<Kind, std::map<std::string, int>>& by_kind, const std::function<std::string()>& folded);
-  /// The kind a page declares (its first kind word the vocabulary knows), and that word.
-  std::optional<std::pair<Kind, std::string>> declared(const NoteDigest& d) const;
 };
 
 }  // namespace sagasu

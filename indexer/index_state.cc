@@ -56,6 +56,11 @@ std::vector<Gloss> RunNote::glosses() const {
   return digest().glosses;
 }
 
+const std::string* RunNote::stored_digest() const {
+  if (m_encoded) return m_encoded.get();
+  return !m_read_now && old ? old->digest.get() : nullptr;
+}
+
 std::string RunNote::encoded_digest() const {
   if (m_encoded) return *m_encoded;
   if (m_digest || !old) return digest().encode();

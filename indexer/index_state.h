@@ -63,6 +63,10 @@ struct RunNote {
   }
   /// The digest as stored: the indexed value itself when it was never decoded.
   std::string encoded_digest() const;
+  /// The digest's encoding, when the note has one without encoding it again (the
+  /// indexed digest of a note not read this run, once read; one read now and
+  /// released); nullptr otherwise (digest() then decodes or holds it).
+  const std::string* stored_digest() const;
   /// The digest's page fields (NoteDigest::decode_page: titles, kind words,
   /// structure, aliases), the rest empty: a digest not decoded is not decoded whole.
   NoteDigest page() const;

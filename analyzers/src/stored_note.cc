@@ -242,48 +242,6 @@ std::string_view NoteDigest::version() { return DIGEST_VERSION; }
 
 namespace {
 
-// A counted list of fields.
-bool get_list(std::string_view& in, std::vector<std::string>& v) {
-  std::string count, s;
-  if (!get_field(in, count)) return false;
-  const std::size_t n = std::strtoul(count.c_str(), nullptr, 10);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!get_field(in, s)) return false;
-    v.push_back(s);
-  }
-  return true;
-}
-
-std::optional<Kind> kind_of(const std::string& v) {
-  return v.empty() ? std::nullopt : std::optional<Kind>(v);
-}
-
-// A digest's first fields, what makes the page: its titles, kind words, structure and aliases.
-bool get_page(std::string_view& in, NoteDigest& d) {
-  if (in.substr(0, DIGEST_VERSION.size()) != DIGEST_VERSION) return false;
-  in.remove_prefix(DIGEST_VERSION.size());
-  std::string s;
-  if (!get_field(in, d.title) || !get_field(in, d.display_title) || !get_field(in, s)) return false;
-  d.source = s == "1";
-  std::vector<std::string> words;
-  if (!get_list(in, words)) return false;
-  for (const auto& w : words) {
-    if (w.empty()) return false;
-    d.kind_words.push_back({w.substr(1), w[0] == '='});
-  }
-  if (!get_field(in, s)) return false;
-  d.structure = kind_of(s);
-  return get_list(in, d.aliases);
-}
-
-// Skips n fields; false if there are fewer.
-bool skip_fields(std::string_view& in, std::size_t n) {
-  std::string_view field;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!get_field(in, field)) return false;
-  return true;
-}
-
 // A count field, into n.
 bool get_count(std::string_view& in, std::size_t& n) {
   std::string_view field;
@@ -293,70 +251,154 @@ bool get_count(std::string_view& in, std::size_t& n) {
   return ec == std::errc() && end == field.data() + field.size();
 }
 
+// A counted list of fields, each told to `each`.
+template <class Each>
+bool get_list(std::string_view& in, Each each) {
+  std::size_t n = 0;
+  if (!get_count(in, n)) return false;
+  std::string_view field;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!get_field(in, field)) return false;
+    each(field);
+  }
+  return true;
+}
+
+std::optional<Kind> kind_of(std::string_view v) {
+  return v.empty() ? std::nullopt : std::optional<Kind>(v);
+}
+
+// A digest's fields as a NoteDigest (`page_only`: the page's fields, the rest left empty).
+class ToDigest : public DigestFields {
+ public:
+  explicit ToDigest(NoteDigest& d, bool page_only = false) : m_d(d), m_page_only(page_only) {}
+  void title(std::string_view v) override { m_d.title = v; }
+  void display_title(std::string_view v) override { m_d.display_title = v; }
+  void source(bool v) override { m_d.source = v; }
+  void kind_word(std::string_view w, bool declared) override { m_d.kind_words.push_back({std::string(w), declared}); }
+  void structure(std::string_view k) override { m_d.structure = kind_of(k); }
+  void alias(std::string_view v) override { m_d.aliases.emplace_back(v); }
+  bool beyond_page() const override { return !m_page_only; }
+  void labelled(std::string_view name, std::string_view kind) override { m_d.labelled.emplace_back(name, kind); }
+  void name(std::string_view v) override { m_d.names.emplace_back(v); }
+  void venue(std::string_view v) override { m_d.venues.emplace_back(v); }
+  void year(std::string_view v) override { m_d.years.emplace_back(v); }
+  void text_year(std::string_view v) override { m_d.text_year = v; }
+  void bibliographic(bool v) override { m_d.bibliographic = v; }
+  void defined(std::string_view kind, std::string_view by) override {
+    m_d.defined = kind_of(kind);
+    m_d.defined_by = by;
+  }
+  void hint(std::string_view name, std::string_view kind, std::string_view marker) override {
+    m_d.hints.push_back({std::string(name), Kind(kind), std::string(marker)});
+  }
+  void list() override { m_d.lists.emplace_back(); }
+  void member(std::string_view v) override { m_d.lists.back().emplace_back(v); }
+  void gloss(std::string_view a, std::string_view b, std::string_view how) override {
+    m_d.glosses.push_back({std::string(a), std::string(b), std::string(how)});
+  }
+
+ private:
+  NoteDigest& m_d;
+  bool m_page_only;
+};
+
 }  // namespace
 
-std::optional<std::vector<Gloss>> NoteDigest::decode_glosses(std::string_view in) {
-  NoteDigest d;
+bool NoteDigest::read(std::string_view in, DigestFields& to) {
+  if (in.substr(0, DIGEST_VERSION.size()) != DIGEST_VERSION) return false;
+  in.remove_prefix(DIGEST_VERSION.size());
+  std::string_view a, b, c;
+  const auto field = [&](std::string_view& f) { return get_field(in, f); };
+  if (!field(a) || !field(b) || !field(c)) return false;
+  to.title(a);
+  to.display_title(b);
+  to.source(c == "1");
+  bool words_ok = true;
+  if (!get_list(in, [&](std::string_view w) {
+        if (w.empty()) words_ok = false;
+        else to.kind_word(w.substr(1), w[0] == '=');
+      }) || !words_ok || !field(a))
+    return false;
+  to.structure(a);
+  if (!get_list(in, [&](std::string_view v) { to.alias(v); })) return false;
+  if (!to.beyond_page()) return true;
   std::size_t n = 0;
-  if (!get_page(in, d) || !get_count(in, n) || !skip_fields(in, 2 * n)) return std::nullopt;  // labelled
-  for (int list = 0; list < 3; ++list)  // names, venues, years
-    if (!get_count(in, n) || !skip_fields(in, n)) return std::nullopt;
-  // text year, bibliographic, defined, defined by; the hints
-  if (!skip_fields(in, 4) || !get_count(in, n) || !skip_fields(in, 3 * n)) return std::nullopt;
-  std::size_t lists = 0;
-  if (!get_count(in, lists)) return std::nullopt;
-  for (std::size_t i = 0; i < lists; ++i)
-    if (!get_count(in, n) || !skip_fields(in, n)) return std::nullopt;
-  if (!get_count(in, n)) return std::nullopt;
-  std::vector<Gloss> glosses(n);
-  for (Gloss& g : glosses)
-    if (!get_field(in, g.a) || !get_field(in, g.b) || !get_field(in, g.how) || g.how.empty())
-      return std::nullopt;
-  if (!in.empty()) return std::nullopt;
-  return glosses;
+  if (!get_count(in, n)) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!field(a) || !field(b) || b.empty()) return false;
+    to.labelled(a, b);
+  }
+  if (!get_list(in, [&](std::string_view v) { to.name(v); }) ||
+      !get_list(in, [&](std::string_view v) { to.venue(v); }) ||
+      !get_list(in, [&](std::string_view v) { to.year(v); }) || !field(a) || !field(b))
+    return false;
+  to.text_year(a);
+  to.bibliographic(b == "1");
+  if (!field(a) || !field(b) || !get_count(in, n)) return false;
+  to.defined(a, b);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!field(a) || !field(b) || !field(c)) return false;
+    to.hint(a, b, c);
+  }
+  if (!get_count(in, n)) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    to.list();
+    if (!get_list(in, [&](std::string_view v) { to.member(v); })) return false;
+  }
+  if (!get_count(in, n)) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!field(a) || !field(b) || !field(c) || c.empty()) return false;
+    to.gloss(a, b, c);
+  }
+  return in.empty();
+}
+
+void NoteDigest::tell(DigestFields& to) const {
+  to.title(title);
+  to.display_title(display_title);
+  to.source(source);
+  for (const auto& w : kind_words) to.kind_word(w.word, w.declared);
+  to.structure(structure ? std::string_view(*structure) : std::string_view());
+  for (const auto& a : aliases) to.alias(a);
+  if (!to.beyond_page()) return;
+  for (const auto& [name, kind] : labelled) to.labelled(name, kind);
+  for (const auto& n : names) to.name(n);
+  for (const auto& v : venues) to.venue(v);
+  for (const auto& y : years) to.year(y);
+  to.text_year(text_year);
+  to.bibliographic(bibliographic);
+  to.defined(defined ? std::string_view(*defined) : std::string_view(), defined_by);
+  for (const auto& h : hints) to.hint(h.name, h.kind, h.marker);
+  for (const auto& list : lists) {
+    to.list();
+    for (const auto& n : list) to.member(n);
+  }
+  for (const auto& g : glosses) to.gloss(g.a, g.b, g.how);
+}
+
+std::optional<std::vector<Gloss>> NoteDigest::decode_glosses(std::string_view in) {
+  struct Glosses : DigestFields {
+    std::vector<Gloss> glosses;
+    void gloss(std::string_view a, std::string_view b, std::string_view how) override {
+      glosses.push_back({std::string(a), std::string(b), std::string(how)});
+    }
+  } g;
+  if (!read(in, g)) return std::nullopt;
+  return std::move(g.glosses);
 }
 
 std::optional<NoteDigest> NoteDigest::decode_page(std::string_view in) {
   NoteDigest d;
-  if (!get_page(in, d)) return std::nullopt;
+  ToDigest to(d, true);
+  if (!read(in, to)) return std::nullopt;
   return d;
 }
 
 std::optional<NoteDigest> NoteDigest::decode(std::string_view in) {
   NoteDigest d;
-  std::string s, count;
-  const auto list = [&](std::vector<std::string>& v) { return get_list(in, v); };
-  if (!get_page(in, d) || !get_field(in, count)) return std::nullopt;
-  const std::size_t labelled = std::strtoul(count.c_str(), nullptr, 10);
-  for (std::size_t i = 0; i < labelled; ++i) {
-    std::string name, kind;
-    if (!get_field(in, name) || !get_field(in, kind)) return std::nullopt;
-    if (kind.empty()) return std::nullopt;
-    d.labelled.emplace_back(name, kind);
-  }
-  if (!list(d.names) || !list(d.venues) || !list(d.years) || !get_field(in, d.text_year) || !get_field(in, s))
-    return std::nullopt;
-  d.bibliographic = s == "1";
-  if (!get_field(in, s) || !get_field(in, d.defined_by) || !get_field(in, count)) return std::nullopt;
-  d.defined = kind_of(s);
-  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    KindHint h;
-    if (!get_field(in, h.name) || !get_field(in, h.kind) || !get_field(in, h.marker)) return std::nullopt;
-    d.hints.push_back(std::move(h));
-  }
-  if (!get_field(in, count)) return std::nullopt;
-  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    d.lists.emplace_back();
-    if (!list(d.lists.back())) return std::nullopt;
-  }
-  if (!get_field(in, count)) return std::nullopt;
-  for (std::size_t i = 0, n = std::strtoul(count.c_str(), nullptr, 10); i < n; ++i) {
-    Gloss g;
-    if (!get_field(in, g.a) || !get_field(in, g.b) || !get_field(in, g.how) || g.how.empty())
-      return std::nullopt;
-    d.glosses.push_back(std::move(g));
-  }
-  if (!in.empty()) return std::nullopt;
+  ToDigest to(d);
+  if (!read(in, to)) return std::nullopt;
   return d;
 }
 

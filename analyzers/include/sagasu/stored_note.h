@@ -71,6 +71,8 @@ struct Gloss {
   bool operator<(const Gloss& o) const { return std::tie(a, b, how) < std::tie(o.a, o.b, o.how); }
 };
 
+class DigestFields;
+
 /// The DIGEST value: what entity resolution needs from one note, so an
 /// unchanged note takes part in resolution without being read again.
 struct NoteDigest {
@@ -96,6 +98,11 @@ struct NoteDigest {
   bool operator==(const NoteDigest& o) const;
   std::string encode() const;
   static std::optional<NoteDigest> decode(std::string_view value);
+  /// Reads a digest of this version into `to`, field by field (DigestFields);
+  /// false when the value is malformed (what was told before stands).
+  static bool read(std::string_view value, DigestFields& to);
+  /// Tells this digest's fields to `to`, as read() tells a stored one's.
+  void tell(DigestFields& to) const;
   /// The page's fields only (title, display title, source, kind words,
   /// structure, aliases), the rest left empty: read without the rest.
   static std::optional<NoteDigest> decode_page(std::string_view value);
@@ -105,6 +112,34 @@ struct NoteDigest {
   static bool current(std::string_view value);
   /// This version's mark (what current() looks for).
   static std::string_view version();
+};
+
+/// What NoteDigest::read tells of a DIGEST value, field by field in the order
+/// encode() writes them, every string a view into the value's bytes (the
+/// entity pass reads every note's digest this way, without copying one).
+class DigestFields {
+ public:
+  virtual ~DigestFields() = default;
+  virtual void title(std::string_view) {}
+  virtual void display_title(std::string_view) {}
+  virtual void source(bool) {}
+  virtual void kind_word(std::string_view /*word*/, bool /*declared*/) {}
+  virtual void structure(std::string_view /*kind, "" for none*/) {}
+  virtual void alias(std::string_view) {}
+  /// False: the page's fields are all this reader wants (read stops there).
+  virtual bool beyond_page() const { return true; }
+  virtual void labelled(std::string_view /*name*/, std::string_view /*kind*/) {}
+  virtual void name(std::string_view) {}
+  virtual void venue(std::string_view) {}
+  virtual void year(std::string_view) {}
+  virtual void text_year(std::string_view) {}
+  virtual void bibliographic(bool) {}
+  virtual void defined(std::string_view /*kind, "" for none*/, std::string_view /*by*/) {}
+  virtual void hint(std::string_view /*name*/, std::string_view /*kind*/, std::string_view /*marker*/) {}
+  /// A new list of names (list mates), whose names member() gives.
+  virtual void list() {}
+  virtual void member(std::string_view) {}
+  virtual void gloss(std::string_view /*a*/, std::string_view /*b*/, std::string_view /*how*/) {}
 };
 
 /// The COVERAGE value: where a note's facet values came from, and the property
