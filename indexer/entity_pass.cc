@@ -48,11 +48,12 @@ using schema::RESOLUTION_FILE;
 // revision that commit made), and all are the same. A commit by another
 // writer since (an older Sagasu, which stores a resolution but no hash) or a
 // run killed between two shards' commits leaves none that vouches: "".
-std::string vouched_hash(ShardSet& shards) {
+// (The entity rows' hash, META_ENTITY_ROWS_HASH, is vouched for the same way.)
+std::string vouched_hash(ShardSet& shards, std::string_view key = schema::META_RESOLUTION_HASH) {
   std::string hash;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     const Xapian::Database& db = shards.db(k);
-    const std::string h = db.get_metadata(std::string(schema::META_RESOLUTION_HASH));
+    const std::string h = db.get_metadata(std::string(key));
     if (h.empty() || (k > 0 && h != hash) ||
         db.get_metadata(std::string(schema::META_RESOLUTION_REVISION)) != std::to_string(db.get_revision()))
       return {};
@@ -131,6 +132,7 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
   if (!before) {
     before.emplace(config.kinds());
     add_name_lists(config, *before);
+    state.load_digests();
     for (const auto& [path, ix] : state.indexed())
       if (auto d = NoteDigest::decode(*ix.digest)) before->add(std::move(*d));
     before->load_overrides(old_overrides);
@@ -169,42 +171,24 @@ std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexSta
 // notes mentioning them. Without entity_notes only the names of no kind are
 // gathered (a full pass of a large vault: each named entity's evidence written
 // out was half a second of a run that prints none of it).
-void report_entities(const IndexState& state, const EntityResolver& resolver, bool entity_notes,
-                     IndexReport& report) {
-  std::map<std::string, EntityInfo> entities;
-  // Each spelling's entity, found once (a large vault mentions names millions
-  // of times); none for a spelling of a name of known kind (without entity_notes).
-  std::unordered_map<std::string_view, EntityInfo*> by_spelling;
-  struct Names : DigestFields {
-    std::vector<std::string_view> names;
-    void name(std::string_view n) override { names.push_back(n); }
-  } read;
-  for (const RunNote& n : state.notes()) {
-    if (!n.has_digest()) continue;
-    read.names.clear();
-    if (const std::string* stored = n.stored_digest()) {
-      if (!NoteDigest::read(*stored, read)) read.names.clear();  // (as an empty digest)
-    } else {
-      n.digest().tell(read);
-    }
-    for (const std::string_view name : read.names) {
-      auto [at, first_time] = by_spelling.try_emplace(name, nullptr);
-      if (first_time) {
-        std::string canon = resolver.canonical(name);
-        std::optional<Kind> kind = resolver.kind(canon);
-        if (kind && !entity_notes) continue;
-        auto [e, inserted] = entities.try_emplace(std::move(canon));
-        at->second = &e->second;
-        if (inserted) {
-          e->second.name = e->first;
-          e->second.kind = std::move(kind);
-          e->second.evidence = std::string(to_string(resolver.evidence(e->first)));
-          if (const std::string detail = resolver.evidence_detail(e->first); !detail.empty())
-            e->second.evidence += ": " + detail;
-        }
+void report_entities(const std::vector<std::string_view>& paths, const EntityResolver& resolver,
+                     bool entity_notes, IndexReport& report) {
+  std::map<std::string, EntityInfo, std::less<>> entities;
+  std::vector<EntityResolver::Mention> mentions;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    resolver.mentions(i, mentions);
+    for (const auto& m : mentions) {
+      if (m.kind && !entity_notes) continue;
+      auto e = entities.find(m.canonical);
+      if (e == entities.end()) {
+        e = entities.emplace(std::string(m.canonical), EntityInfo{}).first;
+        e->second.name = e->first;
+        e->second.kind = resolver.kind(e->first);
+        e->second.evidence = std::string(to_string(resolver.evidence(e->first)));
+        if (const std::string detail = resolver.evidence_detail(e->first); !detail.empty())
+          e->second.evidence += ": " + detail;
       }
-      // Which notes mention it: only when asked for (a large vault has millions of mentions).
-      if (at->second) at->second->notes.insert(n.file->path);
+      e->second.notes.emplace(paths[i]);
     }
   }
   for (auto& [name, e] : entities) {
@@ -249,36 +233,63 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
       !shards.metadata(schema::META_FINDINGS).empty() && digests_unchanged(state)) {
     stored = stored_resolution(shards, m_kept_hash);
     if (stored) {
+      m_kept_rows_hash = vouched_hash(shards, schema::META_ENTITY_ROWS_HASH);
       m_resolver = std::move(*stored);
       m_reused = true;
       decode_findings(shards.metadata(schema::META_FINDINGS), report);
       return;
     }
   }
-  resolve(state, opts, config, report);
+  resolve(state, shards, opts, config, report);
   if (!shards.fresh() && m_any_change)
     m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides, std::nullopt);
 }
 
 // Pass 1 over every note's digest in path order, then the override file.
-void EntityPass::resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
-                         IndexReport& report) {
+void EntityPass::resolve(const IndexState& state, ShardSet& shards, const IndexOptions& opts,
+                         const VaultConfig& config, IndexReport& report) {
   add_name_lists(config, m_resolver);
-  // The indexed digests are read in place, not decoded.
-  state.load_digests();
-  for (const RunNote& n : state.notes()) {
+  // The notes that did not change from the rows the last run stored; the
+  // others from their digests, read in place (the indexed ones, when no rows
+  // could be read).
+  const auto& notes = state.notes();
+  const bool rows = !shards.fresh() &&
+                    m_resolver.read_rows(shards.cached(schema::ENTITY_ROWS_FILE,
+                                                       vouched_hash(shards, schema::META_ENTITY_ROWS_HASH)));
+  if (!rows) state.load_digests();
+  std::unordered_map<std::string_view, std::size_t> stored;  // path → its stored note (when not in order)
+  std::size_t next = 0;  // the stored note expected next (both are in path order)
+  const auto stored_note = [&](std::string_view path) -> std::optional<std::size_t> {
+    if (next < m_resolver.stored_notes() && m_resolver.stored_path(next) == path) return next++;
+    if (stored.empty())
+      for (std::size_t j = 0; j < m_resolver.stored_notes(); ++j) stored.emplace(m_resolver.stored_path(j), j);
+    const auto at = stored.find(path);
+    if (at == stored.end()) return std::nullopt;
+    next = at->second + 1;
+    return at->second;
+  };
+  for (const RunNote& n : notes) {
     if (!n.has_digest()) continue;
-    if (const std::string* stored = n.stored_digest())
-      m_resolver.add_encoded(*stored);
-    else
+    m_paths.push_back(n.file->path);
+    const std::optional<std::size_t> j = rows && !n.read_now() ? stored_note(n.file->path) : std::nullopt;
+    if (j)
+      m_resolver.add_stored(*j);
+    else if (const std::string* digest = n.stored_digest(); digest && !n.read_now())
+      m_resolver.add_encoded(*digest);
+    else if (n.read_now() || !n.old)
       m_resolver.add(n.digest());
+    else
+      m_resolver.add_encoded(state.indexed_digest(n.file->path));
   }
   for (const auto& problem : m_resolver.load_overrides(m_overrides))
     report.warnings.push_back({OVERRIDES_FILE, problem});
   m_resolver.finish();
   report.ambiguous = m_resolver.ambiguous();
-  report_entities(state, m_resolver, opts.entity_notes, report);
+  report_entities(m_paths, m_resolver, opts.entity_notes, report);
   m_findings = encode_findings(report);
+  if (!opts.dry_run) m_rows = m_resolver.rows(m_paths);
+  m_resolver.release_rows();
+  m_paths = {};
 }
 
 std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& index) {
@@ -306,10 +317,14 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
     meta.emplace_back(std::string(schema::META_RESOLUTION),
                       shards.cache(RESOLUTION_FILE, resolution) ? std::string() : std::string(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
+    // (Rows that cannot be written, on a full disk: none, and the next run reads every digest.)
+    meta.emplace_back(std::string(schema::META_ENTITY_ROWS_HASH),
+                      shards.cache(schema::ENTITY_ROWS_FILE, m_rows) ? content_hash(m_rows) : std::string());
     return meta;
   }
-  // (The resolution kept: its hash again, for the revision this commit makes.)
+  // (The resolution kept: its hash and its rows' again, for the revision this commit makes.)
   if (!m_kept_hash.empty()) meta.emplace_back(std::string(schema::META_RESOLUTION_HASH), m_kept_hash);
+  meta.emplace_back(std::string(schema::META_ENTITY_ROWS_HASH), m_kept_rows_hash);
   return meta;
 }
 

@@ -68,8 +68,11 @@ class EntityPass {
   std::set<std::string> m_refresh;
   std::string m_findings;   // JSON, when resolved anew
   std::string m_kept_hash;  // the hash of the resolution kept
+  std::string m_kept_rows_hash;  // ... and of its entity rows ("": none vouched for)
+  std::vector<std::string_view> m_paths;  // the notes resolved, in order (during resolve())
+  std::string m_rows;                // their entity rows, to store (entity_rows.h)
 
-  void resolve(const IndexState& state, const IndexOptions& opts, const VaultConfig& config,
+  void resolve(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
                IndexReport& report);
 };
 

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "entity_rows.h"
 #include "glossary.h"
 #include "kind_evidence.h"
 #include "sagasu/stored_note.h"
@@ -254,81 +255,29 @@ std::string WorkTable::encode(const WorkFacts& facts) {
 }
 
 bool WorkTable::read(std::string_view& in, std::size_t count) {
-  auto works = std::make_shared<std::vector<std::pair<std::string_view, std::string_view>>>();
-  works->reserve(std::min(count, in.size()));
+  std::vector<std::pair<std::string_view, std::string_view>> works;
+  works.reserve(std::min(count, in.size()));
   for (std::size_t i = 0; i < count; ++i) {
     std::string_view title;
-    if (!get_field(in, title) || (!works->empty() && !(works->back().first < title))) return false;
+    if (!get_field(in, title) || (!works.empty() && !(works.back().first < title))) return false;
     const std::string_view facts = in;
     if (!get_list(in, nullptr) || !get_list(in, nullptr)) return false;
-    works->emplace_back(title, facts.substr(0, facts.size() - in.size()));
+    works.emplace_back(title, facts.substr(0, facts.size() - in.size()));
   }
-  m_read = std::move(works);
-  m_edits.clear();
+  m_works = std::move(works);
   return true;
 }
 
-const std::string_view* WorkTable::read_facts(std::string_view title) const {
-  if (!m_read) return nullptr;
-  const auto it = std::lower_bound(m_read->begin(), m_read->end(), title,
-                                   [](const auto& w, std::string_view t) { return w.first < t; });
-  return it != m_read->end() && it->first == title ? &it->second : nullptr;
-}
-
 std::optional<WorkFacts> WorkTable::find(std::string_view title) const {
-  std::string_view facts;
-  if (const auto e = m_edits.find(title); e != m_edits.end()) {
-    if (!e->second) return std::nullopt;
-    facts = *e->second;
-  } else if (const std::string_view* f = read_facts(title)) {
-    facts = *f;
-  } else {
-    return std::nullopt;
-  }
+  const auto it = std::lower_bound(m_works.begin(), m_works.end(), title,
+                                   [](const auto& w, std::string_view t) { return w.first < t; });
+  if (it == m_works.end() || it->first != title) return std::nullopt;
+  std::string_view facts = it->second;
   WorkFacts w;
   get_list(facts, &w.venues);
   get_list(facts, &w.years);
   return w;
 }
-
-bool WorkTable::contains(std::string_view title) const {
-  if (const auto e = m_edits.find(title); e != m_edits.end()) return e->second.has_value();
-  return read_facts(title) != nullptr;
-}
-
-void WorkTable::set(std::string_view title, const WorkFacts& facts) {
-  m_edits.insert_or_assign(std::string(title), encode(facts));
-}
-
-void WorkTable::erase(std::string_view title) {
-  if (read_facts(title))
-    m_edits.insert_or_assign(std::string(title), std::nullopt);
-  else if (const auto e = m_edits.find(title); e != m_edits.end())
-    m_edits.erase(e);
-}
-
-std::vector<std::pair<std::string_view, std::string_view>> WorkTable::entries() const {
-  std::vector<std::pair<std::string_view, std::string_view>> all;
-  all.reserve((m_read ? m_read->size() : 0) + m_edits.size());
-  auto e = m_edits.begin();
-  auto take_edits_before = [&](const std::string_view* title) {
-    for (; e != m_edits.end() && (!title || e->first < *title); ++e)
-      if (e->second) all.emplace_back(e->first, *e->second);
-  };
-  if (m_read)
-    for (const auto& [title, facts] : *m_read) {
-      take_edits_before(&title);
-      if (e != m_edits.end() && e->first == title) {
-        if (e->second) all.emplace_back(e->first, *e->second);
-        ++e;
-      } else {
-        all.emplace_back(title, facts);
-      }
-    }
-  take_edits_before(nullptr);
-  return all;
-}
-
 
 void EntityResolver::add_name(std::string_view name, std::string_view kind,
                               const std::vector<std::string>& others) {
@@ -342,13 +291,6 @@ void EntityResolver::add_name(std::string_view name, std::string_view kind,
 
 namespace {
 
-// The kind most list labels give a name (the first of equals, in the order of kinds).
-const Kind& most_voted(const std::map<Kind, int>& counts) {
-  return std::max_element(counts.begin(), counts.end(),
-                          [](const auto& a, const auto& b) { return a.second < b.second; })
-      ->first;
-}
-
 // One list's names (decide_from_lists): when those of known kind are all
 // people (or all organizations), the others get that kind, with the first of
 // known kind as the detail. member(i) is the i-th name's canonical name,
@@ -356,22 +298,22 @@ const Kind& most_voted(const std::map<Kind, int>& counts) {
 // set(name, kind, first) gives it one.
 template <class Member, class KindOf, class Set>
 void list_mates(std::size_t size, Member member, KindOf kind_of, Set set) {
-  std::set<Kind> kinds_seen;
-  std::optional<std::size_t> first;
+  const Kind* seen = nullptr;  // the kind of the first of known kind
+  std::size_t first = 0;
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < size; ++i) {
     const auto k = kind_of(member(i));
     if (!k) {
       open.push_back(i);
-      continue;
+    } else if (!seen) {
+      seen = &*k, first = i;
+    } else if (*k != *seen) {
+      return;  // names of two kinds
     }
-    kinds_seen.emplace(*k);
-    if (!first) first = i;
   }
-  if (kinds_seen.size() != 1 || open.empty()) return;
-  const Kind& k = *kinds_seen.begin();
-  if (k != kinds::PERSON && k != kinds::ORGANIZATION) return;
-  for (const std::size_t i : open) set(member(i), k, member(*first));
+  if (!seen || open.empty() || (*seen != kinds::PERSON && *seen != kinds::ORGANIZATION)) return;
+  const Kind k = *seen;
+  for (const std::size_t i : open) set(member(i), k, member(first));
 }
 
 }  // namespace
@@ -401,94 +343,54 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::link_verdict(
 
 
 
-// Pass 1's notes as rows: every string a note uses (titles, names, kind words,
-// markers, ...) is an id into one table of views, so finish() hashes each
-// string once and does the rest on vectors indexed by id. A note's entries of
-// a column are those from its start (Note) to the next note's.
-struct EntityResolver::Rows : DigestFields {
-  using Id = std::uint32_t;
-  static constexpr Id NONE = ~Id(0);
-
-  std::unordered_map<std::string_view, Id> ids;
-  std::vector<std::string_view> text;  // by id; id 0 is ""
-  Id id(std::string_view s) {
-    const auto [at, added] = ids.try_emplace(s, static_cast<Id>(text.size()));
-    if (added) text.push_back(s);
-    return at->second;
-  }
-
-  struct Note {
-    Id title = 0, structure = 0, defined = 0, defined_by = 0, text_year = 0;  // (0: "", none)
-    bool bibliographic = false;
-    std::uint32_t kind_words, aliases, labelled, names, venues, years, hints, lists;
-  };
-  std::vector<Note> notes;
-  std::vector<std::pair<Id, bool>> kind_words;  // word, declared
-  std::vector<Id> aliases, names, venues, years, members;
-  std::vector<std::pair<Id, Id>> labels;      // a labelled name, its kind
-  std::vector<std::array<Id, 3>> hints;       // name, kind, marker
-  std::vector<std::uint32_t> list_ends;       // each list's end in members
-
-  Rows() { id(""); }
-  void begin() {
-    notes.push_back({0, 0, 0, 0, 0, false, size(kind_words), size(aliases), size(labels), size(names),
-                     size(venues), size(years), size(hints), size(list_ends)});
-  }
-  // A note that did not read: as an empty digest (what RunNote::digest gives for it).
-  void undo() {
-    const Note& n = notes.back();
-    kind_words.resize(n.kind_words), aliases.resize(n.aliases), labels.resize(n.labelled);
-    names.resize(n.names), venues.resize(n.venues), years.resize(n.years), hints.resize(n.hints);
-    members.resize(n.lists == 0 ? 0 : list_ends[n.lists - 1]);
-    list_ends.resize(n.lists);
-    notes.pop_back();
-    begin();
-  }
-  template <class V>
-  static std::uint32_t size(const V& v) { return static_cast<std::uint32_t>(v.size()); }
-
-  // Note i's entries of a column: [from, to).
-  template <class V>
-  std::pair<std::uint32_t, std::uint32_t> range(std::size_t i, std::uint32_t Note::*start, const V& column) const {
-    return {notes[i].*start, i + 1 < notes.size() ? notes[i + 1].*start : size(column)};
-  }
-
-  void title(std::string_view v) override { notes.back().title = id(v); }
-  void kind_word(std::string_view w, bool declared) override { kind_words.emplace_back(id(w), declared); }
-  void structure(std::string_view k) override { notes.back().structure = id(k); }
-  void alias(std::string_view v) override { aliases.push_back(id(v)); }
-  void labelled(std::string_view name, std::string_view kind) override { labels.emplace_back(id(name), id(kind)); }
-  void name(std::string_view v) override { names.push_back(id(v)); }
-  void venue(std::string_view v) override { venues.push_back(id(v)); }
-  void year(std::string_view v) override { years.push_back(id(v)); }
-  void text_year(std::string_view v) override { notes.back().text_year = id(v); }
-  void bibliographic(bool v) override { notes.back().bibliographic = v; }
-  void defined(std::string_view kind, std::string_view by) override {
-    notes.back().defined = id(kind);
-    notes.back().defined_by = id(by);
-  }
-  void hint(std::string_view name, std::string_view kind, std::string_view marker) override {
-    hints.push_back({id(name), id(kind), id(marker)});
-  }
-  void list() override { list_ends.push_back(size(members)); }
-  void member(std::string_view v) override {
-    members.push_back(id(v));
-    ++list_ends.back();
-  }
-};
+EntityRows& EntityResolver::rows_to_add() {
+  if (!m_rows) m_rows = std::make_shared<EntityRows>();
+  return *m_rows;
+}
 
 void EntityResolver::add(const NoteDigest& digest) {
-  if (!m_rows) m_rows = std::make_shared<Rows>();
-  m_rows->begin();
+  rows_to_add().begin();
   digest.tell(*m_rows);
 }
 
 void EntityResolver::add(NoteDigest&& digest) { add(m_owned.emplace_back(std::move(digest))); }
 
 void EntityResolver::add_encoded(std::string_view digest) {
-  if (!m_rows) m_rows = std::make_shared<Rows>();
-  m_rows->begin();
+  rows_to_add().begin();
   if (!NoteDigest::read(digest, *m_rows)) m_rows->undo();
+}
+
+bool EntityResolver::read_rows(std::shared_ptr<const std::string_view> bytes) {
+  auto rows = std::make_shared<EntityRows>();
+  if (m_rows || !bytes || !rows->read(std::move(bytes))) return false;
+  m_rows = std::move(rows);
+  return true;
+}
+
+std::size_t EntityResolver::stored_notes() const { return m_rows ? m_rows->stored() : 0; }
+
+std::string_view EntityResolver::stored_path(std::size_t i) const { return m_rows->stored_path(i); }
+
+void EntityResolver::add_stored(std::size_t i) { m_rows->add_stored(i); }
+
+std::string EntityResolver::rows(const std::vector<std::string_view>& paths) const {
+  return m_rows ? m_rows->encode(paths) : std::string();
+}
+
+void EntityResolver::mentions(std::size_t note, std::vector<Mention>& out) const {
+  out.clear();
+  const auto [from, to] = m_rows->range(note, &EntityRows::Note::names, m_rows->names);
+  for (std::uint32_t n = from; n < to; ++n) {
+    const EntityRows::Id name = m_rows->names[n], canonical = m_canonical[name];
+    out.push_back({m_rows->text(name), m_rows->text(canonical), m_kinded[canonical]});
+  }
+}
+
+void EntityResolver::release_rows() {
+  m_rows.reset();
+  m_owned.clear();
+  m_canonical = {};
+  m_kinded = {};
 }
 
 std::string EntityResolver::canonical(std::string_view name) const {
@@ -502,12 +404,11 @@ std::string EntityResolver::canonical(std::string_view name) const {
 // pages by title, alias and the config's other spellings; every spelling's
 // canonical name; each name's kind from the most trusted evidence; the works' facts.
 void EntityResolver::finish() {
-  using Id = Rows::Id;
-  constexpr Id NONE = Rows::NONE;
-  if (!m_rows) m_rows = std::make_shared<Rows>();
-  Rows& r = *m_rows;
+  using Id = EntityRows::Id;
+  constexpr Id NONE = EntityRows::NONE;
+  EntityRows& r = rows_to_add();
   const std::size_t notes = r.notes.size();
-  const auto text = [&](Id i) { return r.text[i]; };
+  const auto text = [&](Id i) { return r.text(i); };
   // (Every string of the overrides and the config's lists in the table too: they outlive finish().)
   std::vector<std::pair<Id, const Kind*>> overrides;
   for (const auto& [name, kind] : m_overrides) overrides.emplace_back(r.id(name), &kind);
@@ -518,23 +419,12 @@ void EntityResolver::finish() {
   for (const auto& [word, declared] : r.kind_words)
     if (declared && !m_vocabulary.canonical(text(word))) m_vocabulary.add_kind(text(word));
 
-  // Each string's folded key, as an id of the keys' own table (folded once per string).
-  std::unordered_map<std::string, Id> key_ids;
-  std::vector<const std::string*> key_text;
-  std::vector<Id> key_of(r.text.size(), NONE);
-  const auto key_id = [&](std::string folded) {
-    const auto [at, added] = key_ids.try_emplace(std::move(folded), static_cast<Id>(key_text.size()));
-    if (added) key_text.push_back(&at->first);
-    return at->second;
-  };
-  const auto key = [&](Id s) {
-    if (key_of[s] == NONE) key_of[s] = key_id(fold_name(text(s)));
-    return key_of[s];
-  };
+  const auto key = [&](Id s) { return r.key(s); };
+  const auto key_text = [&](Id k) { return r.key_text(k); };
   // A name no page has is spelled as the vault first spells it.
   std::vector<Id> first_spelling;
   const auto grow = [&](std::vector<Id>& by_key) {
-    if (by_key.size() < key_text.size()) by_key.resize(key_text.size(), NONE);
+    if (by_key.size() < r.keys()) by_key.resize(r.keys(), NONE);
   };
   for (const Id n : r.names) {
     const Id k = key(n);
@@ -550,7 +440,7 @@ void EntityResolver::finish() {
     page_by_key[k] = n.title;
   }
   for (std::size_t i = 0; i < notes; ++i) {
-    const auto [from, to] = r.range(i, &Rows::Note::aliases, r.aliases);
+    const auto [from, to] = r.range(i, &EntityRows::Note::aliases, r.aliases);
     const Id title = r.notes[i].title;
     for (std::uint32_t a = from; a < to; ++a) {
       const Id k = key(r.aliases[a]);
@@ -558,13 +448,14 @@ void EntityResolver::finish() {
       if (page_by_key[k] == NONE) {
         page_by_key[k] = title;
       } else if (page_by_key[k] != title && key(page_by_key[k]) != k) {
-        m_ambiguous[*key_text[k]].insert(std::string(text(page_by_key[k])));
-        m_ambiguous[*key_text[k]].insert(std::string(text(title)));
+        auto& pages = m_ambiguous[std::string(key_text(k))];
+        pages.insert(std::string(text(page_by_key[k])));
+        pages.insert(std::string(text(title)));
       }
     }
   }
   for (const auto& [folded, name] : name_lists) {
-    const Id k = key_id(std::string(folded));
+    const Id k = r.key_id(folded);
     const Id listed = key(name);
     grow(page_by_key);
     if (page_by_key[k] == NONE) page_by_key[k] = page_by_key[listed] != NONE ? page_by_key[listed] : name;
@@ -577,7 +468,7 @@ void EntityResolver::finish() {
 
   // The canonical name of each spelling: the page its key (or its last path
   // part: [[folder/Page]], [[Page.md]], [[Page^block]]) names, else its first spelling.
-  std::vector<Id> canonical(r.text.size(), NONE);
+  std::vector<Id> canonical(r.strings(), NONE);
   const auto resolve = [&](Id s) {
     if (canonical[s] != NONE) return canonical[s];
     const Id k = key(s);
@@ -585,7 +476,7 @@ void EntityResolver::finish() {
     if (page == NONE) {
       const std::string last = link_page_name(text(s));
       if (!last.empty() && last.size() != text(s).size())
-        if (const auto at = key_ids.find(fold_name(last)); at != key_ids.end()) page = known_key(at->second);
+        if (const Id at = r.find_key(fold_name(last)); at != NONE) page = known_key(at);
     }
     return canonical[s] = page != NONE ? page : first_of(k) != NONE ? first_of(k) : s;
   };
@@ -597,7 +488,7 @@ void EntityResolver::finish() {
   for (const auto& [name, kind] : overrides) resolve(name);
 
   // Each name's kind, from the most trusted evidence (the first of equals stays).
-  std::vector<Info> info(r.text.size());
+  std::vector<Info> info(r.strings());
   const auto set_kind = [&](Id name, const Kind& k, KindEvidence e, std::string detail = {}) {
     Info& at = info[name];
     if (at.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(at.evidence))
@@ -606,7 +497,7 @@ void EntityResolver::finish() {
   for (const auto& [name, kind] : overrides) set_kind(canonical[name], *kind, KindEvidence::Override);
   // What a page says it is (its first kind word the vocabulary knows; a tag saying "other" says nothing).
   for (std::size_t i = 0; i < notes; ++i) {
-    const auto [from, to] = r.range(i, &Rows::Note::kind_words, r.kind_words);
+    const auto [from, to] = r.range(i, &EntityRows::Note::kind_words, r.kind_words);
     for (std::uint32_t w = from; w < to; ++w) {
       const auto& [word, declared] = r.kind_words[w];
       const auto k = m_vocabulary.canonical(text(word));
@@ -617,10 +508,24 @@ void EntityResolver::finish() {
     }
     if (r.notes[i].bibliographic) set_kind(r.notes[i].title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
   }
-  // The labels of the lists naming a name: the kind most of them give.
-  std::unordered_map<Id, std::map<Kind, int>> votes;
-  for (const auto& [name, kind] : r.labels) ++votes[canonical[name]][Kind(text(kind))];
-  for (const auto& [name, counts] : votes) set_kind(name, most_voted(counts), KindEvidence::ListLabel);
+  // The labels of the lists naming a name: the kind most of them give (of
+  // equals, the first in the order of kinds' names).
+  std::vector<std::pair<Id, Id>> votes;  // a name, the kind a label gives it
+  votes.reserve(r.labels.size());
+  for (const auto& [name, kind] : r.labels) votes.emplace_back(canonical[name], kind);
+  std::sort(votes.begin(), votes.end());
+  for (std::size_t v = 0; v < votes.size();) {
+    const Id name = votes[v].first;
+    Id best = NONE;
+    std::size_t most = 0;
+    for (; v < votes.size() && votes[v].first == name;) {
+      const Id kind = votes[v].second;
+      std::size_t n = 0;
+      for (; v < votes.size() && votes[v] == std::pair(name, kind); ++v) ++n;
+      if (n > most || (n == most && text(kind) < text(best))) best = kind, most = n;
+    }
+    set_kind(name, Kind(text(best)), KindEvidence::ListLabel);
+  }
   for (const auto& n : r.notes) {
     if (n.structure) set_kind(n.title, Kind(text(n.structure)), KindEvidence::PageStructure);
     if (n.defined) set_kind(n.title, Kind(text(n.defined)), KindEvidence::FirstSentence, std::string(text(n.defined_by)));
@@ -629,26 +534,26 @@ void EntityResolver::finish() {
   std::unordered_map<Id, std::map<Kind, std::map<std::string, int>>> seen;
   for (const auto& h : r.hints) ++seen[canonical[h[0]]][Kind(text(h[1]))][std::string(text(h[2]))];
   for (const auto& [name, by_kind] : seen)
-    if (auto k = link_verdict(by_kind, [&, name = name] { return *key_text[key(name)]; }))
+    if (auto k = link_verdict(by_kind, [&, name = name] { return std::string(key_text(key(name))); }))
       set_kind(name, k->first, KindEvidence::LinkContext, std::move(k->second));
   // A name's own words (… University, …大学), for every page and name linked.
-  std::vector<bool> tried(r.text.size());
+  std::vector<bool> tried(r.strings());
   const auto try_heuristic = [&](Id name) {
     if (tried[name]) return;
     tried[name] = true;
     if (info[name].evidence != KindEvidence::None &&
         static_cast<int>(info[name].evidence) <= static_cast<int>(KindEvidence::Heuristic))
       return;
-    if (auto k = heuristic(*key_text[key(name)])) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
+    if (auto k = heuristic(key_text(key(name)))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
   };
   for (std::size_t i = 0; i < notes; ++i) {
     try_heuristic(r.notes[i].title);
-    const auto [from, to] = r.range(i, &Rows::Note::names, r.names);
+    const auto [from, to] = r.range(i, &EntityRows::Note::names, r.names);
     for (std::uint32_t n = from; n < to; ++n) try_heuristic(canonical[r.names[n]]);
   }
   // A name without a page, of no known kind, in a list whose other names are all
   // people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
-  std::vector<bool> page(r.text.size());
+  std::vector<bool> page(r.strings());
   for (const auto& n : r.notes) page[n.title] = true;
   const auto kind_of = [&](Id name) -> const Kind* {
     return info[name].evidence == KindEvidence::None || !info[name].kind ? nullptr : &*info[name].kind;
@@ -662,34 +567,40 @@ void EntityResolver::finish() {
   // A page is a page: what nothing tells about is "other", not unresolved.
   for (const auto& n : r.notes) set_kind(n.title, Kind(kinds::OTHER), KindEvidence::Page);
 
-  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no other).
+  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no
+  // other; of two notes of a title, the last's).
+  std::map<std::string_view, std::string> works;
   for (std::size_t i = 0; i < notes; ++i) {
-    const Rows::Note& n = r.notes[i];
+    const EntityRows::Note& n = r.notes[i];
     if (!info[n.title].kind || !is_work(*info[n.title].kind)) continue;
     WorkFacts facts;
-    const auto [vf, vt] = r.range(i, &Rows::Note::venues, r.venues);
+    const auto [vf, vt] = r.range(i, &EntityRows::Note::venues, r.venues);
     for (std::uint32_t v = vf; v < vt; ++v) facts.venues.emplace_back(text(r.venues[v]));
-    const auto [yf, yt] = r.range(i, &Rows::Note::years, r.years);
+    const auto [yf, yt] = r.range(i, &EntityRows::Note::years, r.years);
     for (std::uint32_t y = yf; y < yt; ++y) facts.years.emplace_back(text(r.years[y]));
     if (facts.years.empty() && n.text_year) facts.years.emplace_back(text(n.text_year));
-    m_works.set(text(n.title), facts);
+    works[text(n.title)] = WorkTable::encode(facts);
   }
 
   // The resolution as it is stored: spellings and kinds sorted by name.
+  std::vector<Id> named;  // the strings resolved or given a kind, sorted once for both lists
+  for (Id s = 0; s < r.strings(); ++s)
+    if (canonical[s] != NONE || info[s].evidence != KindEvidence::None) named.push_back(s);
+  std::sort(named.begin(), named.end(), [&](Id a, Id b) { return text(a) < text(b); });
   std::vector<std::pair<std::string_view, std::string_view>> spellings;
   std::vector<StoredKind> kinds;
-  for (Id s = 0; s < r.text.size(); ++s) {
+  for (const Id s : named) {
     if (canonical[s] != NONE) spellings.emplace_back(text(s), text(canonical[s]));
     if (info[s].evidence != KindEvidence::None)
       kinds.push_back({text(s), info[s].kind ? std::string_view(*info[s].kind) : std::string_view(),
                        info[s].detail, info[s].evidence});
   }
-  std::sort(spellings.begin(), spellings.end());
-  std::sort(kinds.begin(), kinds.end(), [](const StoredKind& a, const StoredKind& b) { return a.name < b.name; });
-  const bool loaded = load(owned(encode(spellings, kinds, m_works)));
+  const std::vector<std::pair<std::string_view, std::string_view>> work_entries(works.begin(), works.end());
+  const bool loaded = load(owned(encode(spellings, kinds, work_entries)));
   (void)loaded;  // (an encoding of ours always reads back)
-  m_rows.reset();
-  m_owned.clear();
+  m_kinded.assign(r.strings(), false);
+  for (Id s = 0; s < r.strings(); ++s) m_kinded[s] = info[s].kind && !info[s].kind->empty();
+  m_canonical = std::move(canonical);
 }
 
 namespace {
@@ -754,9 +665,9 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
 std::string EntityResolver::serialize() const { return m_stored ? std::string(*m_stored) : std::string(); }
 
 
-std::string EntityResolver::encode(
-    const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-    const std::vector<StoredKind>& kinds, const WorkTable& works) {
+std::string EntityResolver::encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+                                   const std::vector<StoredKind>& kinds,
+                                   const std::vector<std::pair<std::string_view, std::string_view>>& works) {
   std::string out = "r8";
   put_field(out, std::to_string(spellings.size()));
   for (const auto& [spelling, canonical] : spellings) {
@@ -770,9 +681,8 @@ std::string EntityResolver::encode(
     put_field(out, std::to_string(static_cast<int>(k.evidence)));
     put_field(out, k.detail);
   }
-  const auto work_entries = works.entries();
-  put_field(out, std::to_string(work_entries.size()));
-  for (const auto& [name, facts] : work_entries) {
+  put_field(out, std::to_string(works.size()));
+  for (const auto& [name, facts] : works) {
     put_field(out, name);
     out += facts;
   }

@@ -22,6 +22,8 @@
 
 namespace sagasu {
 
+class EntityRows;
+
 /// How an entity's kind was decided, in order of trust: what the user says
 /// (override file, config name lists), what its page declares (type, tags, a
 /// source file name), its own authors with a venue or year, the labels of the
@@ -67,30 +69,23 @@ struct WorkFacts {
 };
 
 /// The venues and years of every page that is a work, by title: read where
-/// asked from a stored resolution's encoding (a large vault's tens of thousands
-/// of works are not decoded to load it, nor copied to extend it), with the
-/// works set or erased since laid over them.
+/// asked from a stored resolution's encoding (a large vault's tens of
+/// thousands of works are not decoded to load it).
 class WorkTable {
  public:
   /// A work's facts, or nullopt when the title is not a work's.
   std::optional<WorkFacts> find(std::string_view title) const;
-  bool contains(std::string_view title) const;
-  void set(std::string_view title, const WorkFacts& facts);
-  void erase(std::string_view title);
   /// Every work in title order, with its facts encoded (one encoding for equal facts).
-  std::vector<std::pair<std::string_view, std::string_view>> entries() const;
+  const std::vector<std::pair<std::string_view, std::string_view>>& entries() const { return m_works; }
   /// The encoding of a work's facts, as entries() gives them.
   static std::string encode(const WorkFacts& facts);
   /// Reads `count` works (a title, then its encoded facts) from the front of in,
-  /// keeping views of their bytes (which must outlive the table and its copies);
+  /// keeping views of their bytes (which must outlive the table);
   /// false if malformed or not in title order.
   bool read(std::string_view& in, std::size_t count);
 
  private:
-  // The works read (title → encoded facts, sorted; shared by copies), and those set or erased since.
-  std::shared_ptr<const std::vector<std::pair<std::string_view, std::string_view>>> m_read;
-  std::map<std::string, std::optional<std::string>, std::less<>> m_edits;  // nullopt: erased
-  const std::string_view* read_facts(std::string_view title) const;
+  std::vector<std::pair<std::string_view, std::string_view>> m_works;  // title → encoded facts, sorted
 };
 
 /// Is a page of this kind a work (a source or a book, or what the default
@@ -112,6 +107,26 @@ class EntityResolver {
   /// The same for a note's DIGEST value as stored (read in place: its bytes
   /// must outlive finish()); a value that does not read is an empty digest.
   void add_encoded(std::string_view digest);
+  /// Rows a run stored (rows()), before any note is added: add_stored()
+  /// then adds the notes that did not change since from them, without their
+  /// digests. False (nothing read) if they do not read.
+  bool read_rows(std::shared_ptr<const std::string_view> bytes);
+  /// The notes of the rows read, by path, in the order they were stored.
+  std::size_t stored_notes() const;
+  std::string_view stored_path(std::size_t i) const;
+  /// Pass 1 for the i-th note of the rows read.
+  void add_stored(std::size_t i);
+  /// After finish(), until release_rows(): pass 1's rows with each note's
+  /// path (paths[i] for the i-th note added), for read_rows() of a later run.
+  std::string rows(const std::vector<std::string_view>& paths) const;
+  /// After finish(), until release_rows(): each name the i-th note added
+  /// mentions, in order: as spelled, its canonical name, and whether that has a kind.
+  struct Mention {
+    std::string_view spelling, canonical;
+    bool kind = false;
+  };
+  void mentions(std::size_t note, std::vector<Mention>& out) const;
+  void release_rows();
   /// A line of the override file: name → kind (wins over everything else).
   void add_override(std::string_view name, std::string_view kind);
   /// A name of the config's lists: its kind (as an override) and its other
@@ -173,10 +188,11 @@ class EntityResolver {
   };
   KindVocabulary m_vocabulary;
   std::deque<NoteDigest> m_owned;  // the digests given to keep, until finish()
-  // Pass 1's notes as rows of ids into one table of the strings they use,
-  // which finish() resolves with each string hashed once (entity_resolver.cc).
-  struct Rows;
-  std::shared_ptr<Rows> m_rows;
+  // Pass 1's notes as rows of ids into one table of the strings they use
+  // (entity_rows.h), which finish() resolves with each string hashed once.
+  std::shared_ptr<EntityRows> m_rows;
+  std::vector<std::uint32_t> m_canonical;  // after finish(): each string id's canonical name's id
+  std::vector<bool> m_kinded;              // ... whether a string id is a name of known kind
   std::map<std::string, std::set<std::string>> m_ambiguous;
   std::map<std::string, Kind> m_overrides;            // raw name → kind
   std::map<std::string, std::string> m_name_lists;  // folded other spelling → listed name
@@ -192,9 +208,11 @@ class EntityResolver {
   std::vector<StoredKind> m_kinds;                                         // canonical → kind
   WorkTable m_works;  // page title → its venues and years (works only)
 
-  /// An encoding: spellings and kinds sorted by name, then the works.
+  EntityRows& rows_to_add();
+  /// An encoding: spellings, kinds and works (encoded facts), each sorted by name.
   static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-                            const std::vector<StoredKind>& kinds, const WorkTable& works);
+                            const std::vector<StoredKind>& kinds,
+                            const std::vector<std::pair<std::string_view, std::string_view>>& works);
   /// Reads an encoding into m_stored, m_spellings, m_kinds and m_works; false if malformed.
   bool load(std::shared_ptr<const std::string_view> stored);
   const std::string_view* stored_canonical(std::string_view spelling) const;

@@ -162,6 +162,28 @@ std::size_t Synonyms::size() const {
   return n;
 }
 
+DerivedChange derived_change(const IndexState& state) {
+  DerivedChange change;
+  const auto weigh = [&](const NoteDigest& page, bool glosses) {
+    change.synonyms = change.synonyms || !page.aliases.empty();
+    change.glossary = change.glossary || glosses;
+  };
+  const auto weigh_indexed = [&](const std::string& path) {
+    const std::string& digest = state.indexed_digest(path);
+    weigh(NoteDigest::decode_page(digest).value_or(NoteDigest{}),
+          !NoteDigest::decode_glosses(digest).value_or(std::vector<Gloss>{}).empty());
+  };
+  for (const RunNote& n : state.notes()) {
+    if (n.status != RunNote::Status::Changed) continue;
+    // (A note whose digest is what it was gives what it gave.)
+    if (n.old && NoteDigest::decode(state.indexed_digest(n.file->path)) == n.digest()) continue;
+    weigh(n.digest(), !n.digest().glosses.empty());
+    if (n.old) weigh_indexed(n.file->path);
+  }
+  for (const std::string& path : state.vanished()) weigh_indexed(path);
+  return change;
+}
+
 Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
   Synonyms synonyms;
   Analyzer analyzer;

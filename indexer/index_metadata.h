@@ -30,6 +30,15 @@ struct Synonyms {
 /// Analyzer::key text; and an alias in the filter of every entity field names the page.
 Synonyms vault_synonyms(const std::vector<RunNote>& notes);
 
+/// Which tables derived from every note's digest a run must build again.
+/// Each is the union of what each note gives (a page with aliases its
+/// synonyms, a note with glosses its equivalents), so one that no note the
+/// run adds, rewrites or deletes gave or gives stays as it is.
+struct DerivedChange {
+  bool synonyms = false, glossary = false;
+};
+DerivedChange derived_change(const IndexState& state);
+
 /// The equivalents the vault's notes state (glossary.h), each with the notes
 /// stating it: the bridge tier's vault glossary (schema.h: META_GLOSSARY).
 std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>& notes);

@@ -61,6 +61,8 @@ struct RunNote {
     m_digest = std::make_unique<NoteDigest>(std::move(d));
     m_read_now = true;
   }
+  /// Was the note read this run (its digest is new, not the index's)?
+  bool read_now() const { return m_read_now; }
   /// The digest as stored: the indexed value itself when it was never decoded.
   std::string encoded_digest() const;
   /// The digest's encoding, when the note has one without encoding it again (the

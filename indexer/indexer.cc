@@ -82,20 +82,23 @@ IndexReport run_phases(const IndexOptions& opts) {
   report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
   const EntityPass entities(state, shards, opts, config, scan.root, report);
   report.entities_by = entities.reused() ? "kept" : "resolved";
-  // The tables derived from every note's digest (the synonyms, the glossary)
-  // are built again whenever the vault is resolved again; a kept resolution
-  // keeps them. Then the decoded digests are let go: the documents need only
-  // their encodings.
+  // The tables derived from every note's digest (the synonyms, the glossary),
+  // each built again when a note it draws on changed. Then the decoded
+  // digests are let go: the documents need only their encodings.
   VaultTables tables;
-  const bool write_tables = entities.any_change() && !entities.reused() && !opts.dry_run;
-  if (write_tables || opts.glossary) {
+  const DerivedChange derived = shards.fresh() || !scan.unreadable_dirs.empty() ||
+                                        !shards.metadata(schema::META_UNREADABLE).empty()
+                                    ? DerivedChange{true, true}
+                                    : derived_change(state);
+  if (opts.glossary || (!opts.dry_run && derived.glossary)) {
     state.load_digests();
     auto glossary = vault_glossary(state.notes());
     if (opts.glossary) report.glossary = glossary;
-    if (write_tables) {
-      tables.synonyms = vault_synonyms(state.notes());
-      tables.glossary = std::move(glossary);
-    }
+    if (!opts.dry_run && derived.glossary) tables.glossary = std::move(glossary);
+  }
+  if (!opts.dry_run && derived.synonyms) {
+    state.load_digests();
+    tables.synonyms = vault_synonyms(state.notes());
   }
   state.release_digests(jobs);
   // 4. The documents.

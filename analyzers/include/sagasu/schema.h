@@ -251,6 +251,12 @@ inline constexpr std::string_view RESOLUTION_FILE = "sagasu-resolution";
 /// revision (the commit that stored it made that one, and no other writer committed since).
 inline constexpr std::string_view META_RESOLUTION_HASH = "sagasu.resolution.hash";
 inline constexpr std::string_view META_RESOLUTION_REVISION = "sagasu.resolution.revision";
+/// The file beside the first shard's generation that holds what entity
+/// resolution read of every note, as rows of ids (indexer/entity_rows.h), and
+/// its content hash, vouched for as the resolution's is: the next run reads
+/// the notes that did not change from it instead of their digests.
+inline constexpr std::string_view ENTITY_ROWS_FILE = "sagasu-entity-rows";
+inline constexpr std::string_view META_ENTITY_ROWS_HASH = "sagasu.entity-rows.hash";
 /// The run whose commit wrote a shard (an id, the same on every shard): shards
 /// holding different runs were left by one killed between their commits, and
 /// the next run builds them fresh (what the dead run derived from the whole
