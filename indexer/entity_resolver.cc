@@ -398,209 +398,240 @@ std::string EntityResolver::canonical(std::string_view name) const {
   return std::string(name);
 }
 
-// The resolution of pass 1's rows, in the order of the notes (the vault's
-// path order decides first spellings, which of two titles folding alike takes
-// their key, which page an alias names, and list mates list by list):
-// pages by title, alias and the config's other spellings; every spelling's
-// canonical name; each name's kind from the most trusted evidence; the works' facts.
-void EntityResolver::finish() {
+// The resolution of pass 1's rows (finish()), in the order of the notes: the
+// vault's path order decides first spellings, which of two titles folding
+// alike takes their key, which page an alias names, and list mates list by
+// list. Its steps share what the ones before found.
+struct EntityResolver::Pass {
   using Id = EntityRows::Id;
-  constexpr Id NONE = EntityRows::NONE;
-  EntityRows& r = rows_to_add();
-  const std::size_t notes = r.notes.size();
-  const auto text = [&](Id i) { return r.text(i); };
-  // (Every string of the overrides and the config's lists in the table too: they outlive finish().)
-  std::vector<std::pair<Id, const Kind*>> overrides;
-  for (const auto& [name, kind] : m_overrides) overrides.emplace_back(r.id(name), &kind);
-  std::vector<std::pair<std::string_view, Id>> name_lists;  // folded other spelling → listed name
-  for (const auto& [key, name] : m_name_lists) name_lists.emplace_back(key, r.id(name));
+  static constexpr Id NONE = EntityRows::NONE;
 
-  // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
-  for (const auto& [word, declared] : r.kind_words)
-    if (declared && !m_vocabulary.canonical(text(word))) m_vocabulary.add_kind(text(word));
+  EntityResolver& self;
+  EntityRows& r;
+  std::vector<std::pair<Id, const Kind*>> overrides;  // a name of the override file, its kind
+  std::vector<Id> first_spelling, page_by_key;        // by key: a name's first spelling, the page
+  std::vector<Id> canonical;                          // by string: its canonical name (NONE: not a name)
+  std::vector<Info> info;                             // by canonical name: its kind
 
-  const auto key = [&](Id s) { return r.key(s); };
-  const auto key_text = [&](Id k) { return r.key_text(k); };
-  // A name no page has is spelled as the vault first spells it.
-  std::vector<Id> first_spelling;
-  const auto grow = [&](std::vector<Id>& by_key) {
+  explicit Pass(EntityResolver& resolver) : self(resolver), r(resolver.rows_to_add()) {
+    // (Every string of the override file in the table too: they outlive finish().)
+    for (const auto& [name, kind] : self.m_overrides) overrides.emplace_back(r.id(name), &kind);
+  }
+  std::string_view text(Id i) const { return r.text(i); }
+  void grow(std::vector<Id>& by_key) const {
     if (by_key.size() < r.keys()) by_key.resize(r.keys(), NONE);
-  };
-  for (const Id n : r.names) {
-    const Id k = key(n);
-    grow(first_spelling);
-    if (first_spelling[k] == NONE) first_spelling[k] = n;
   }
-  // Every page by its title (the last of titles folding alike), then by its
-  // aliases (the first page claiming one) and the config's other spellings.
-  std::vector<Id> page_by_key;
-  for (const auto& n : r.notes) {
-    const Id k = key(n.title);
-    grow(page_by_key);
-    page_by_key[k] = n.title;
-  }
-  for (std::size_t i = 0; i < notes; ++i) {
-    const auto [from, to] = r.range(i, &EntityRows::Note::aliases, r.aliases);
-    const Id title = r.notes[i].title;
-    for (std::uint32_t a = from; a < to; ++a) {
-      const Id k = key(r.aliases[a]);
-      grow(page_by_key);
-      if (page_by_key[k] == NONE) {
-        page_by_key[k] = title;
-      } else if (page_by_key[k] != title && key(page_by_key[k]) != k) {
-        auto& pages = m_ambiguous[std::string(key_text(k))];
-        pages.insert(std::string(text(page_by_key[k])));
-        pages.insert(std::string(text(title)));
-      }
-    }
-  }
-  for (const auto& [folded, name] : name_lists) {
-    const Id k = r.key_id(folded);
-    const Id listed = key(name);
-    grow(page_by_key);
-    if (page_by_key[k] == NONE) page_by_key[k] = page_by_key[listed] != NONE ? page_by_key[listed] : name;
-  }
-  grow(first_spelling);
-  grow(page_by_key);
-  // (A key first met after this, of a name only the overrides give, names no page and has no first spelling.)
-  const auto known_key = [&](Id k) { return k < page_by_key.size() ? page_by_key[k] : NONE; };
-  const auto first_of = [&](Id k) { return k < first_spelling.size() ? first_spelling[k] : NONE; };
-
-  // The canonical name of each spelling: the page its key (or its last path
-  // part: [[folder/Page]], [[Page.md]], [[Page^block]]) names, else its first spelling.
-  std::vector<Id> canonical(r.strings(), NONE);
-  const auto resolve = [&](Id s) {
-    if (canonical[s] != NONE) return canonical[s];
-    const Id k = key(s);
-    Id page = known_key(k);
-    if (page == NONE) {
-      const std::string last = link_page_name(text(s));
-      if (!last.empty() && last.size() != text(s).size())
-        if (const Id at = r.find_key(fold_name(last)); at != NONE) page = known_key(at);
-    }
-    return canonical[s] = page != NONE ? page : first_of(k) != NONE ? first_of(k) : s;
-  };
-  for (std::size_t i = 0; i < notes; ++i) resolve(r.notes[i].title);
-  for (const Id n : r.names) resolve(n);
-  for (const auto& [name, kind] : r.labels) resolve(name);
-  for (const auto& h : r.hints) resolve(h[0]);
-  for (const Id n : r.members) resolve(n);
-  for (const auto& [name, kind] : overrides) resolve(name);
-
-  // Each name's kind, from the most trusted evidence (the first of equals stays).
-  std::vector<Info> info(r.strings());
-  const auto set_kind = [&](Id name, const Kind& k, KindEvidence e, std::string detail = {}) {
+  // Takes this kind when its evidence is better than what there is (the first of equals stays).
+  void set_kind(Id name, const Kind& k, KindEvidence e, std::string detail = {}) {
     Info& at = info[name];
     if (at.evidence == KindEvidence::None || static_cast<int>(e) < static_cast<int>(at.evidence))
       at = {k, e, std::move(detail)};
-  };
-  for (const auto& [name, kind] : overrides) set_kind(canonical[name], *kind, KindEvidence::Override);
-  // What a page says it is (its first kind word the vocabulary knows; a tag saying "other" says nothing).
-  for (std::size_t i = 0; i < notes; ++i) {
-    const auto [from, to] = r.range(i, &EntityRows::Note::kind_words, r.kind_words);
-    for (std::uint32_t w = from; w < to; ++w) {
-      const auto& [word, declared] = r.kind_words[w];
-      const auto k = m_vocabulary.canonical(text(word));
-      if (k && (declared || *k != kinds::OTHER)) {
-        set_kind(r.notes[i].title, *k, KindEvidence::OwnPage, (declared ? "" : "#") + std::string(text(word)));
-        break;
+  }
+
+  // The vault's own words for what its pages are: a declared kind nothing maps is a kind.
+  void vocabulary() {
+    for (const auto& [word, declared] : r.kind_words)
+      if (declared && !self.m_vocabulary.canonical(text(word))) self.m_vocabulary.add_kind(text(word));
+  }
+
+  // A name no page has is spelled as the vault first spells it; every page
+  // is named by its title (the last of titles folding alike), then by its
+  // aliases (the first page claiming one) and the config's other spellings.
+  void index_names() {
+    for (const Id n : r.names) {
+      const Id k = r.key(n);
+      grow(first_spelling);
+      if (first_spelling[k] == NONE) first_spelling[k] = n;
+    }
+    for (const auto& n : r.notes) {
+      const Id k = r.key(n.title);
+      grow(page_by_key);
+      page_by_key[k] = n.title;
+    }
+    for (std::size_t i = 0; i < r.notes.size(); ++i) {
+      const auto [from, to] = r.range(i, &EntityRows::Note::aliases, r.aliases);
+      const Id title = r.notes[i].title;
+      for (std::uint32_t a = from; a < to; ++a) {
+        const Id k = r.key(r.aliases[a]);
+        grow(page_by_key);
+        if (page_by_key[k] == NONE) {
+          page_by_key[k] = title;
+        } else if (page_by_key[k] != title && r.key(page_by_key[k]) != k) {
+          auto& pages = self.m_ambiguous[std::string(r.key_text(k))];
+          pages.insert(std::string(text(page_by_key[k])));
+          pages.insert(std::string(text(title)));
+        }
       }
     }
-    if (r.notes[i].bibliographic) set_kind(r.notes[i].title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
-  }
-  // The labels of the lists naming a name: the kind most of them give (of
-  // equals, the first in the order of kinds' names).
-  std::vector<std::pair<Id, Id>> votes;  // a name, the kind a label gives it
-  votes.reserve(r.labels.size());
-  for (const auto& [name, kind] : r.labels) votes.emplace_back(canonical[name], kind);
-  std::sort(votes.begin(), votes.end());
-  for (std::size_t v = 0; v < votes.size();) {
-    const Id name = votes[v].first;
-    Id best = NONE;
-    std::size_t most = 0;
-    for (; v < votes.size() && votes[v].first == name;) {
-      const Id kind = votes[v].second;
-      std::size_t n = 0;
-      for (; v < votes.size() && votes[v] == std::pair(name, kind); ++v) ++n;
-      if (n > most || (n == most && text(kind) < text(best))) best = kind, most = n;
+    for (const auto& [folded, name] : self.m_name_lists) {
+      const Id k = r.key_id(folded), listed = r.key(r.id(name));
+      grow(page_by_key);
+      if (page_by_key[k] == NONE) page_by_key[k] = page_by_key[listed] != NONE ? page_by_key[listed] : r.id(name);
     }
-    set_kind(name, Kind(text(best)), KindEvidence::ListLabel);
-  }
-  for (const auto& n : r.notes) {
-    if (n.structure) set_kind(n.title, Kind(text(n.structure)), KindEvidence::PageStructure);
-    if (n.defined) set_kind(n.title, Kind(text(n.defined)), KindEvidence::FirstSentence, std::string(text(n.defined_by)));
-  }
-  // The words around the links to a name, in every note that links it.
-  std::unordered_map<Id, std::map<Kind, std::map<std::string, int>>> seen;
-  for (const auto& h : r.hints) ++seen[canonical[h[0]]][Kind(text(h[1]))][std::string(text(h[2]))];
-  for (const auto& [name, by_kind] : seen)
-    if (auto k = link_verdict(by_kind, [&, name = name] { return std::string(key_text(key(name))); }))
-      set_kind(name, k->first, KindEvidence::LinkContext, std::move(k->second));
-  // A name's own words (… University, …大学), for every page and name linked.
-  std::vector<bool> tried(r.strings());
-  const auto try_heuristic = [&](Id name) {
-    if (tried[name]) return;
-    tried[name] = true;
-    if (info[name].evidence != KindEvidence::None &&
-        static_cast<int>(info[name].evidence) <= static_cast<int>(KindEvidence::Heuristic))
-      return;
-    if (auto k = heuristic(key_text(key(name)))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
-  };
-  for (std::size_t i = 0; i < notes; ++i) {
-    try_heuristic(r.notes[i].title);
-    const auto [from, to] = r.range(i, &EntityRows::Note::names, r.names);
-    for (std::uint32_t n = from; n < to; ++n) try_heuristic(canonical[r.names[n]]);
-  }
-  // A name without a page, of no known kind, in a list whose other names are all
-  // people (or all organizations) is one too: 「[[羽生有希]]・[[藤間公太]]（訳）」.
-  std::vector<bool> page(r.strings());
-  for (const auto& n : r.notes) page[n.title] = true;
-  const auto kind_of = [&](Id name) -> const Kind* {
-    return info[name].evidence == KindEvidence::None || !info[name].kind ? nullptr : &*info[name].kind;
-  };
-  const auto mate = [&](Id name, const Kind& k, Id first) {
-    if (!page[name]) set_kind(name, k, KindEvidence::ListMates, std::string(text(first)));
-  };
-  for (std::uint32_t l = 0, from = 0; l < r.list_ends.size(); from = r.list_ends[l++])
-    list_mates(
-        r.list_ends[l] - from, [&](std::size_t i) { return canonical[r.members[from + i]]; }, kind_of, mate);
-  // A page is a page: what nothing tells about is "other", not unresolved.
-  for (const auto& n : r.notes) set_kind(n.title, Kind(kinds::OTHER), KindEvidence::Page);
-
-  // A work's venues and years, for the pages linking to it (its opening lines' year when it has no
-  // other; of two notes of a title, the last's).
-  std::map<std::string_view, std::string> works;
-  for (std::size_t i = 0; i < notes; ++i) {
-    const EntityRows::Note& n = r.notes[i];
-    if (!info[n.title].kind || !is_work(*info[n.title].kind)) continue;
-    WorkFacts facts;
-    const auto [vf, vt] = r.range(i, &EntityRows::Note::venues, r.venues);
-    for (std::uint32_t v = vf; v < vt; ++v) facts.venues.emplace_back(text(r.venues[v]));
-    const auto [yf, yt] = r.range(i, &EntityRows::Note::years, r.years);
-    for (std::uint32_t y = yf; y < yt; ++y) facts.years.emplace_back(text(r.years[y]));
-    if (facts.years.empty() && n.text_year) facts.years.emplace_back(text(n.text_year));
-    works[text(n.title)] = WorkTable::encode(facts);
+    grow(first_spelling);
+    grow(page_by_key);
   }
 
-  // The resolution as it is stored: spellings and kinds sorted by name.
-  std::vector<Id> named;  // the strings resolved or given a kind, sorted once for both lists
-  for (Id s = 0; s < r.strings(); ++s)
-    if (canonical[s] != NONE || info[s].evidence != KindEvidence::None) named.push_back(s);
-  std::sort(named.begin(), named.end(), [&](Id a, Id b) { return text(a) < text(b); });
-  std::vector<std::pair<std::string_view, std::string_view>> spellings;
-  std::vector<StoredKind> kinds;
-  for (const Id s : named) {
-    if (canonical[s] != NONE) spellings.emplace_back(text(s), text(canonical[s]));
-    if (info[s].evidence != KindEvidence::None)
-      kinds.push_back({text(s), info[s].kind ? std::string_view(*info[s].kind) : std::string_view(),
-                       info[s].detail, info[s].evidence});
+  // The canonical name of a spelling: the page its key (or its last path
+  // part: [[folder/Page]], [[Page.md]], [[Page^block]]) names, else its first
+  // spelling. (A key first met after index_names(), of a name only the
+  // overrides give, names no page and has no first spelling.)
+  Id resolve(Id s) {
+    if (canonical[s] != NONE) return canonical[s];
+    const auto at = [](const std::vector<Id>& by_key, Id k) { return k < by_key.size() ? by_key[k] : NONE; };
+    const Id k = r.key(s);
+    Id page = at(page_by_key, k);
+    if (page == NONE) {
+      const std::string last = link_page_name(text(s));
+      if (!last.empty() && last.size() != text(s).size())
+        if (const Id folded = r.find_key(fold_name(last)); folded != NONE) page = at(page_by_key, folded);
+    }
+    const Id first = at(first_spelling, k);
+    return canonical[s] = page != NONE ? page : first != NONE ? first : s;
   }
-  const std::vector<std::pair<std::string_view, std::string_view>> work_entries(works.begin(), works.end());
-  const bool loaded = load(owned(encode(spellings, kinds, work_entries)));
-  (void)loaded;  // (an encoding of ours always reads back)
-  m_kinded.assign(r.strings(), false);
-  for (Id s = 0; s < r.strings(); ++s) m_kinded[s] = info[s].kind && !info[s].kind->empty();
-  m_canonical = std::move(canonical);
+  void resolve_names() {
+    canonical.assign(r.strings(), NONE);
+    for (const auto& n : r.notes) resolve(n.title);
+    for (const Id n : r.names) resolve(n);
+    for (const auto& [name, kind] : r.labels) resolve(name);
+    for (const auto& h : r.hints) resolve(h[0]);
+    for (const Id n : r.members) resolve(n);
+    for (const auto& [name, kind] : overrides) resolve(name);
+  }
+
+  // What the user and the pages themselves say: the override file, a page's
+  // first kind word the vocabulary knows (a tag saying "other" says nothing),
+  // its own authors with a venue or year; then the labels of the lists naming
+  // a name (the kind most give; of equals, the first in the order of kinds'
+  // names); then a page's layout and defining first sentence.
+  void own_words() {
+    info.assign(r.strings(), Info{});
+    for (const auto& [name, kind] : overrides) set_kind(canonical[name], *kind, KindEvidence::Override);
+    for (std::size_t i = 0; i < r.notes.size(); ++i) {
+      const auto [from, to] = r.range(i, &EntityRows::Note::kind_words, r.kind_words);
+      for (std::uint32_t w = from; w < to; ++w) {
+        const auto& [word, declared] = r.kind_words[w];
+        const auto k = self.m_vocabulary.canonical(text(word));
+        if (k && (declared || *k != kinds::OTHER)) {
+          set_kind(r.notes[i].title, *k, KindEvidence::OwnPage, (declared ? "" : "#") + std::string(text(word)));
+          break;
+        }
+      }
+      if (r.notes[i].bibliographic) set_kind(r.notes[i].title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
+    }
+    std::vector<std::pair<Id, Id>> votes;  // a name, the kind a label gives it
+    votes.reserve(r.labels.size());
+    for (const auto& [name, kind] : r.labels) votes.emplace_back(canonical[name], kind);
+    std::sort(votes.begin(), votes.end());
+    for (std::size_t v = 0; v < votes.size();) {
+      const Id name = votes[v].first;
+      Id best = NONE;
+      std::size_t most = 0;
+      while (v < votes.size() && votes[v].first == name) {
+        const Id kind = votes[v].second;
+        std::size_t n = 0;
+        for (; v < votes.size() && votes[v] == std::pair(name, kind); ++v) ++n;
+        if (n > most || (n == most && text(kind) < text(best))) best = kind, most = n;
+      }
+      set_kind(name, Kind(text(best)), KindEvidence::ListLabel);
+    }
+    for (const auto& n : r.notes) {
+      if (n.structure) set_kind(n.title, Kind(text(n.structure)), KindEvidence::PageStructure);
+      if (n.defined)
+        set_kind(n.title, Kind(text(n.defined)), KindEvidence::FirstSentence, std::string(text(n.defined_by)));
+    }
+  }
+
+  // What others say: the words around the links to a name in every note that
+  // links it; the name's own words (… University, …大学), for every page and
+  // name linked; its list mates: a name without a page, of no known kind, in a
+  // list whose other names are all people (or all organizations) is one too
+  // (「[[羽生有希]]・[[藤間公太]]（訳）」). A page nothing tells about is "other".
+  void others_words() {
+    std::unordered_map<Id, std::map<Kind, std::map<std::string, int>>> seen;
+    for (const auto& h : r.hints) ++seen[canonical[h[0]]][Kind(text(h[1]))][std::string(text(h[2]))];
+    for (const auto& [name, by_kind] : seen)
+      if (auto k = link_verdict(by_kind, [&, name = name] { return std::string(r.key_text(r.key(name))); }))
+        set_kind(name, k->first, KindEvidence::LinkContext, std::move(k->second));
+    std::vector<bool> tried(r.strings());
+    const auto try_heuristic = [&](Id name) {
+      if (tried[name]) return;
+      tried[name] = true;
+      if (info[name].evidence != KindEvidence::None &&
+          static_cast<int>(info[name].evidence) <= static_cast<int>(KindEvidence::Heuristic))
+        return;
+      if (auto k = heuristic(r.key_text(r.key(name)))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
+    };
+    for (std::size_t i = 0; i < r.notes.size(); ++i) {
+      try_heuristic(r.notes[i].title);
+      const auto [from, to] = r.range(i, &EntityRows::Note::names, r.names);
+      for (std::uint32_t n = from; n < to; ++n) try_heuristic(canonical[r.names[n]]);
+    }
+    std::vector<bool> page(r.strings());
+    for (const auto& n : r.notes) page[n.title] = true;
+    const auto kind_of = [&](Id name) -> const Kind* {
+      return info[name].evidence == KindEvidence::None || !info[name].kind ? nullptr : &*info[name].kind;
+    };
+    const auto mate = [&](Id name, const Kind& k, Id first) {
+      if (!page[name]) set_kind(name, k, KindEvidence::ListMates, std::string(text(first)));
+    };
+    for (std::uint32_t l = 0, from = 0; l < r.list_ends.size(); from = r.list_ends[l++])
+      list_mates(
+          r.list_ends[l] - from, [&](std::size_t i) { return canonical[r.members[from + i]]; }, kind_of, mate);
+    for (const auto& n : r.notes) set_kind(n.title, Kind(kinds::OTHER), KindEvidence::Page);
+  }
+
+  // A work's venues and years, for the pages linking to it (its opening
+  // lines' year when it has no other; of two notes of a title, the last's).
+  std::map<std::string_view, std::string> works() const {
+    std::map<std::string_view, std::string> works;
+    for (std::size_t i = 0; i < r.notes.size(); ++i) {
+      const EntityRows::Note& n = r.notes[i];
+      if (!info[n.title].kind || !is_work(*info[n.title].kind)) continue;
+      WorkFacts facts;
+      const auto [vf, vt] = r.range(i, &EntityRows::Note::venues, r.venues);
+      for (std::uint32_t v = vf; v < vt; ++v) facts.venues.emplace_back(text(r.venues[v]));
+      const auto [yf, yt] = r.range(i, &EntityRows::Note::years, r.years);
+      for (std::uint32_t y = yf; y < yt; ++y) facts.years.emplace_back(text(r.years[y]));
+      if (facts.years.empty() && n.text_year) facts.years.emplace_back(text(n.text_year));
+      works[text(n.title)] = WorkTable::encode(facts);
+    }
+    return works;
+  }
+
+  // The resolution as it is stored (spellings and kinds sorted by name, the
+  // works), and what the entity report asks of each name until release_rows().
+  void store() {
+    std::vector<Id> named;  // the strings resolved or given a kind, sorted once for both lists
+    for (Id s = 0; s < r.strings(); ++s)
+      if (canonical[s] != NONE || info[s].evidence != KindEvidence::None) named.push_back(s);
+    std::sort(named.begin(), named.end(), [&](Id a, Id b) { return text(a) < text(b); });
+    std::vector<std::pair<std::string_view, std::string_view>> spellings;
+    std::vector<StoredKind> kinds;
+    for (const Id s : named) {
+      if (canonical[s] != NONE) spellings.emplace_back(text(s), text(canonical[s]));
+      if (info[s].evidence != KindEvidence::None)
+        kinds.push_back({text(s), info[s].kind ? std::string_view(*info[s].kind) : std::string_view(),
+                         info[s].detail, info[s].evidence});
+    }
+    const auto by_title = works();
+    const std::vector<std::pair<std::string_view, std::string_view>> work_entries(by_title.begin(), by_title.end());
+    const bool loaded = self.load(owned(encode(spellings, kinds, work_entries)));
+    (void)loaded;  // (an encoding of ours always reads back)
+    self.m_kinded.assign(r.strings(), false);
+    for (Id s = 0; s < r.strings(); ++s) self.m_kinded[s] = info[s].kind && !info[s].kind->empty();
+    self.m_canonical = std::move(canonical);
+  }
+};
+
+void EntityResolver::finish() {
+  Pass pass(*this);
+  pass.vocabulary();
+  pass.index_names();
+  pass.resolve_names();
+  pass.own_words();
+  pass.others_words();
+  pass.store();
 }
 
 namespace {

@@ -209,6 +209,7 @@ class EntityResolver {
   WorkTable m_works;  // page title → its venues and years (works only)
 
   EntityRows& rows_to_add();
+  struct Pass;  // finish()'s steps (entity_resolver.cc)
   /// An encoding: spellings, kinds and works (encoded facts), each sorted by name.
   static std::string encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
                             const std::vector<StoredKind>& kinds,

@@ -46,7 +46,46 @@ std::string run_id() {
 }  // namespace
 
 namespace {
+
 IndexReport run_phases(const IndexOptions& opts);
+
+// The tables derived from every note's digest (the synonyms, the glossary),
+// each built again when a note it draws on changed (all of them for a new
+// generation, or when folders could not be read).
+VaultTables derived_tables(const IndexState& state, const ShardSet& shards, const VaultScan& scan,
+                           const IndexOptions& opts, IndexReport& report) {
+  VaultTables tables;
+  const DerivedChange derived =
+      shards.fresh() || !scan.unreadable_dirs.empty() || !shards.metadata(schema::META_UNREADABLE).empty()
+          ? DerivedChange{true, true}
+          : derived_change(state);
+  if (opts.glossary || (!opts.dry_run && derived.glossary)) {
+    state.load_digests();
+    auto glossary = vault_glossary(state.notes());
+    if (opts.glossary) report.glossary = glossary;
+    if (!opts.dry_run && derived.glossary) tables.glossary = std::move(glossary);
+  }
+  if (!opts.dry_run && derived.synonyms) {
+    state.load_digests();
+    tables.synonyms = vault_synonyms(state.notes());
+  }
+  return tables;
+}
+
+// Each shard's coverage tally, which an update brings up to date: the one
+// its last commit stored, or counted now, before anything is written
+// (`all_stored`: false when one was counted).
+std::vector<CoverageTally> stored_tallies(ShardSet& shards, bool& all_stored) {
+  std::vector<CoverageTally> tallies(shards.size());
+  if (!shards.fresh())
+    for (std::size_t k = 0; k < shards.size(); ++k) {
+      bool stored = false;
+      tallies[k] = CoverageTally::of(shards.db(k), stored);
+      all_stored = all_stored && stored;
+    }
+  return tallies;
+}
+
 }  // namespace
 
 IndexReport run_index(const IndexOptions& opts) {
@@ -82,37 +121,13 @@ IndexReport run_phases(const IndexOptions& opts) {
   report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
   const EntityPass entities(state, shards, opts, config, scan.root, report);
   report.entities_by = entities.reused() ? "kept" : "resolved";
-  // The tables derived from every note's digest (the synonyms, the glossary),
-  // each built again when a note it draws on changed. Then the decoded
-  // digests are let go: the documents need only their encodings.
-  VaultTables tables;
-  const DerivedChange derived = shards.fresh() || !scan.unreadable_dirs.empty() ||
-                                        !shards.metadata(schema::META_UNREADABLE).empty()
-                                    ? DerivedChange{true, true}
-                                    : derived_change(state);
-  if (opts.glossary || (!opts.dry_run && derived.glossary)) {
-    state.load_digests();
-    auto glossary = vault_glossary(state.notes());
-    if (opts.glossary) report.glossary = glossary;
-    if (!opts.dry_run && derived.glossary) tables.glossary = std::move(glossary);
-  }
-  if (!opts.dry_run && derived.synonyms) {
-    state.load_digests();
-    tables.synonyms = vault_synonyms(state.notes());
-  }
+  // Then the decoded digests are let go: the documents need only their encodings.
+  VaultTables tables = derived_tables(state, shards, scan, opts, report);
   state.release_digests(jobs);
   // 4. The documents.
   phase("index");
-  // Each shard's coverage tally, which an update brings up to date: the one
-  // its last commit stored, or counted now, before anything is written.
-  std::vector<CoverageTally> tallies(shards.size());
   bool tallies_stored = true;
-  if (!shards.fresh())
-    for (std::size_t k = 0; k < shards.size(); ++k) {
-      bool stored = false;
-      tallies[k] = CoverageTally::of(shards.db(k), stored);
-      tallies_stored = tallies_stored && stored;
-    }
+  std::vector<CoverageTally> tallies = stored_tallies(shards, tallies_stored);
   IndexWriter writer(shards, entities.resolver(), opts, config, jobs);
   writer.write(state, entities.refresh(), report, tallies);
   // 5. The metadata (the synonym table and the glossary again only when a digest changed),
