@@ -158,6 +158,51 @@ std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(s
   return spans;
 }
 
+namespace {
+
+// The fragment of one sentence: the sentence, or a window of max_bytes
+// around its first match; its matches highlighted, the sources it cites.
+Fragment fragment(std::string_view text, const Sentence& s,
+                  const std::vector<std::pair<std::size_t, std::size_t>>& spans,
+                  const std::vector<CitationSpan>& citations, std::size_t max_bytes) {
+  std::size_t begin = s.begin, end = s.end;
+  // Spans inside the sentence.
+  std::vector<std::pair<std::size_t, std::size_t>> inside;
+  for (const auto& sp : spans)
+    if (sp.first >= s.begin && sp.second <= s.end) inside.push_back(sp);
+  if (end - begin > max_bytes) {
+    // Centre the window on the first match, never cutting a character, and
+    // a match only when the first one alone is longer than the window
+    // (the fragment keeps its budget: a 1 MB "word" is not printed whole).
+    const std::size_t anchor = inside.empty() ? begin : inside.front().first;
+    begin = anchor > begin + max_bytes / 3 ? anchor - max_bytes / 3 : begin;
+    while (begin > s.begin && is_continuation(static_cast<unsigned char>(text[begin]))) --begin;
+    end = std::min(s.end, begin + max_bytes);
+    while (end > begin && end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) --end;
+    for (const auto& sp : inside)
+      if (sp.first < end && sp.second > end && sp.first != anchor) end = sp.first;
+    if (end <= begin) {  // a budget under one character: the character
+      end = begin + 1;
+      while (end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) ++end;
+    }
+  }
+  Fragment f;
+  f.text = std::string(text.substr(begin, end - begin));
+  f.source_begin = begin;
+  f.cut_before = begin > s.begin;
+  f.cut_after = end < s.end;
+  for (const auto& sp : inside)
+    if (sp.first >= begin && sp.first < end)
+      f.highlights.emplace_back(sp.first - begin, std::min(sp.second, end) - begin);
+  for (const auto& c : citations)
+    if (c.begin >= s.begin && c.end <= s.end &&
+        std::find(f.sources.begin(), f.sources.end(), c.key) == f.sources.end())
+      f.sources.push_back(c.key);
+  return f;
+}
+
+}  // namespace
+
 std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
                                                  const std::vector<CitationSpan>& citations,
                                                  std::size_t max_fragments, std::size_t max_bytes) const {
@@ -207,43 +252,7 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
   if (chosen.empty()) chosen.push_back(0);
   std::sort(chosen.begin(), chosen.end());
 
-  for (std::size_t si : chosen) {
-    const Sentence& s = sentences[si];
-    std::size_t begin = s.begin, end = s.end;
-    // Spans inside the sentence.
-    std::vector<std::pair<std::size_t, std::size_t>> inside;
-    for (const auto& sp : spans)
-      if (sp.first >= s.begin && sp.second <= s.end) inside.push_back(sp);
-    if (end - begin > max_bytes) {
-      // Centre the window on the first match, never cutting a character, and
-      // a match only when the first one alone is longer than the window
-      // (the fragment keeps its budget: a 1 MB "word" is not printed whole).
-      const std::size_t anchor = inside.empty() ? begin : inside.front().first;
-      begin = anchor > begin + max_bytes / 3 ? anchor - max_bytes / 3 : begin;
-      while (begin > s.begin && is_continuation(static_cast<unsigned char>(text[begin]))) --begin;
-      end = std::min(s.end, begin + max_bytes);
-      while (end > begin && end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) --end;
-      for (const auto& sp : inside)
-        if (sp.first < end && sp.second > end && sp.first != anchor) end = sp.first;
-      if (end <= begin) {  // a budget under one character: the character
-        end = begin + 1;
-        while (end < s.end && is_continuation(static_cast<unsigned char>(text[end]))) ++end;
-      }
-    }
-    Fragment f;
-    f.text = std::string(text.substr(begin, end - begin));
-    f.source_begin = begin;
-    f.cut_before = begin > s.begin;
-    f.cut_after = end < s.end;
-    for (const auto& sp : inside)
-      if (sp.first >= begin && sp.first < end)
-        f.highlights.emplace_back(sp.first - begin, std::min(sp.second, end) - begin);
-    for (const auto& c : citations)
-      if (c.begin >= s.begin && c.end <= s.end &&
-          std::find(f.sources.begin(), f.sources.end(), c.key) == f.sources.end())
-        f.sources.push_back(c.key);
-    out.push_back(std::move(f));
-  }
+  for (std::size_t si : chosen) out.push_back(fragment(text, sentences[si], spans, citations, max_bytes));
   return out;
 }
 
