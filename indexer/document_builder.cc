@@ -75,7 +75,8 @@ std::string folds_to_ascii(const Note& note, const std::vector<std::string>& nam
     for (char c : name) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
   const std::string folded = fold_text(non_ascii).text;
   std::string produced;  // the ASCII characters they fold to, each once
-  if (std::any_of(unindexed.begin(), unindexed.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+  if (std::any_of(unindexed.begin(), unindexed.end(),
+                  [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
     unindexed += schema::UNINDEXED_NON_ASCII;
   unindexed += joins.beside_deleted;
   for (char c : folded + unindexed)
@@ -186,8 +187,9 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
   Xapian::termpos pos = add(note.display_title(), 1, Field::Title);
   for (const auto& name : names) pos = add(name, pos + schema::TITLE_BODY_GAP, Field::Alias);
   for (const auto& tag : note.own_tags)
-    if (std::any_of(tag.begin(), tag.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                                                static_cast<unsigned char>(c) >= 0x80; })) {
+    if (std::any_of(tag.begin(), tag.end(), [](char c) {
+          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || static_cast<unsigned char>(c) >= 0x80;
+        })) {
       std::string tag_words = tag;
       std::replace(tag_words.begin(), tag_words.end(), '/', ' ');
       pos = add(tag_words, pos + schema::TITLE_BODY_GAP, Field::Alias);

@@ -253,16 +253,17 @@ void EntityPass::resolve(const IndexState& state, ShardSet& shards, const IndexO
   // others from their digests, read in place (the indexed ones, when no rows
   // could be read).
   const auto& notes = state.notes();
-  const bool rows = !shards.fresh() &&
-                    m_resolver.read_rows(shards.cached(schema::ENTITY_ROWS_FILE,
-                                                       vouched_hash(shards, schema::META_ENTITY_ROWS_HASH)));
+  const bool rows =
+      !shards.fresh() && m_resolver.read_rows(shards.cached(
+                             schema::ENTITY_ROWS_FILE, vouched_hash(shards, schema::META_ENTITY_ROWS_HASH)));
   if (!rows) state.load_digests();
   std::unordered_map<std::string_view, std::size_t> stored;  // path → its stored note (when not in order)
   std::size_t next = 0;  // the stored note expected next (both are in path order)
   const auto stored_note = [&](std::string_view path) -> std::optional<std::size_t> {
     if (next < m_resolver.stored_notes() && m_resolver.stored_path(next) == path) return next++;
     if (stored.empty())
-      for (std::size_t j = 0; j < m_resolver.stored_notes(); ++j) stored.emplace(m_resolver.stored_path(j), j);
+      for (std::size_t j = 0; j < m_resolver.stored_notes(); ++j)
+        stored.emplace(m_resolver.stored_path(j), j);
     const auto at = stored.find(path);
     if (at == stored.end()) return std::nullopt;
     next = at->second + 1;

@@ -22,22 +22,28 @@ using unicode::fold_name;
 
 std::string_view to_string(KindEvidence e) {
   switch (e) {
-    case KindEvidence::Override: return "override file";
-    case KindEvidence::OwnPage: return "own page";
+    case KindEvidence::Override:
+      return "override file";
+    case KindEvidence::OwnPage:
+      return "own page";
     case KindEvidence::Bibliographic:
       return "own authors and venue or year";
-    case KindEvidence::ListLabel: return "list label";
-    case KindEvidence::PageStructure: return "page structure";
+    case KindEvidence::ListLabel:
+      return "list label";
+    case KindEvidence::PageStructure:
+      return "page structure";
     case KindEvidence::FirstSentence:
       return "first sentence";
     case KindEvidence::LinkContext:
       return "words around links";
-    case KindEvidence::Heuristic: return "heuristic";
+    case KindEvidence::Heuristic:
+      return "heuristic";
     case KindEvidence::ListMates:
       return "listed with";
     case KindEvidence::Page:
       return "page, no kind stated";
-    case KindEvidence::None: return "none";
+    case KindEvidence::None:
+      return "none";
   }
   return "none";
 }
@@ -45,11 +51,12 @@ std::string_view to_string(KindEvidence e) {
 std::optional<Kind> kind_of_label(std::string_view label) {
   static const std::map<std::string, Kind> labels = [] {
     std::map<std::string, Kind> m;
-    for (const char* l : {"関連研究者", "研究者", "著者", "共著者", "人物", "関連人物", "メンバー", "責任著者",
-                          "主著者", "people", "person", "persons", "researchers", "authors"})
+    for (const char* l : {"関連研究者", "研究者", "著者", "共著者", "人物", "関連人物", "メンバー",
+                          "責任著者", "主著者", "people", "person", "persons", "researchers", "authors"})
       m[fold_name(l)] = kinds::PERSON;
-    for (const char* l : {"親組織", "協力機関", "所属", "所属機関", "組織", "関連組織", "機関", "子組織", "関連機関",
-                          "共同研究機関", "organizations", "organization", "affiliation", "affiliations"})
+    for (const char* l :
+         {"親組織", "協力機関", "所属", "所属機関", "組織", "関連組織", "機関", "子組織", "関連機関",
+          "共同研究機関", "organizations", "organization", "affiliation", "affiliations"})
       m[fold_name(l)] = kinds::ORGANIZATION;
     for (const char* l : {"関連プロダクト", "プロダクト", "関連システム", "システム", "ツール", "関連ツール",
                           "products", "systems", "tools"})
@@ -117,8 +124,6 @@ std::vector<std::string> mentioned_names(const Note& note, const NoteMetadata& m
   return names;
 }
 
-
-
 void EntityResolver::add_override(std::string_view name, std::string_view kind) {
   // A word the vocabulary does not know is a kind of the user's own.
   m_overrides[std::string(name)] = m_vocabulary.canonical(kind).value_or(std::string(kind));
@@ -158,8 +163,6 @@ std::string link_page_name(std::string_view target) {
   if (const auto slash = t.rfind('/'); slash != std::string_view::npos) t.remove_prefix(slash + 1);
   return std::string(strings::trim(t));
 }
-
-
 
 std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view folded) {
   const auto org = [](const char* word) {
@@ -285,10 +288,6 @@ void EntityResolver::add_name(std::string_view name, std::string_view kind,
   for (const auto& o : others) m_name_lists[fold_name(o)] = std::string(name);
 }
 
-
-
-
-
 namespace {
 
 // One list's names (decide_from_lists): when those of known kind are all
@@ -338,11 +337,6 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::link_verdict(
   return std::make_pair(org ? org->first : *best, fmt::format("{} in {} note(s)", marker, best_notes));
 }
 
-
-
-
-
-
 EntityRows& EntityResolver::rows_to_add() {
   if (!m_rows) m_rows = std::make_shared<EntityRows>();
   return *m_rows;
@@ -353,7 +347,9 @@ void EntityResolver::add(const NoteDigest& digest) {
   digest.tell(*m_rows);
 }
 
-void EntityResolver::add(NoteDigest&& digest) { add(m_owned.emplace_back(std::move(digest))); }
+void EntityResolver::add(NoteDigest&& digest) {
+  add(m_owned.emplace_back(std::move(digest)));
+}
 
 void EntityResolver::add_encoded(std::string_view digest) {
   rows_to_add().begin();
@@ -367,11 +363,17 @@ bool EntityResolver::read_rows(std::shared_ptr<const std::string_view> bytes) {
   return true;
 }
 
-std::size_t EntityResolver::stored_notes() const { return m_rows ? m_rows->stored() : 0; }
+std::size_t EntityResolver::stored_notes() const {
+  return m_rows ? m_rows->stored() : 0;
+}
 
-std::string_view EntityResolver::stored_path(std::size_t i) const { return m_rows->stored_path(i); }
+std::string_view EntityResolver::stored_path(std::size_t i) const {
+  return m_rows->stored_path(i);
+}
 
-void EntityResolver::add_stored(std::size_t i) { m_rows->add_stored(i); }
+void EntityResolver::add_stored(std::size_t i) {
+  m_rows->add_stored(i);
+}
 
 std::string EntityResolver::rows(const std::vector<std::string_view>& paths) const {
   return m_rows ? m_rows->encode(paths) : std::string();
@@ -466,7 +468,8 @@ struct EntityResolver::Pass {
     for (const auto& [folded, name] : self.m_name_lists) {
       const Id k = r.key_id(folded), listed = r.key(r.id(name));
       grow(page_by_key);
-      if (page_by_key[k] == NONE) page_by_key[k] = page_by_key[listed] != NONE ? page_by_key[listed] : r.id(name);
+      if (page_by_key[k] == NONE)
+        page_by_key[k] = page_by_key[listed] != NONE ? page_by_key[listed] : r.id(name);
     }
     grow(first_spelling);
     grow(page_by_key);
@@ -513,11 +516,13 @@ struct EntityResolver::Pass {
         const auto& [word, declared] = r.kind_words[w];
         const auto k = self.m_vocabulary.canonical(text(word));
         if (k && (declared || *k != kinds::OTHER)) {
-          set_kind(r.notes[i].title, *k, KindEvidence::OwnPage, (declared ? "" : "#") + std::string(text(word)));
+          set_kind(r.notes[i].title, *k, KindEvidence::OwnPage,
+                   (declared ? "" : "#") + std::string(text(word)));
           break;
         }
       }
-      if (r.notes[i].bibliographic) set_kind(r.notes[i].title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
+      if (r.notes[i].bibliographic)
+        set_kind(r.notes[i].title, Kind(kinds::SOURCE), KindEvidence::Bibliographic);
     }
     std::vector<std::pair<Id, Id>> votes;  // a name, the kind a label gives it
     votes.reserve(r.labels.size());
@@ -538,7 +543,8 @@ struct EntityResolver::Pass {
     for (const auto& n : r.notes) {
       if (n.structure) set_kind(n.title, Kind(text(n.structure)), KindEvidence::PageStructure);
       if (n.defined)
-        set_kind(n.title, Kind(text(n.defined)), KindEvidence::FirstSentence, std::string(text(n.defined_by)));
+        set_kind(n.title, Kind(text(n.defined)), KindEvidence::FirstSentence,
+                 std::string(text(n.defined_by)));
     }
   }
 
@@ -560,7 +566,8 @@ struct EntityResolver::Pass {
       if (info[name].evidence != KindEvidence::None &&
           static_cast<int>(info[name].evidence) <= static_cast<int>(KindEvidence::Heuristic))
         return;
-      if (auto k = heuristic(r.key_text(r.key(name)))) set_kind(name, k->first, KindEvidence::Heuristic, k->second);
+      if (auto k = heuristic(r.key_text(r.key(name))))
+        set_kind(name, k->first, KindEvidence::Heuristic, k->second);
     };
     for (std::size_t i = 0; i < r.notes.size(); ++i) {
       try_heuristic(r.notes[i].title);
@@ -577,7 +584,8 @@ struct EntityResolver::Pass {
     };
     for (std::uint32_t l = 0, from = 0; l < r.list_ends.size(); from = r.list_ends[l++])
       list_mates(
-          r.list_ends[l] - from, [&](std::size_t i) { return canonical[r.members[from + i]]; }, kind_of, mate);
+          r.list_ends[l] - from, [&](std::size_t i) { return canonical[r.members[from + i]]; }, kind_of,
+          mate);
     for (const auto& n : r.notes) set_kind(n.title, Kind(kinds::OTHER), KindEvidence::Page);
   }
 
@@ -615,7 +623,8 @@ struct EntityResolver::Pass {
                          info[s].detail, info[s].evidence});
     }
     const auto by_title = works();
-    const std::vector<std::pair<std::string_view, std::string_view>> work_entries(by_title.begin(), by_title.end());
+    const std::vector<std::pair<std::string_view, std::string_view>> work_entries(by_title.begin(),
+                                                                                  by_title.end());
     const bool loaded = self.load(owned(encode(spellings, kinds, work_entries)));
     (void)loaded;  // (an encoding of ours always reads back)
     self.m_kinded.assign(r.strings(), false);
@@ -693,12 +702,14 @@ std::set<std::string> EntityResolver::changed_names(const EntityResolver& other)
   return changed;
 }
 
-std::string EntityResolver::serialize() const { return m_stored ? std::string(*m_stored) : std::string(); }
+std::string EntityResolver::serialize() const {
+  return m_stored ? std::string(*m_stored) : std::string();
+}
 
-
-std::string EntityResolver::encode(const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
-                                   const std::vector<StoredKind>& kinds,
-                                   const std::vector<std::pair<std::string_view, std::string_view>>& works) {
+std::string EntityResolver::encode(
+    const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
+    const std::vector<StoredKind>& kinds,
+    const std::vector<std::pair<std::string_view, std::string_view>>& works) {
   std::string out = "r8";
   put_field(out, std::to_string(spellings.size()));
   for (const auto& [spelling, canonical] : spellings) {

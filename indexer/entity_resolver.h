@@ -194,7 +194,7 @@ class EntityResolver {
   std::vector<std::uint32_t> m_canonical;  // after finish(): each string id's canonical name's id
   std::vector<bool> m_kinded;              // ... whether a string id is a name of known kind
   std::map<std::string, std::set<std::string>> m_ambiguous;
-  std::map<std::string, Kind> m_overrides;            // raw name → kind
+  std::map<std::string, Kind> m_overrides;          // raw name → kind
   std::map<std::string, std::string> m_name_lists;  // folded other spelling → listed name
   // The resolution after finish() or deserialize(): its encoding (serialize())
   // and, in it, the spellings and the kinds as sorted views, looked up by

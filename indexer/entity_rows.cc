@@ -29,7 +29,9 @@ bool get_varint(std::string_view& in, std::uint64_t& v) {
 
 }  // namespace
 
-EntityRows::EntityRows() { id(""); }
+EntityRows::EntityRows() {
+  id("");
+}
 
 EntityRows::Id EntityRows::id(std::string_view s) {
   const auto [at, added] = m_ids.try_emplace(s, static_cast<Id>(m_text.size()));

@@ -58,7 +58,8 @@ class EntityRows : public DigestFields {
   template <class Column>
   std::pair<std::uint32_t, std::uint32_t> range(std::size_t i, std::uint32_t Note::*start,
                                                 const Column& column) const {
-    return {notes[i].*start, i + 1 < notes.size() ? notes[i + 1].*start : static_cast<std::uint32_t>(column.size())};
+    return {notes[i].*start,
+            i + 1 < notes.size() ? notes[i + 1].*start : static_cast<std::uint32_t>(column.size())};
   }
 
   /// A new note, whose fields the DigestFields calls give (NoteDigest::read, tell).
@@ -82,7 +83,9 @@ class EntityRows : public DigestFields {
   void kind_word(std::string_view w, bool declared) override { kind_words.emplace_back(id(w), declared); }
   void structure(std::string_view k) override { notes.back().structure = id(k); }
   void alias(std::string_view v) override { aliases.push_back(id(v)); }
-  void labelled(std::string_view name, std::string_view kind) override { labels.emplace_back(id(name), id(kind)); }
+  void labelled(std::string_view name, std::string_view kind) override {
+    labels.emplace_back(id(name), id(kind));
+  }
   void name(std::string_view v) override { names.push_back(id(v)); }
   void venue(std::string_view v) override { venues.push_back(id(v)); }
   void year(std::string_view v) override { years.push_back(id(v)); }
@@ -96,11 +99,11 @@ class EntityRows : public DigestFields {
  private:
   std::vector<std::string_view> m_text;  // by id; id 0 is ""
   std::unordered_map<std::string_view, Id> m_ids;
-  std::vector<Id> m_key_of;                    // by string id; NONE: not folded yet
-  std::vector<std::string_view> m_keys;        // by key id
+  std::vector<Id> m_key_of;              // by string id; NONE: not folded yet
+  std::vector<std::string_view> m_keys;  // by key id
   std::unordered_map<std::string_view, Id> m_key_ids;
-  std::deque<std::string> m_folded;            // the keys folded here (those read are views)
-  std::shared_ptr<const std::string_view> m_bytes;                   // what read() read
+  std::deque<std::string> m_folded;                 // the keys folded here (those read are views)
+  std::shared_ptr<const std::string_view> m_bytes;  // what read() read
   std::vector<std::pair<std::string_view, std::string_view>> m_stored;  // path, the note's row
 };
 

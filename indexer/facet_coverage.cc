@@ -1,8 +1,7 @@
 #include "facet_coverage.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "sagasu/schema.h"
@@ -28,7 +27,9 @@ std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::st
 }
 
 // The facets a summary shows: every facet of the table but kind (which has its own line).
-bool summarised(const schema::Field& f) { return f.is_facet() && &f != &schema::KIND; }
+bool summarised(const schema::Field& f) {
+  return f.is_facet() && &f != &schema::KIND;
+}
 
 }  // namespace
 
@@ -37,7 +38,8 @@ CoverageTally CoverageTally::read(const Xapian::Database& db) {
   t.m_indexed = db.get_doccount();
   for (auto v = db.valuestream_begin(schema::SLOT_KIND); v != db.valuestream_end(schema::SLOT_KIND); ++v)
     t.count({}, *v, 1);
-  for (auto v = db.valuestream_begin(schema::SLOT_COVERAGE); v != db.valuestream_end(schema::SLOT_COVERAGE); ++v)
+  for (auto v = db.valuestream_begin(schema::SLOT_COVERAGE); v != db.valuestream_end(schema::SLOT_COVERAGE);
+       ++v)
     t.count(*v, {}, 1);
   return t;
 }
@@ -89,7 +91,8 @@ void CoverageTally::fill(IndexReport& report) const {
     if (!summarised(f)) continue;
     FacetCoverage c;
     c.facet = std::string(f.name);
-    if (auto it = m_notes.find(c.facet); it != m_notes.end()) c.notes = static_cast<std::size_t>(std::max(0LL, it->second));
+    if (auto it = m_notes.find(c.facet); it != m_notes.end())
+      c.notes = static_cast<std::size_t>(std::max(0LL, it->second));
     if (auto it = m_sources.find(c.facet); it != m_sources.end()) c.sources = counted(it->second);
     report.coverage.push_back(std::move(c));
   }
@@ -101,8 +104,11 @@ std::string CoverageTally::encode() const {
   nlohmann::json sources = nlohmann::json::object();
   for (const auto& [facet, counts] : m_sources)
     if (auto c = counted(counts); !c.empty()) sources[facet] = std::move(c);
-  return nlohmann::json{{"indexed", m_indexed}, {"notes", counted(m_notes)}, {"sources", std::move(sources)},
-                        {"kinds", counted(m_kinds)}, {"unmapped", counted(m_unmapped)}}
+  return nlohmann::json{{"indexed", m_indexed},
+                        {"notes", counted(m_notes)},
+                        {"sources", std::move(sources)},
+                        {"kinds", counted(m_kinds)},
+                        {"unmapped", counted(m_unmapped)}}
       .dump();
 }
 

@@ -14,13 +14,13 @@
 // flush meets a full disk).
 #pragma once
 
+#include <xapian.h>
+
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <xapian.h>
 
 #include "sagasu/indexer.h"
 
@@ -52,8 +52,8 @@ class CoverageTally {
 
  private:
   long long m_indexed = 0;
-  std::map<std::string, long long> m_notes;                            ///< facet → notes with a value
-  std::map<std::string, std::map<std::string, long long>> m_sources;   ///< facet → source → notes
+  std::map<std::string, long long> m_notes;                           ///< facet → notes with a value
+  std::map<std::string, std::map<std::string, long long>> m_sources;  ///< facet → source → notes
   std::map<std::string, long long> m_kinds, m_unmapped;
 
   void count(std::string_view coverage, std::string_view kind, int sign);

@@ -33,7 +33,8 @@ FieldValues field_values(const Note& note, const NoteMetadata& meta, const Entit
   for (const auto& v : meta.venues) values.add(schema::VENUE, v.value, to_string(v.origin));
   for (const auto& y : meta.years) values.add(schema::YEAR, y.value, to_string(y.origin));
   const bool work = is_work(values.kind());
-  if (work && meta.years.empty() && meta.text_year) values.add(schema::YEAR, *meta.text_year, to_string(Origin::Text));
+  if (work && meta.years.empty() && meta.text_year)
+    values.add(schema::YEAR, *meta.text_year, to_string(Origin::Text));
   values.coverage().unmapped = meta.unmapped;
   // A page that is not a work takes the venues and years of the works it cites or links to.
   if (!work) {

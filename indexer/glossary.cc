@@ -16,10 +16,18 @@ constexpr std::size_t MAX_INSIDE_BYTES = 120;  // a gloss, not a parenthetical r
 constexpr std::size_t MAX_WORDS = 5;
 constexpr std::size_t MAX_ACRONYM = 6;
 
-bool is_japanese(char32_t c) { return unicode::is_katakana(c) || unicode::is_han(c) || c == U'・'; }
-bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
-bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-bool is_letter(char c) { return is_upper(c) || is_lower(c); }
+bool is_japanese(char32_t c) {
+  return unicode::is_katakana(c) || unicode::is_han(c) || c == U'・';
+}
+bool is_upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool is_lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool is_letter(char c) {
+  return is_upper(c) || is_lower(c);
+}
 
 // Words of a Latin phrase (blanks and hyphens part them).
 std::vector<std::string> words_of(std::string_view phrase) {
@@ -49,7 +57,8 @@ bool is_acronym(std::string_view s) {
 // Do the phrase's words (small words aside) begin with the acronym's letters?
 bool initials_match(std::string_view acronym, std::string_view phrase) {
   if (!acronym.empty() && acronym.back() == 's') acronym.remove_suffix(1);
-  static const std::set<std::string> small{"of", "and", "the", "for", "in", "on", "to", "a", "an", "with", "by"};
+  static const std::set<std::string> small{"of", "and", "the", "for",  "in", "on",
+                                           "to", "a",   "an",  "with", "by"};
   std::string initials;
   for (const auto& w : words_of(phrase))
     if (!small.count(w)) initials += static_cast<char>(is_lower(w[0]) ? w[0] - 'a' + 'A' : w[0]);
@@ -61,9 +70,10 @@ bool initials_match(std::string_view acronym, std::string_view phrase) {
 // cannot be checked) and not a lone acronym (checked elsewhere).
 bool is_english_words(std::string_view s) {
   // Not a reference or an aside: "etc", "e.g.", "et al", "cf", "see …".
-  static const std::set<std::string> asides{"etc", "e.g", "e.g.", "i.e", "i.e.", "cf", "cf.", "et al",
-                                            "et al.", "vs", "vs.", "ibid", "sic", "see", "fig", "fig."};
-  if (s.size() < 3 || asides.count(std::string(s)) || strings::starts_with(s, "see ") || strings::contains(s, "--"))
+  static const std::set<std::string> asides{"etc",    "e.g", "e.g.", "i.e",  "i.e.", "cf",  "cf.", "et al",
+                                            "et al.", "vs",  "vs.",  "ibid", "sic",  "see", "fig", "fig."};
+  if (s.size() < 3 || asides.count(std::string(s)) || strings::starts_with(s, "see ") ||
+      strings::contains(s, "--"))
     return false;
   if (!is_letter(s.front())) return false;
   for (char c : s)
@@ -101,7 +111,8 @@ Run script_of(std::string_view s) {
 std::vector<std::string> items_of(std::string_view inside) {
   std::string s(inside);
   for (std::string_view sep : {"、", "，", "；", ";"}) {
-    for (std::size_t at = s.find(sep); at != std::string::npos; at = s.find(sep, at)) s.replace(at, sep.size(), ",");
+    for (std::size_t at = s.find(sep); at != std::string::npos; at = s.find(sep, at))
+      s.replace(at, sep.size(), ",");
   }
   std::vector<std::string> out;
   for (const auto& item : strings::split(s, ',')) {
@@ -133,7 +144,8 @@ std::string japanese_before(std::string_view text, std::size_t end) {
 std::string english_before(std::string_view text, std::size_t end) {
   if (end > 0 && text[end - 1] == ' ') --end;
   std::size_t begin = end;
-  while (begin > 0 && (is_letter(text[begin - 1]) || text[begin - 1] == ' ' || text[begin - 1] == '-')) --begin;
+  while (begin > 0 && (is_letter(text[begin - 1]) || text[begin - 1] == ' ' || text[begin - 1] == '-'))
+    --begin;
   const std::string_view run = strings::trim(text.substr(begin, end - begin));
   if (run.empty() || !is_letter(run.front()) || words_of(run).size() > MAX_WORDS) return "";
   // It must follow Japanese (or open the text): "… は fault tolerance（耐障害性）".
@@ -195,7 +207,8 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
       if (acr.back() == 's') acr.pop_back();
       for (std::size_t n = acr.size(); n <= words.size() && n <= acr.size() + 2; ++n) {
         std::string phrase;
-        for (std::size_t i = words.size() - n; i < words.size(); ++i) phrase += (phrase.empty() ? "" : " ") + words[i];
+        for (std::size_t i = words.size() - n; i < words.size(); ++i)
+          phrase += (phrase.empty() ? "" : " ") + words[i];
         if (initials_match(item, phrase) && is_english_words(phrase)) {
           out.insert({item, phrase, "abbreviation"});
           break;
@@ -266,7 +279,8 @@ std::vector<Gloss> learn_glosses(const Note& note) {
   }
   // [[Xin Liu|劉鑫]]: the page under a name in the other script.
   for (const Link& l : note.links) {
-    if (l.display.empty() || l.embed || strings::starts_with(l.target, "@") || is_attachment(l.target)) continue;
+    if (l.display.empty() || l.embed || strings::starts_with(l.target, "@") || is_attachment(l.target))
+      continue;
     const std::string_view target = strings::trim(l.target), shown = strings::trim(l.display);
     if (is_latin_name(target) && has_japanese(shown) && !has_latin(shown))
       out.insert({std::string(shown), std::string(target), "link"});

@@ -57,10 +57,11 @@ std::map<std::string, std::string> synonym_lines(const Synonyms& synonyms) {
 
 // Sets the keys under prefix px of db to `lines` (key → its lines; empty
 // lines: the key goes), leaving the others.
-void set_keys(Xapian::WritableDatabase& db, const std::string& px, const std::map<std::string, std::string>& lines) {
+void set_keys(Xapian::WritableDatabase& db, const std::string& px,
+              const std::map<std::string, std::string>& lines) {
   for (const auto& [key, value] : lines)
     if (px.size() + key.size() <= schema::MAX_TERM_BYTES &&  // Xapian's key limit: no such name is typed
-        db.get_metadata(px + key) != value)                   // an update rewrites what changed only
+        db.get_metadata(px + key) != value)                  // an update rewrites what changed only
       db.set_metadata(px + key, value);
 }
 
@@ -194,7 +195,8 @@ Synonyms vault_synonyms(const std::vector<RunNote>& notes) {
 }
 
 void write_metadata(ShardSet& shards, const std::string& vault,
-                    const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables) {
+                    const std::vector<std::pair<std::string, std::string>>& entries,
+                    const VaultTables& tables) {
   Analyzer analyzer;
   std::optional<std::map<std::string, std::string>> synonyms, glossary, sounds, sound_changes;
   if (tables.synonyms) synonyms = synonym_lines(*tables.synonyms);

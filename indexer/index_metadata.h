@@ -47,7 +47,7 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
 /// so it always matches the notes.
 struct VaultTables {
   std::optional<Synonyms> synonyms;
-  std::optional<std::map<Gloss, std::set<std::string>>> glossary;  ///< vault_glossary
+  std::optional<std::map<Gloss, std::set<std::string>>> glossary;      ///< vault_glossary
   std::optional<std::map<std::string, std::set<std::string>>> sounds;  ///< vault_sounds
   /// sound_changes: these keys' entries replace theirs (no words: the key goes), the others stay.
   std::optional<std::map<std::string, std::set<std::string>>> sound_changes;
@@ -63,11 +63,13 @@ std::map<std::string, std::set<std::string>> vault_sounds(const std::vector<Xapi
 /// some shard holds now, of the key's entry before and of `words`. The rest
 /// of the table cannot have changed: a word comes or goes only with a
 /// document holding it. Equals vault_sounds for those keys, at the cost of the change.
-std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::string>& words, ShardSet& shards);
+std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::string>& words,
+                                                           ShardSet& shards);
 
 /// Sets on every shard the vault's path, the schema version, the shard's
 /// number (a sharded index) and `entries`; and replaces the tables given.
 void write_metadata(ShardSet& shards, const std::string& vault,
-                    const std::vector<std::pair<std::string, std::string>>& entries, const VaultTables& tables);
+                    const std::vector<std::pair<std::string, std::string>>& entries,
+                    const VaultTables& tables);
 
 }  // namespace sagasu

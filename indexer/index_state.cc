@@ -87,8 +87,8 @@ void IndexState::load(const IndexOptions& opts) {
   m_digests_current = true;
   for (std::size_t k = 0; k < m_shards.size(); ++k) {
     Xapian::WritableDatabase& db = m_shards.db(k);
-    m_digests_current = m_digests_current &&
-                        db.get_metadata(std::string(schema::META_DIGESTS)) == NoteDigest::version();
+    m_digests_current =
+        m_digests_current && db.get_metadata(std::string(schema::META_DIGESTS)) == NoteDigest::version();
     for (auto v = db.valuestream_begin(schema::SLOT_STATE); v != db.valuestream_end(schema::SLOT_STATE);
          ++v) {
       auto state = FileState::decode(*v);

@@ -35,7 +35,9 @@ std::string read_all(const fs::path& p) {
 }
 
 // The lock file's note on its holder ("pid 4242 on host, since …"), "" when none.
-std::string holder_note(const fs::path& lock) { return std::string(strings::trim(read_all(lock), " \n")); }
+std::string holder_note(const fs::path& lock) {
+  return std::string(strings::trim(read_all(lock), " \n"));
+}
 
 }  // namespace
 
@@ -111,7 +113,9 @@ HeldLock::~HeldLock() {
 WriterLock::WriterLock(const std::string& dir, bool wait, const std::string& purpose)
     : m_held(take_lock(dir, wait, purpose)) {}
 
-const std::string& WriterLock::taken_over() const { return m_held->taken_over; }
+const std::string& WriterLock::taken_over() const {
+  return m_held->taken_over;
+}
 
 IndexStore::IndexStore(const std::string& dir, bool wait, bool create) : m_dir(dir) {
   std::error_code ec;
@@ -119,7 +123,8 @@ IndexStore::IndexStore(const std::string& dir, bool wait, bool create) : m_dir(d
   fs::create_directories(dir, ec);
   if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", dir, ec.message()));
   if (fs::exists(fs::path(dir) / "iamglass", ec) && !fs::exists(fs::path(dir) / layout::STUB_FILE, ec))
-    throw Error(fmt::format("{}: an index of an older Sagasu layout; remove the folder and index again", dir));
+    throw Error(
+        fmt::format("{}: an index of an older Sagasu layout; remove the folder and index again", dir));
   m_lock = std::make_unique<WriterLock>(dir, wait);
 }
 
@@ -177,7 +182,9 @@ std::string IndexStore::next_name() const {
   return layout::generation_name(next);
 }
 
-std::string IndexStore::path_of(const std::string& name) const { return (fs::path(m_dir) / name).string(); }
+std::string IndexStore::path_of(const std::string& name) const {
+  return (fs::path(m_dir) / name).string();
+}
 
 Xapian::WritableDatabase IndexStore::create_next(std::string& name) {
   name = next_name();
@@ -199,7 +206,8 @@ void IndexStore::remove_stale() {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(m_dir, ec)) {
     const std::string n = e.path().filename().string();
-    if (layout::owned_folder(n) && std::find(keep.begin(), keep.end(), n) == keep.end()) fs::remove_all(e.path(), ec);
+    if (layout::owned_folder(n) && std::find(keep.begin(), keep.end(), n) == keep.end())
+      fs::remove_all(e.path(), ec);
   }
 }
 

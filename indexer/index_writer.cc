@@ -137,7 +137,8 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
   std::vector<std::exception_ptr> part_errors(parts);
   parallel_for(parts, m_jobs, [&](std::size_t p, unsigned) {
     try {
-      Xapian::WritableDatabase sub(m_shards.part_path(shard, p), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
+      Xapian::WritableDatabase sub(m_shards.part_path(shard, p),
+                                   Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_SYNC);
       Analyzer analyzer;
       DocumentBuilder builder(analyzer);
       for (std::size_t k = n * p / parts; k < n * (p + 1) / parts; ++k) {

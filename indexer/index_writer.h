@@ -16,11 +16,11 @@
 
 #include "document_builder.h"
 #include "entity_resolver.h"
+#include "facet_coverage.h"
 #include "index_state.h"
 #include "sagasu/indexer.h"
 #include "sagasu/note.h"
 #include "shard_set.h"
-#include "facet_coverage.h"
 #include "vault_config.h"
 
 namespace sagasu {

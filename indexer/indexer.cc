@@ -143,7 +143,8 @@ IndexReport run_phases(const IndexOptions& opts) {
       whole.add(tallies[k]);
     }
     whole.fill(report);
-    const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() && entities.reused();
+    const bool nothing_written =
+        !shards.fresh() && !writer.wrote() && !entities.any_change() && entities.reused();
     if (nothing_written && tallies_stored) {
       shards.keep_as_is();
     } else {
@@ -157,7 +158,8 @@ IndexReport run_phases(const IndexOptions& opts) {
       // The sound table depends on the vault's words: whole for a fresh
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");
-      if (shards.fresh()) tables.sounds = vault_sounds(shards.databases());
+      if (shards.fresh())
+        tables.sounds = vault_sounds(shards.databases());
       else if (writer.wrote())
         tables.sound_changes = sound_changes(writer.changes().words, shards);
       // The dictionaries are read (parsed and cached the first time) at index

@@ -129,18 +129,21 @@ bool ShardSet::stale_schema(const std::string& generation, const std::string& co
   try {
     Xapian::Database current(generation);
     version = current.get_metadata(std::string(schema::META_SCHEMA_VERSION));
-    if (version == schema::SCHEMA_VERSION) return current.get_metadata(std::string(schema::META_CONFIG)) != config;
+    if (version == schema::SCHEMA_VERSION)
+      return current.get_metadata(std::string(schema::META_CONFIG)) != config;
   } catch (const Xapian::DatabaseVersionError& e) {
-    throw Error(fmt::format("{}: the index is in a database format this Xapian cannot read ({}): index it with "
-                            "the Sagasu that wrote it, or replace it with --rebuild",
-                            m_store.dir(), e.get_msg()));
+    throw Error(
+        fmt::format("{}: the index is in a database format this Xapian cannot read ({}): index it with "
+                    "the Sagasu that wrote it, or replace it with --rebuild",
+                    m_store.dir(), e.get_msg()));
   } catch (const Xapian::Error&) {
     return true;  // unreadable: built anew
   }
   if (schema::newer_schema(version))
-    throw Error(fmt::format("{}: the index was written by a newer Sagasu (schema {}; this one writes {}): "
-                            "index it with that version, or replace it with --rebuild",
-                            m_store.dir(), version, schema::SCHEMA_VERSION));
+    throw Error(
+        fmt::format("{}: the index was written by a newer Sagasu (schema {}; this one writes {}): "
+                    "index it with that version, or replace it with --rebuild",
+                    m_store.dir(), version, schema::SCHEMA_VERSION));
   return true;
 }
 

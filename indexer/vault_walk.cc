@@ -1,8 +1,8 @@
 #include "vault_walk.h"
 
-#include <fmt/format.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -20,7 +20,9 @@
 namespace fs = std::filesystem;
 
 namespace sagasu {
-bool hidden_name(std::string_view name) { return !name.empty() && name.front() == '.'; }
+bool hidden_name(std::string_view name) {
+  return !name.empty() && name.front() == '.';
+}
 
 bool wanted_file_name(std::string_view name, const std::vector<std::string>& exts) {
   for (const auto& e : exts) {
@@ -133,7 +135,8 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
       std::string rel = dir.empty() ? std::move(e.name) : dir + "/" + e.name;
       const bool wanted = e.wanted;
       if (e.error) {
-        if (wanted) report.skipped.push_back({rel, e.is_link ? "broken symbolic link" : std::strerror(e.error)});
+        if (wanted)
+          report.skipped.push_back({rel, e.is_link ? "broken symbolic link" : std::strerror(e.error)});
         continue;
       }
       if (S_ISDIR(e.mode)) {

@@ -43,7 +43,9 @@ constexpr std::uint32_t FOLDER_EVENTS = IN_CREATE | IN_DELETE | IN_MOVED_FROM | 
 // config and override files change what the index holds.
 constexpr const char* SETTINGS_FOLDER = ".sagasu";
 
-bool settings_file(std::string_view name) { return name == "config.yaml" || name == "entities.tsv"; }
+bool settings_file(std::string_view name) {
+  return name == "config.yaml" || name == "entities.tsv";
+}
 
 std::string child_of(const std::string& folder, std::string_view name) {
   return folder.empty() ? std::string(name) : folder + "/" + std::string(name);
@@ -105,10 +107,11 @@ struct VaultWatch::Impl {
     const int wd = ::inotify_add_watch(fd, dir.c_str(), FOLDER_EVENTS);
     if (wd < 0) {
       if (errno == ENOSPC)
-        throw Error(fmt::format(
-            "{}: cannot watch: the system's inotify watch limit is reached (fs.inotify.max_user_watches = {}); "
-            "raise it, e.g. sysctl fs.inotify.max_user_watches=524288",
-            dir.string(), watch_limit()));
+        throw Error(
+            fmt::format("{}: cannot watch: the system's inotify watch limit is reached "
+                        "(fs.inotify.max_user_watches = {}); "
+                        "raise it, e.g. sysctl fs.inotify.max_user_watches=524288",
+                        dir.string(), watch_limit()));
       if (errno == ENOMEM) throw Error(fmt::format("{}: cannot watch: out of kernel memory", dir.string()));
       return false;  // gone or unreadable: the next run reports an unreadable folder
     }
@@ -137,7 +140,8 @@ struct VaultWatch::Impl {
       if (n < 0) {
         if (errno == EINTR) continue;
         if (errno == EAGAIN) return relevant;
-        throw Error(fmt::format("{}: cannot read the vault's changes: {}", root.string(), std::strerror(errno)));
+        throw Error(
+            fmt::format("{}: cannot read the vault's changes: {}", root.string(), std::strerror(errno)));
       }
       for (ssize_t at = 0; at < n;) {
         const auto* ev = reinterpret_cast<const inotify_event*>(buf + at);
@@ -248,6 +252,8 @@ void VaultWatch::stop() noexcept {
   }
 }
 
-std::size_t VaultWatch::folders() const { return m->folders.size(); }
+std::size_t VaultWatch::folders() const {
+  return m->folders.size();
+}
 
 }  // namespace sagasu

@@ -17,7 +17,8 @@ namespace {
 
 // A word term of ASCII letters and digits (a word term is case-folded).
 bool latin_word(const std::string& w) {
-  return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+  return !w.empty() && std::all_of(w.begin(), w.end(),
+                                   [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
 
 }  // namespace
@@ -34,7 +35,8 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
       if (f.size() < 3 || f[0].empty()) continue;  // a line this version cannot read
       stated.push_back({std::strtoul(f[2].c_str(), nullptr, 10), Bridge{f[0], f[1]}});
     }
-    std::stable_sort(stated.begin(), stated.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(stated.begin(), stated.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
     for (auto& [n, b] : stated) out.push_back(std::move(b));
   }
   // The dictionaries' equivalents that can match: every word of them is in the index.
@@ -88,7 +90,8 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
     std::size_t j = std::min(words.size(), i + LONGEST_PART);
     for (; j > i; --j) {
       if (i == 0 && j == words.size()) continue;  // the whole: of() tried it
-      const auto first = words.begin() + static_cast<std::ptrdiff_t>(i), last = words.begin() + static_cast<std::ptrdiff_t>(j);
+      const auto first = words.begin() + static_cast<std::ptrdiff_t>(i),
+                 last = words.begin() + static_cast<std::ptrdiff_t>(j);
       alts = stated(fmt::format("{}", fmt::join(first, last, " ")));
       add_sounds(fmt::format("{}", fmt::join(first, last, "")), alts);
       if (!alts.empty()) break;
@@ -166,7 +169,8 @@ void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) cons
   if (script == Script::Katakana && m_db.get_termfreq(word) == 0) {
     constexpr std::size_t MAX_COMPLETIONS = 64;
     std::vector<std::string> completions;
-    for (auto t = m_db.allterms_begin(word); t != m_db.allterms_end(word) && completions.size() < MAX_COMPLETIONS; ++t)
+    for (auto t = m_db.allterms_begin(word);
+         t != m_db.allterms_end(word) && completions.size() < MAX_COMPLETIONS; ++t)
       if (sound_script(*t) == Script::Katakana) completions.push_back(*t);
     for (const auto& c : completions) add_key(c);
     if (!completions.empty()) return;

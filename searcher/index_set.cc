@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "sagasu/error.h"
-#include "sagasu/index_layout.h"
 #include "sagasu/index_error.h"
+#include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 #include "sagasu/strings.h"
 
@@ -136,9 +136,10 @@ class ShardCheck {
   void add(const ShardLocation& shard, const Xapian::Database& db) {
     const std::string version = db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
     if (schema::newer_schema(version))
-      throw Error(fmt::format("{}: the index was written by a newer Sagasu (schema {}; this one reads {}): "
-                              "search it with that version, or rebuild it with: {} --rebuild",
-                              shard.name, version, schema::SCHEMA_VERSION, m_indexer));
+      throw Error(
+          fmt::format("{}: the index was written by a newer Sagasu (schema {}; this one reads {}): "
+                      "search it with that version, or rebuild it with: {} --rebuild",
+                      shard.name, version, schema::SCHEMA_VERSION, m_indexer));
     if (!version.empty() && version != schema::SCHEMA_VERSION)
       throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: {} --rebuild", shard.name,
                               version, schema::SCHEMA_VERSION, m_indexer));
@@ -207,7 +208,8 @@ const WordList& OpenIndex::word_list() const {
   return *m_built_words;
 }
 
-OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial, const std::string& indexer) {
+OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial,
+                     const std::string& indexer) {
   OpenIndex index;
   index.name = fmt::format("{}", fmt::join(locations, ", "));
   index.rebuild = fmt::format("rebuild it with: {} --rebuild", indexer);

@@ -34,9 +34,9 @@ std::vector<ShardLocation> expand_locations(const std::vector<std::string>& loca
 
 /// The databases a search runs on: every shard as one, and each alone.
 struct OpenIndex {
-  std::string name;                      ///< the locations as given, for messages
-  std::string rebuild;                   ///< how to rebuild it, for messages: "rebuild it with: indexer --rebuild"
-  Xapian::Database all;                  ///< every shard, searched as one
+  std::string name;      ///< the locations as given, for messages
+  std::string rebuild;   ///< how to rebuild it, for messages: "rebuild it with: indexer --rebuild"
+  Xapian::Database all;  ///< every shard, searched as one
   std::vector<Xapian::Database> shards;  ///< each shard alone
   bool remote = false;                   ///< a shard is served over TCP: no MatchDecider runs there
   std::vector<std::string> missing;      ///< shards that did not answer (allow_partial)

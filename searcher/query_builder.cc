@@ -168,14 +168,18 @@ void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
   // longest first: the words as one name, or the words as they are, so
   // nothing the plain query found is lost.
   constexpr std::size_t LONGEST_RUN = 6;
-  auto plain = [](const QueryNode& n) { return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text; };
+  auto plain = [](const QueryNode& n) {
+    return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text;
+  };
   std::vector<std::vector<std::string>> top_words(tops.size());  // each plain top's words, analysed once
   for (std::size_t k = 0; k < tops.size(); ++k)
     if (plain(tops[k])) top_words[k] = m_analyzer.words(tops[k].leaf.value);
   auto names = [&](std::size_t from, std::size_t to) {
     std::vector<std::string> words;
-    for (std::size_t k = from; k < to; ++k) words.insert(words.end(), top_words[k].begin(), top_words[k].end());
-    return !m_synonyms.of(fmt::format("{}", fmt::join(words, " "))).empty() || (m_bridges && m_bridges->names(words));
+    for (std::size_t k = from; k < to; ++k)
+      words.insert(words.end(), top_words[k].begin(), top_words[k].end());
+    return !m_synonyms.of(fmt::format("{}", fmt::join(words, " "))).empty() ||
+           (m_bridges && m_bridges->names(words));
   };
   std::vector<QueryNode> out;
   for (std::size_t i = 0; i < tops.size();) {
@@ -195,9 +199,10 @@ void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
       merged.value += (merged.value.empty() ? "" : " ") + tops[k].leaf.value;
       words.push_back(std::move(tops[k]));
     }
-    out.push_back(QueryNode{QueryNode::Op::Or,
-                            {QueryNode{QueryNode::Op::Leaf, {}, merged}, QueryNode{QueryNode::Op::And, std::move(words), {}}},
-                            {}});
+    out.push_back(QueryNode{
+        QueryNode::Op::Or,
+        {QueryNode{QueryNode::Op::Leaf, {}, merged}, QueryNode{QueryNode::Op::And, std::move(words), {}}},
+        {}});
     i = end;
   }
   tops = std::move(out);
@@ -400,7 +405,8 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
       continue;
     Xapian::Query q;
     if (words.size() == 1) {
-      q = Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(words[0]), Xapian::Query(title_prefix + words[0]));
+      q = Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(words[0]),
+                        Xapian::Query(title_prefix + words[0]));
       c.alternatives.push_back({{words[0]}, false});
       if (!stems[0].empty()) {
         const std::string stem = std::string(schema::STEM.prefix) + stems[0];
@@ -414,7 +420,8 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     }
     match.add_together(words);
     // Its words share the weight: a phrase of three weighs as one word would.
-    alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q, bridge_weight(b.how) / static_cast<double>(words.size()));
+    alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q,
+                      bridge_weight(b.how) / static_cast<double>(words.size()));
     c.bridges.push_back(q);
     c.info.bridges.push_back(std::move(b));
   }

@@ -47,14 +47,16 @@ void check_size(const SearchRequest& req) {
   std::size_t bytes = req.query.size();
   for (const auto& f : req.filters) bytes += f.size();
   if (bytes > MAX_QUERY_BYTES)
-    throw UsageError(fmt::format("query: {} bytes; at most {} (with --filter values)", bytes, MAX_QUERY_BYTES));
+    throw UsageError(
+        fmt::format("query: {} bytes; at most {} (with --filter values)", bytes, MAX_QUERY_BYTES));
 }
 
 void check_pieces(const CompiledQuery& q) {
   std::size_t pieces = q.chunks.size() + q.must_not.size();
   for (const auto& [field, alts] : q.filters) pieces += alts.size();
   if (pieces > MAX_QUERY_PIECES)
-    throw UsageError(fmt::format("query: {} pieces (words, phrases, filters); at most {}", pieces, MAX_QUERY_PIECES));
+    throw UsageError(
+        fmt::format("query: {} pieces (words, phrases, filters); at most {}", pieces, MAX_QUERY_PIECES));
 }
 
 void check_utf8(const SearchRequest& req) {
@@ -121,7 +123,8 @@ std::vector<FacetCounts> count_facets(const FacetPlan& plan, Collected& main, Co
 Searcher::Searcher(const std::string& index_path) : Searcher(IndexSet{{index_path}, false}) {}
 
 Searcher::Searcher(const IndexSet& indexes)
-    : m_index(std::make_unique<OpenIndex>(open_index(indexes.locations, indexes.allow_partial, indexes.indexer_command))) {}
+    : m_index(std::make_unique<OpenIndex>(
+          open_index(indexes.locations, indexes.allow_partial, indexes.indexer_command))) {}
 
 Searcher::~Searcher() = default;
 

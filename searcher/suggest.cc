@@ -32,7 +32,9 @@ std::u32string to_u32(std::string_view s) {
 // The edits a correction of a word of n characters may make: about one in
 // four characters, and none for words too short to tell a typo from another
 // word (量子 → 量, つれ → つ).
-std::size_t max_edits(std::size_t n) { return n < MIN_CORRECTED ? 0 : std::max<std::size_t>(1, n / 4); }
+std::size_t max_edits(std::size_t n) {
+  return n < MIN_CORRECTED ? 0 : std::max<std::size_t>(1, n / 4);
+}
 
 std::string closest(const Xapian::Database& db, const std::string& w) {
   std::string best;
@@ -48,7 +50,8 @@ std::string closest(const Xapian::Database& db, const std::string& w) {
   for (auto t = db.allterms_begin(first); t != db.allterms_end(first); ++t) {
     const std::string term = *t;
     const std::u32string cand = to_u32(term);
-    if (cand.size() < MIN_CORRECTED - 1 || cand.size() + max_d < target.size() || cand.size() > target.size() + max_d)
+    if (cand.size() < MIN_CORRECTED - 1 || cand.size() + max_d < target.size() ||
+        cand.size() > target.size() + max_d)
       continue;
     const std::size_t d = edit_distance(target, cand);
     if (d > max_d) continue;

@@ -247,7 +247,8 @@ void Verifier::build(Proof& p, const Chunk& c) const {
   if (typed.empty()) return;
   if (typed.find(' ') != std::string::npos) {
     const std::vector<std::string> runs = strings::split_nonempty(c.info.substring, ' ');
-    if (runs.size() > 1 && std::all_of(runs.begin(), runs.end(), [](const auto& r) { return alphanumeric(r); }))
+    if (runs.size() > 1 &&
+        std::all_of(runs.begin(), runs.end(), [](const auto& r) { return alphanumeric(r); }))
       p.possible = phrase_notes(m_db, m_index.word_list(), runs, MAX_WORDS);
     return;
   }

@@ -61,7 +61,8 @@ std::string visible(std::string_view s, bool keep_newlines) {
       ++i;
       continue;
     }
-    const bool hidden = (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+    const bool hidden =
+        (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
     if (hidden)
       out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(c));
     else

@@ -1,10 +1,10 @@
 #include "sagasu/dictionary.h"
 
-#include <fmt/format.h>
-#include <unicode/unistr.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unicode/unistr.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -29,7 +29,9 @@ namespace {
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
 constexpr int DICTIONARY_CACHE_VERSION = 4;  // raise when parse_dictionaries keeps other pairs
 
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 // A headword written in kanji or katakana, two characters or more (a kana
 // reading alone names too many things).
@@ -70,7 +72,8 @@ Entry parse_line(std::string_view line) {
   const std::size_t slash = line.find(" /");
   if (slash == std::string_view::npos) return e;
   std::string_view head = line.substr(0, slash);
-  if (const std::size_t reading = head.find(" ["); reading != std::string_view::npos) head = head.substr(0, reading);
+  if (const std::size_t reading = head.find(" ["); reading != std::string_view::npos)
+    head = head.substr(0, reading);
   for (std::string w : strings::split(head, ';')) {
     if (const std::size_t tag = w.find('('); tag != std::string::npos) w.resize(tag);  // 強化学習(P)
     if (is_headword(w)) e.headwords.push_back(std::move(w));
@@ -180,7 +183,8 @@ std::string parse_dictionaries(const std::string& folder) {
     e.headwords = std::move(kept);
     std::vector<std::string> names;
     for (auto& g : e.glosses)
-      if (g.size() >= 4 && g.find(' ') == std::string::npos && !english.count(g)) names.push_back(std::move(g));
+      if (g.size() >= 4 && g.find(' ') == std::string::npos && !english.count(g))
+        names.push_back(std::move(g));
     e.glosses = std::move(names);
     if (!e.headwords.empty()) emit(e, true);
   }
@@ -278,8 +282,10 @@ std::string Dictionary::prepare() {
   if (fs::exists(cache, ec)) return "";
   if (std::ifstream in(edict, std::ios::binary); !in)
     return fmt::format("{}: cannot be read: {}", edict, std::strerror(errno));
-  if (parse_into_cache(folder, cache).empty()) return fmt::format("{}: no entry in EDICT's format (EUC-JP)", edict);
-  if (!fs::exists(cache, ec)) return fmt::format("{}: cannot be written: the dictionaries are not used", cache);
+  if (parse_into_cache(folder, cache).empty())
+    return fmt::format("{}: no entry in EDICT's format (EUC-JP)", edict);
+  if (!fs::exists(cache, ec))
+    return fmt::format("{}: cannot be written: the dictionaries are not used", cache);
   return "";
 }
 

@@ -7,7 +7,9 @@
 namespace sagasu {
 namespace {
 
-bool is_katakana_text(std::string_view s) { return unicode::all_of(s, unicode::is_katakana); }
+bool is_katakana_text(std::string_view s) {
+  return unicode::all_of(s, unicode::is_katakana);
+}
 
 // ICU splits about one katakana word in five (シン/ボ/リック/リンク,
 // ハンドラ/ー): adjacent katakana pieces with nothing between them are one word.
@@ -97,9 +99,17 @@ class EnglishStem final : public TokenFilter {
 
 }  // namespace
 
-std::unique_ptr<TokenFilter> make_katakana_join_filter() { return std::make_unique<KatakanaJoin>(); }
-std::unique_ptr<TokenFilter> make_nfkc_casefold_filter() { return std::make_unique<NfkcCasefold>(); }
-std::unique_ptr<TokenFilter> make_long_vowel_filter() { return std::make_unique<LongVowel>(); }
-std::unique_ptr<TokenFilter> make_english_stem_filter() { return std::make_unique<EnglishStem>(); }
+std::unique_ptr<TokenFilter> make_katakana_join_filter() {
+  return std::make_unique<KatakanaJoin>();
+}
+std::unique_ptr<TokenFilter> make_nfkc_casefold_filter() {
+  return std::make_unique<NfkcCasefold>();
+}
+std::unique_ptr<TokenFilter> make_long_vowel_filter() {
+  return std::make_unique<LongVowel>();
+}
+std::unique_ptr<TokenFilter> make_english_stem_filter() {
+  return std::make_unique<EnglishStem>();
+}
 
 }  // namespace sagasu

@@ -153,6 +153,8 @@ std::unique_ptr<Mapped> Mapped::open(const std::string& file) {
   return std::unique_ptr<Mapped>(new Mapped(map, static_cast<std::size_t>(st.st_size)));
 }
 
-Mapped::~Mapped() { ::munmap(m_map, m_size); }
+Mapped::~Mapped() {
+  ::munmap(m_map, m_size);
+}
 
 }  // namespace sagasu::generation_file

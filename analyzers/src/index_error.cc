@@ -18,9 +18,10 @@ Error index_failure(std::string_view index, const Xapian::Error& e, std::string_
   const char* cause = e.get_error_string();
   const std::string why = cause ? cause : "";
   if (why == std::strerror(ENOSPC) || why == std::strerror(EDQUOT))
-    return Error(fmt::format("{}: the disk is full ({}): nothing of this run was kept, the index is as it was; "
-                             "free some space and run again",
-                             index, why));
+    return Error(
+        fmt::format("{}: the disk is full ({}): nothing of this run was kept, the index is as it was; "
+                    "free some space and run again",
+                    index, why));
   // Xapian's errors have no virtual functions to cast by: their type is a name.
   const std::string_view type = e.get_type();
   if (type == "DatabaseModifiedError")
@@ -32,7 +33,8 @@ Error index_failure(std::string_view index, const Xapian::Error& e, std::string_
   // A table that cannot be read (cut short, a block that does not check); the
   // subclasses of DatabaseError (a lock, a folder that is not an index, …) say
   // something else.
-  if (type == "DatabaseCorruptError" || type == "DatabaseError") return damaged_index(index, e.get_description(), rebuild);
+  if (type == "DatabaseCorruptError" || type == "DatabaseError")
+    return damaged_index(index, e.get_description(), rebuild);
   return Error(fmt::format("{}: index error: {}", index, e.get_description()));
 }
 

@@ -49,8 +49,8 @@ std::optional<Citation> parse_citation(std::string_view name) {
 std::vector<std::string> Note::hidden_link_targets() const {
   std::vector<std::string> out;
   for (const Link& l : links)
-    if (!l.embed && !l.display.empty() && !l.target.empty() && l.target.front() != '@' && l.target != l.display &&
-        std::find(out.begin(), out.end(), l.target) == out.end())
+    if (!l.embed && !l.display.empty() && !l.target.empty() && l.target.front() != '@' &&
+        l.target != l.display && std::find(out.begin(), out.end(), l.target) == out.end())
       out.push_back(l.target);
   return out;
 }
@@ -79,8 +79,8 @@ bool is_attachment(std::string_view target) {
   auto dot = target.rfind('.');
   if (dot == std::string_view::npos) return false;
   std::string ext = unicode::nfkc_casefold(target.substr(dot + 1));
-  static const char* const exts[] = {"png", "jpg", "jpeg", "gif", "svg", "webp", "bmp", "pdf",
-                                     "mp3", "mp4", "wav", "webm", "mov", "ogg", "excalidraw"};
+  static const char* const exts[] = {"png", "jpg", "jpeg", "gif",  "svg", "webp", "bmp",       "pdf",
+                                     "mp3", "mp4", "wav",  "webm", "mov", "ogg",  "excalidraw"};
   return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return ext == e; });
 }
 
@@ -102,7 +102,6 @@ using strings::ends_with;
 using strings::starts_with;
 using strings::trim;
 
-
 // A list label: short, no links or brackets, no sentence punctuation, and
 // spaces only in Latin labels ("Related people").
 bool is_label(std::string_view label) {
@@ -110,7 +109,8 @@ bool is_label(std::string_view label) {
   if (label.empty() || unicode::length(label) > 30) return false;
   for (std::string_view bad : {"[[", "(", "\xE3\x80\x82", "\xE3\x80\x81", "\xEF\xBC\x88"})
     if (label.find(bad) != std::string_view::npos) return false;
-  const bool ascii = std::all_of(label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  const bool ascii =
+      std::all_of(label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   return ascii || label.find(' ') == std::string_view::npos;
 }
 
@@ -317,7 +317,8 @@ class LineRenderer {
     }
     link.target = std::string(trim(target));
     std::string rendered = link.display;
-    if (embed && is_attachment(link.target)) rendered.clear();
+    if (embed && is_attachment(link.target))
+      rendered.clear();
     else if (auto cit = parse_citation(link.target); cit && !link.target.empty() && link.target[0] == '@') {
       add_citation(m_note, *cit);
       if (rendered.empty()) rendered = fmt::format("{} ({} {})", cit->title, cit->venue, cit->year);

@@ -11,7 +11,9 @@
 
 namespace sagasu::schema {
 
-std::optional<std::string> venue_value(std::string_view typed) { return normalize_venue(typed); }
+std::optional<std::string> venue_value(std::string_view typed) {
+  return normalize_venue(typed);
+}
 
 std::optional<std::string> person_value(std::string_view typed) {
   return names::person(typed);

@@ -9,9 +9,13 @@
 namespace sagasu {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
-bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool is_continuation(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 struct Sentence {
   std::size_t begin, end;
@@ -92,11 +96,13 @@ bool SnippetGenerator::may_match(std::string_view text) const {
   for (const auto& w : m_terms.words)
     if (folded.find(w) != std::string::npos) return true;
   for (const auto& phrase : m_terms.phrases)
-    if (!phrase.empty() && std::all_of(phrase.begin(), phrase.end(),
-                                       [&](const std::string& w) { return folded.find(w) != std::string::npos; }))
+    if (!phrase.empty() && std::all_of(phrase.begin(), phrase.end(), [&](const std::string& w) {
+          return folded.find(w) != std::string::npos;
+        }))
       return true;
   for (const auto& st : m_terms.stems)
-    if (folded.find(st.substr(0, st.size() > 3 ? st.size() - 1 : st.size())) != std::string::npos) return true;
+    if (folded.find(st.substr(0, st.size() > 3 ? st.size() - 1 : st.size())) != std::string::npos)
+      return true;
   if (!m_terms.substrings.empty()) {
     const std::string kana = fold_text(text).text;
     for (const auto& sub : m_terms.substrings)
@@ -113,7 +119,8 @@ std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(s
   if (!m_terms.words.empty() || !m_terms.stems.empty() || !m_terms.phrases.empty()) {
     std::vector<Token> words;  // the word tokens, for the phrases
     for (Token& t : m_analyzer.analyze(text)) {
-      const bool hit = t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
+      const bool hit =
+          t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
       if (hit) raw.emplace_back(t.byte_begin, t.byte_end);
       if (t.kind == TokenKind::Word && !m_terms.phrases.empty()) words.push_back(std::move(t));
     }

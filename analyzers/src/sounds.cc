@@ -16,7 +16,9 @@
 namespace sagasu {
 namespace {
 
-bool is_vowel(char c) { return c == 'a' || c == 'i' || c == 'u' || c == 'e' || c == 'o'; }
+bool is_vowel(char c) {
+  return c == 'a' || c == 'i' || c == 'u' || c == 'e' || c == 'o';
+}
 
 // ICU's romanisation of katakana, in ASCII letters: プリフィル → "purifiru".
 std::string romanise(std::string_view katakana) {
@@ -27,7 +29,8 @@ std::string romanise(std::string_view katakana) {
     if (U_FAILURE(status)) throw Error("ICU: no Katakana-Latin transliterator");
     return t;
   }();
-  icu::UnicodeString u = icu::UnicodeString::fromUTF8(icu::StringPiece(katakana.data(), static_cast<int32_t>(katakana.size())));
+  icu::UnicodeString u =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(katakana.data(), static_cast<int32_t>(katakana.size())));
   to_latin->transliterate(u);
   std::string latin, out;
   u.toUTF8String(latin);
@@ -57,7 +60,8 @@ std::string respell(std::string_view w) {
     const char n = at(i);
     if (c == 'c')
       out += (n == 'e' || n == 'i' || n == 'y') ? 's' : 'k';
-    else if (c != 'r' || is_vowel(n) || n == 'y')  // an r before a consonant or at the end is not heard (server サーバー)
+    else if (c != 'r' || is_vowel(n) ||
+             n == 'y')  // an r before a consonant or at the end is not heard (server サーバー)
       out += c;
   }
   return out;
@@ -80,7 +84,9 @@ std::string consonants(std::string_view letters) {
   return key;
 }
 
-bool is_vowel_letter(char c) { return is_vowel(c) || c == 'y'; }
+bool is_vowel_letter(char c) {
+  return is_vowel(c) || c == 'y';
+}
 
 // Is the vowel at r[i], alone between a consonant and a consonant or the
 // end, one Japanese adds to a consonant that has none in English (the u of
@@ -103,7 +109,8 @@ std::vector<std::string> romaji_vowels(const std::string& r) {
     while (j < r.size() && is_vowel(r[j])) ++j;
     const std::string g = r.substr(i, j - i);
     const char prev = i > 0 ? r[i - 1] : '\0';
-    const bool final_i = g == "i" && j == r.size() && i >= 2 && (prev == 'j' || (prev == 'h' && r[i - 2] == 'c'));
+    const bool final_i =
+        g == "i" && j == r.size() && i >= 2 && (prev == 'j' || (prev == 'h' && r[i - 2] == 'c'));
     if (!(g.size() == 1 && (added_vowel(r, i) || final_i))) groups.push_back(g);
     i = j;
   }
@@ -140,12 +147,17 @@ bool vowel_fits(std::string_view english, std::string_view japanese) {
   if (english.substr(0, 2) == "ou" || english.substr(0, 2) == "ow") return j == 'a' || j == 'o' || j == 'u';
   if (english.substr(0, 2) == "au" || english.substr(0, 2) == "aw") return j == 'o' || j == 'a';
   switch (english.front()) {
-    case 'a': return j == 'a' || j == 'e';
-    case 'e': return j == 'e' || j == 'i';
+    case 'a':
+      return j == 'a' || j == 'e';
+    case 'e':
+      return j == 'e' || j == 'i';
     case 'i':
-    case 'y': return j == 'i' || japanese.substr(0, 2) == "ai";
-    case 'o': return j == 'o';
-    case 'u': return j == 'u' || j == 'a';
+    case 'y':
+      return j == 'i' || japanese.substr(0, 2) == "ai";
+    case 'o':
+      return j == 'o';
+    case 'u':
+      return j == 'u' || j == 'a';
   }
   return false;
 }
@@ -202,10 +214,12 @@ bool sounds_alike(std::string_view katakana, std::string_view latin) {
   std::vector<std::string> rv = romaji_vowels(r), ev = english_vowels(e);
   // A name that starts with a letter read by its name (NVIDIA: エヌビディア,
   // "en-vidia"): two consonants no English syllable starts with.
-  static const std::set<std::string> onsets{"bl", "br", "ch", "cl", "cr", "dr", "dw", "fl", "fr", "gh", "gl", "gn", "gr",
-                                            "kl", "kn", "kr", "ph", "pl", "pr", "ps", "qu", "sc", "sh", "sk", "sl", "sm",
-                                            "sn", "sp", "sq", "st", "sw", "th", "tr", "ts", "tw", "wh", "wr"};
-  const bool spelt = e.size() > 2 && !is_vowel_letter(e[0]) && !is_vowel_letter(e[1]) && !onsets.count(e.substr(0, 2));
+  static const std::set<std::string> onsets{"bl", "br", "ch", "cl", "cr", "dr", "dw", "fl", "fr", "gh",
+                                            "gl", "gn", "gr", "kl", "kn", "kr", "ph", "pl", "pr", "ps",
+                                            "qu", "sc", "sh", "sk", "sl", "sm", "sn", "sp", "sq", "st",
+                                            "sw", "th", "tr", "ts", "tw", "wh", "wr"};
+  const bool spelt =
+      e.size() > 2 && !is_vowel_letter(e[0]) && !is_vowel_letter(e[1]) && !onsets.count(e.substr(0, 2));
   if (spelt && r[0] == 'e' && !rv.empty()) {
     rv.erase(rv.begin());
   } else if (is_vowel(r[0]) != is_vowel(e[0])) {

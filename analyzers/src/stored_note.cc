@@ -236,9 +236,13 @@ std::string NoteDigest::encode() const {
   return out;
 }
 
-bool NoteDigest::current(std::string_view value) { return strings::starts_with(value, DIGEST_VERSION); }
+bool NoteDigest::current(std::string_view value) {
+  return strings::starts_with(value, DIGEST_VERSION);
+}
 
-std::string_view NoteDigest::version() { return DIGEST_VERSION; }
+std::string_view NoteDigest::version() {
+  return DIGEST_VERSION;
+}
 
 namespace {
 
@@ -275,11 +279,15 @@ class ToDigest : public DigestFields {
   void title(std::string_view v) override { m_d.title = v; }
   void display_title(std::string_view v) override { m_d.display_title = v; }
   void source(bool v) override { m_d.source = v; }
-  void kind_word(std::string_view w, bool declared) override { m_d.kind_words.push_back({std::string(w), declared}); }
+  void kind_word(std::string_view w, bool declared) override {
+    m_d.kind_words.push_back({std::string(w), declared});
+  }
   void structure(std::string_view k) override { m_d.structure = kind_of(k); }
   void alias(std::string_view v) override { m_d.aliases.emplace_back(v); }
   bool beyond_page() const override { return !m_page_only; }
-  void labelled(std::string_view name, std::string_view kind) override { m_d.labelled.emplace_back(name, kind); }
+  void labelled(std::string_view name, std::string_view kind) override {
+    m_d.labelled.emplace_back(name, kind);
+  }
   void name(std::string_view v) override { m_d.names.emplace_back(v); }
   void venue(std::string_view v) override { m_d.venues.emplace_back(v); }
   void year(std::string_view v) override { m_d.years.emplace_back(v); }
@@ -315,10 +323,14 @@ bool NoteDigest::read(std::string_view in, DigestFields& to) {
   to.display_title(b);
   to.source(c == "1");
   bool words_ok = true;
-  if (!get_list(in, [&](std::string_view w) {
-        if (w.empty()) words_ok = false;
-        else to.kind_word(w.substr(1), w[0] == '=');
-      }) || !words_ok || !field(a))
+  if (!get_list(in,
+                [&](std::string_view w) {
+                  if (w.empty())
+                    words_ok = false;
+                  else
+                    to.kind_word(w.substr(1), w[0] == '=');
+                }) ||
+      !words_ok || !field(a))
     return false;
   to.structure(a);
   if (!get_list(in, [&](std::string_view v) { to.alias(v); })) return false;

@@ -123,7 +123,8 @@ void fold_to_kana(char32_t c, KanaStream& stream) {
   std::u32string& out = stream.out;
   auto push = [&](char32_t k) {
     stream.last = k;
-    if (k != OTHER || out.empty() || out.back() != OTHER) out.push_back(k == OTHER ? OTHER : unicode::full_size_kana(k));
+    if (k != OTHER || out.empty() || out.back() != OTHER)
+      out.push_back(k == OTHER ? OTHER : unicode::full_size_kana(k));
   };
   // A character NFKC_Casefold leaves as it is: kana folded as fold_kana does.
   auto folded_kana = [&](char32_t k) {
@@ -521,7 +522,8 @@ bool repeated_before(std::string_view folded, std::size_t p, std::size_t k) {
 // (checked: the caller knows the folded text holds the needle; else a fold
 // without the map says so first.)
 template <class F>
-bool for_each_occurrence(std::string_view text, const SubstringNeedle& needle, F accept, bool checked = false) {
+bool for_each_occurrence(std::string_view text, const SubstringNeedle& needle, F accept,
+                         bool checked = false) {
   if (needle.folded.empty()) return false;
   // Leading 々: the rest of the needle, after as many repeats of an ideograph.
   const std::size_t repeats = leading_repeats(needle.folded);

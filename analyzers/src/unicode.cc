@@ -2,9 +2,9 @@
 
 #include <unicode/brkiter.h>
 #include <unicode/bytestream.h>
+#include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/utext.h>
-#include <unicode/normalizer2.h>
 #include <unicode/utf8.h>
 
 #include <algorithm>
@@ -86,8 +86,7 @@ std::string nfkc_casefold(std::string_view s) {
   out.reserve(s.size());
   icu::StringByteSink<std::string> sink(&out);
   status = U_ZERO_ERROR;
-  norm->normalizeUTF8(0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), sink,
-                      nullptr, status);
+  norm->normalizeUTF8(0, icu::StringPiece(s.data(), static_cast<int32_t>(s.size())), sink, nullptr, status);
   if (U_FAILURE(status)) return std::string(s);
   return out;
 }
@@ -122,15 +121,21 @@ std::string fold_collapsing(std::string_view s, std::string_view blanks) {
 
 }  // namespace
 
-std::string fold_name(std::string_view name) { return fold_collapsing(name, " \t\n\r_"); }
+std::string fold_name(std::string_view name) {
+  return fold_collapsing(name, " \t\n\r_");
+}
 
-std::string fold_key(std::string_view key) { return fold_collapsing(key, " \t\n\r"); }
+std::string fold_key(std::string_view key) {
+  return fold_collapsing(key, " \t\n\r");
+}
 
 bool is_katakana(char32_t c) {
-  return (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) ||
-         (c >= 0x31F0 && c <= 0x31FF) || (c >= 0xFF66 && c <= 0xFF9F);
+  return (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF) ||
+         (c >= 0xFF66 && c <= 0xFF9F);
 }
-bool is_hiragana(char32_t c) { return (c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E; }
+bool is_hiragana(char32_t c) {
+  return (c >= 0x3041 && c <= 0x3096) || c == 0x309D || c == 0x309E;
+}
 
 std::string to_katakana(std::string_view s) {
   std::string out;
@@ -143,22 +148,35 @@ std::string to_katakana(std::string_view s) {
 }
 
 bool is_han(char32_t c) {
-  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
-         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x2FA1F) || c == 0x3005;
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0x20000 && c <= 0x2FA1F) || c == 0x3005;
 }
-bool is_latin_alpha(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_long_vowel_mark(char32_t c) { return c == 0x30FC || c == 0xFF70; }
+bool is_latin_alpha(char32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_long_vowel_mark(char32_t c) {
+  return c == 0x30FC || c == 0xFF70;
+}
 
 char32_t full_size_kana(char32_t c) {
   switch (c) {
-    case 0x30A1: case 0x30A3: case 0x30A5: case 0x30A7: case 0x30A9:  // ァィゥェォ
-    case 0x30C3:                                                       // ッ
-    case 0x30E3: case 0x30E5: case 0x30E7:                             // ャュョ
-    case 0x30EE:                                                       // ヮ
+    case 0x30A1:
+    case 0x30A3:
+    case 0x30A5:
+    case 0x30A7:
+    case 0x30A9:  // ァィゥェォ
+    case 0x30C3:  // ッ
+    case 0x30E3:
+    case 0x30E5:
+    case 0x30E7:  // ャュョ
+    case 0x30EE:  // ヮ
       return c + 1;
-    case 0x30F5: return 0x30AB;  // ヵ → カ
-    case 0x30F6: return 0x30B1;  // ヶ → ケ
-    default: return c;
+    case 0x30F5:
+      return 0x30AB;  // ヵ → カ
+    case 0x30F6:
+      return 0x30B1;  // ヶ → ケ
+    default:
+      return c;
   }
 }
 
@@ -189,7 +207,8 @@ std::vector<std::size_t> char_boundaries(std::string_view s) {
     return out;
   }
   it->setText(text, status);
-  for (int32_t b = it->next(); b != icu::BreakIterator::DONE; b = it->next()) out.push_back(static_cast<std::size_t>(b));
+  for (int32_t b = it->next(); b != icu::BreakIterator::DONE; b = it->next())
+    out.push_back(static_cast<std::size_t>(b));
   utext_close(text);
   if (out.back() != s.size()) out.push_back(s.size());
   return out;

@@ -15,7 +15,9 @@ namespace {
 
 constexpr std::string_view MAGIC{"SGWL2\0\0\0", 8};
 
-std::string file_in(const std::string& folder) { return (fs::path(folder) / WORD_LIST_FILE).string(); }
+std::string file_in(const std::string& folder) {
+  return (fs::path(folder) / WORD_LIST_FILE).string();
+}
 
 // A word's line: the word, and when its folding differs, a tab and the folding.
 void append_line(std::string& out, std::string_view word, std::string_view folded) {
@@ -115,7 +117,8 @@ std::vector<std::string> WordList::containing(std::string_view needle, Side side
     const void* hit = ::memmem(at, static_cast<std::size_t>(end - at), needle.data(), needle.size());
     if (!hit) break;
     const char* h = static_cast<const char*>(hit);
-    const char* line = static_cast<const char*>(::memrchr(begin, '\n', static_cast<std::size_t>(h - begin))) + 1;
+    const char* line =
+        static_cast<const char*>(::memrchr(begin, '\n', static_cast<std::size_t>(h - begin))) + 1;
     const char* eol = static_cast<const char*>(std::memchr(h, '\n', static_cast<std::size_t>(end - h)));
     const char* tab = static_cast<const char*>(std::memchr(line, '\t', static_cast<std::size_t>(eol - line)));
     // The word is the line up to the tab; its folding is after it, or the word itself.

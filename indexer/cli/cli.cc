@@ -101,7 +101,6 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-
 std::string join_notes(const std::set<std::string>& notes) {
   std::string out;
   for (const auto& n : notes) out += (out.empty() ? "" : ", ") + cli::visible(n);
@@ -297,8 +296,8 @@ std::string unresolved_count(const Args& a, const IndexReport& r, std::string_vi
 // Skipped files, warnings (all with --verbose, else broken front matter), the summary line.
 void print_summary(const Args& a, const IndexReport& r) {
   if (!r.dictionary_problem.empty())
-    fmt::print(stderr, "{}: warning: {} (the bridge tier goes on without the dictionaries)\n", g_names.indexer,
-               cli::visible(r.dictionary_problem));
+    fmt::print(stderr, "{}: warning: {} (the bridge tier goes on without the dictionaries)\n",
+               g_names.indexer, cli::visible(r.dictionary_problem));
   if (!r.lock_taken_over.empty())
     fmt::print(stderr, "{}: {}: took over the lock left by {}: that indexer ended without releasing it\n",
                g_names.indexer, cli::visible(a.opts.index), cli::visible(r.lock_taken_over));
@@ -309,16 +308,19 @@ void print_summary(const Args& a, const IndexReport& r) {
       fmt::print(stderr, "{}: {}: warning: {}\n", g_names.indexer, cli::visible(w.path), w.reason);
   if (a.verbose) {
     for (const auto& u : r.unresolved)
-      fmt::print(stderr, "{}: unresolved entity '{}' in {}\n", g_names.indexer, cli::visible(u.name), join_notes(u.notes));
+      fmt::print(stderr, "{}: unresolved entity '{}' in {}\n", g_names.indexer, cli::visible(u.name),
+                 join_notes(u.notes));
     for (const auto& [alias, pages] : r.ambiguous)
-      fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, cli::visible(alias), join_notes(pages));
+      fmt::print(stderr, "{}: ambiguous alias '{}' claimed by {}\n", g_names.indexer, cli::visible(alias),
+                 join_notes(pages));
   }
-  fmt::print(stderr,
-             "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
-             "{}{:.2f} s\n{}",
-             g_names.indexer, a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
-             r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
-             r.unchanged, r.skipped.size(), unresolved_count(a, r, ", "), r.seconds, empty_facets(r));
+  fmt::print(
+      stderr,
+      "{}: {}{} notes in {}{}: added {}, updated {}, deleted {}, renamed {}, unchanged {}, skipped {}, "
+      "{}{:.2f} s\n{}",
+      g_names.indexer, a.opts.dry_run ? "dry run, nothing written: " : "", r.notes(), a.opts.index,
+      r.shards > 1 ? fmt::format(" ({} shards)", r.shards) : "", r.added, r.updated, r.deleted, r.renamed,
+      r.unchanged, r.skipped.size(), unresolved_count(a, r, ", "), r.seconds, empty_facets(r));
 }
 
 // The first run's output: the dry-run list, the reports, the summary.
@@ -338,13 +340,14 @@ void print_batch(const Args& a, const IndexReport& r) {
     fmt::print(stderr, "{}: {}: skipped: {}\n", g_names.indexer, cli::visible(s.path), s.reason);
   if (a.quiet) return;
   std::vector<std::string> parts;
-  for (const auto& [n, what] : {std::pair{r.added, "added"}, {r.updated, "updated"}, {r.renamed, "renamed"},
-                                 {r.deleted, "deleted"}})
+  for (const auto& [n, what] :
+       {std::pair{r.added, "added"}, {r.updated, "updated"}, {r.renamed, "renamed"}, {r.deleted, "deleted"}})
     if (n) parts.push_back(fmt::format("{} {}", what, n));
-  if (std::string u = unresolved_count(a, r, ""); !u.empty() && r.unresolved_before) parts.push_back(std::move(u));
+  if (std::string u = unresolved_count(a, r, ""); !u.empty() && r.unresolved_before)
+    parts.push_back(std::move(u));
   const long ms = std::lround(r.seconds * 1000);
-  fmt::print(stderr, "{}: {} in {} ms\n", g_names.indexer, parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")),
-             ms);
+  fmt::print(stderr, "{}: {} in {} ms\n", g_names.indexer,
+             parts.empty() ? "no note changed" : fmt::format("{}", fmt::join(parts, ", ")), ms);
   if (a.verbose) {
     for (const auto& p : r.added_paths) fmt::print(stderr, "  added {}\n", cli::visible(p));
     for (const auto& p : r.updated_paths) fmt::print(stderr, "  updated {}\n", cli::visible(p));
@@ -379,7 +382,8 @@ int watch(Args& a) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   if (!a.quiet)
-    fmt::print(stderr, "{}: watching {} ({} folders) for changes; Ctrl-C ends\n", g_names.indexer, a.opts.vault, w.folders());
+    fmt::print(stderr, "{}: watching {} ({} folders) for changes; Ctrl-C ends\n", g_names.indexer,
+               a.opts.vault, w.folders());
   while (w.wait()) {
     try {
       print_batch(a, w.index());

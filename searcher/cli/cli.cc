@@ -4,8 +4,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -66,10 +66,11 @@ constexpr char DASH_WORD = '\x01';
 // The option table: --help, the man page, the README usage and completion come from it.
 po::options_description options(Args& a) {
   po::options_description d(
-      "Usage: " + g_names.searcher + " [options] QUERY...\n\n"
-      "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
-      "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
-      "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
+      "Usage: " + g_names.searcher +
+          " [options] QUERY...\n\n"
+          "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
+          "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
+          "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
       110, 60);
   const std::string facet_list = schema::field_names(true);
   // clang-format off
@@ -207,7 +208,8 @@ OutputFormat format_of(const Args& a) {
 void report_notices(const SearchRequest& req, const PeopleSearch& shown) {
   for (const auto& m : zero_hit_messages(req, shown.heading.empty() ? shown.result : shown.typed))
     fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(m));
-  for (const auto& n : shown.result.notices) fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(n));
+  for (const auto& n : shown.result.notices)
+    fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(n));
 }
 
 // The columns text output must fit: --width, else on a terminal $COLUMNS or
@@ -244,18 +246,21 @@ int open_hit(Searcher& searcher, Args& a, std::size_t rank) {
   req.snippets = 0;
   req.facets.clear();
   const SearchResult res = searcher.search(req);
-  for (const auto& m : zero_hit_messages(a.req, res)) fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(m));
+  for (const auto& m : zero_hit_messages(a.req, res))
+    fmt::print(stderr, "{}: {}\n", g_names.searcher, cli::visible(m));
   if (res.total == 0) {
     fmt::print(stderr, "{}: --open {}: no hits, nothing to open\n", g_names.searcher, rank);
     return EXIT_NO_HITS;
   }
   if (res.hits.empty())
-    throw Error(fmt::format("--open {}: the query has {} {}", rank, res.total, res.total == 1 ? "hit" : "hits"));
+    throw Error(
+        fmt::format("--open {}: the query has {} {}", rank, res.total, res.total == 1 ? "hit" : "hits"));
   const Hit& h = res.hits.front();
   const auto lines = line_matches(h, searcher.analyzer());
   if (lines.empty()) return open_in_editor(h.file, 1, 1);
   const LineMatch& m = lines.front();
-  return open_in_editor(h.file, m.line, unicode::length(std::string_view(m.text).substr(0, m.spans.front().first)) + 1);
+  return open_in_editor(h.file, m.line,
+                        unicode::length(std::string_view(m.text).substr(0, m.spans.front().first)) + 1);
 }
 
 int search(Args& a) {
@@ -265,10 +270,9 @@ int search(Args& a) {
                                                    std::getenv("XDG_DATA_HOME"), std::getenv("HOME")));
   Searcher searcher(indexes);
   for (const auto& m : searcher.missing_shards())
-    fmt::print(
-        stderr,
-        "{}: warning: {} not searched (down, or not given): results and counts leave its notes out\n",
-        g_names.searcher, m);
+    fmt::print(stderr,
+               "{}: warning: {} not searched (down, or not given): results and counts leave its notes out\n",
+               g_names.searcher, m);
   const char* no_color = std::getenv("NO_COLOR");
   const bool color =
       a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO) && !(no_color && *no_color));
@@ -292,7 +296,9 @@ int search(Args& a) {
     shown.typed_total = shown.result.total;
   }
   report_notices(a.req, shown);
-  if (!shown.heading.empty()) out += (width ? fit_lines(cli::visible(shown.heading, true), width) : cli::visible(shown.heading, true)) + "\n\n";
+  if (!shown.heading.empty())
+    out += (width ? fit_lines(cli::visible(shown.heading, true), width) : cli::visible(shown.heading, true)) +
+           "\n\n";
   printer->result(out, a.req, shown.result);
   cli::write_out(out);
   return shown.typed_total > 0 ? EXIT_HITS : EXIT_NO_HITS;
@@ -327,7 +333,8 @@ int run_checked(int argc, char** argv) {
       return open_in_editor(target.file, target.line, 1);
     }
     if (format_of(a) != OutputFormat::Text || !a.list.empty())
-      throw UsageError("--open opens a hit: it prints nothing (no --json, --jsonl, --paths, --vimgrep, --list)");
+      throw UsageError(
+          "--open opens a hit: it prints nothing (no --json, --jsonl, --paths, --vimgrep, --list)");
   }
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
     throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));

@@ -71,7 +71,8 @@ int run_editor(const std::string& editor, const std::vector<std::string>& args) 
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   // While the editor runs, a Ctrl-C or Ctrl-\ is the editor's, not ours (as git does).
-  struct sigaction ignore {}, old_int {}, old_quit {};
+  struct sigaction ignore {
+  }, old_int{}, old_quit{};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
   ::sigaction(SIGINT, &ignore, &old_int);
@@ -91,9 +92,11 @@ int run_editor(const std::string& editor, const std::vector<std::string>& args) 
     if (errno != EINTR) waited = false;
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGQUIT, &old_quit, nullptr);
-  if (child < 0) throw Error(fmt::format("cannot start the editor '{}': {}", editor, std::strerror(fork_errno)));
+  if (child < 0)
+    throw Error(fmt::format("cannot start the editor '{}': {}", editor, std::strerror(fork_errno)));
   if (!waited) throw Error(fmt::format("editor '{}': {}", editor, std::strerror(errno)));
-  if (WIFSIGNALED(status)) throw Error(fmt::format("editor '{}' was killed (signal {})", editor, WTERMSIG(status)));
+  if (WIFSIGNALED(status))
+    throw Error(fmt::format("editor '{}' was killed (signal {})", editor, WTERMSIG(status)));
   return WEXITSTATUS(status);
 }
 

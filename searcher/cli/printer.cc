@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
@@ -23,7 +23,9 @@ constexpr std::string_view ELLIPSIS = "…";
 
 // JSON text, whatever bytes the values hold: a byte that is not UTF-8 (a vault
 // folder named in another encoding) becomes U+FFFD instead of failing the output.
-std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+std::string dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 // A fragment with its text made safe for a terminal (cli::visible), the
 // highlights moved with it: each piece between highlight edges escaped alone.
@@ -308,14 +310,15 @@ class TextPrinter : public Printer {
     const std::string shown = res.hits.empty() && res.total > 0 && req.offset > 0
                                   ? fmt::format("none shown after --offset {}", req.offset)
                                   : fmt::format("showing {}–{}", first, req.offset + res.hits.size());
-    text += fmt::format("{} {} ({}){}\n", res.total, res.total == 1 ? "hit" : "hits", shown,
-                        res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
-                                       : "");
+    text += fmt::format(
+        "{} {} ({}){}\n", res.total, res.total == 1 ? "hit" : "hits", shown,
+        res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
+                       : "");
     for (const auto& f : res.facets) facet(text, f);
     for (const auto& f : res.facets)
       if (f.sideways) {
-        text += fmt::format("{}(* = filter; counts of a filtered facet are without its own filter){}\n", m_dim,
-                            m_reset);
+        text += fmt::format("{}(* = filter; counts of a filtered facet are without its own filter){}\n",
+                            m_dim, m_reset);
         break;
       }
     // What the parts above did not fit (the explain lines, the totals) is cut here.
@@ -397,7 +400,8 @@ class TextPrinter : public Printer {
     const bool lead = f.cut_before || first > 0;
     std::size_t used = lead ? 1 : 0, last = first;
     auto highlight_starts = [&](std::size_t byte) {
-      return std::any_of(f.highlights.begin(), f.highlights.end(), [&](const auto& h) { return h.first == byte; });
+      return std::any_of(f.highlights.begin(), f.highlights.end(),
+                         [&](const auto& h) { return h.first == byte; });
     };
     for (std::size_t k = first + 1; k < cuts.size(); ++k) {
       const std::size_t w = width_of(k) + (highlight_starts(cuts[k - 1]) ? marker : 0);
@@ -428,9 +432,10 @@ class TextPrinter : public Printer {
       const std::size_t more = f.values.size() - shown;
       const std::string rest = fmt::format("  … {} more", more);
       // On a terminal, as many values as fit, with room left to say how many more.
-      const bool fits = !m_width || cols + 2 + line_width(item) +
-                                           (more > 1 ? line_width(fmt::format("  … {} more", more - 1)) : 0) <=
-                                       m_width;
+      const bool fits =
+          !m_width ||
+          cols + 2 + line_width(item) + (more > 1 ? line_width(fmt::format("  … {} more", more - 1)) : 0) <=
+              m_width;
       if ((m_facet_limit > 0 && shown == m_facet_limit) || (!fits && shown > 0)) {
         line += rest;
         break;
@@ -566,8 +571,8 @@ class VimgrepPrinter : public Printer {
           std::size_t to = std::min(m.text.size(), from + MAX_VIMGREP_LINE);
           from = unicode::char_start(m.text, from);
           while (to < m.text.size() && (static_cast<unsigned char>(m.text[to]) & 0xC0) == 0x80) ++to;
-          out += fmt::format("{}:{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "", shown(m, from, to),
-                             to < m.text.size() ? ELLIPSIS : "");
+          out += fmt::format("{}:{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "",
+                             shown(m, from, to), to < m.text.size() ? ELLIPSIS : "");
         }
       }
     }

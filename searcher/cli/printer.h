@@ -41,8 +41,8 @@ class Printer {
 
 /// A line of a hit's file where the query matches.
 struct LineMatch {
-  std::size_t line = 0;    ///< 1-based
-  std::string text;        ///< the line, without its newline
+  std::size_t line = 0;                                    ///< 1-based
+  std::string text;                                        ///< the line, without its newline
   std::vector<std::pair<std::size_t, std::size_t>> spans;  ///< matched byte spans in text, ascending
 };
 

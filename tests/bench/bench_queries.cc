@@ -22,7 +22,6 @@
 #include <fmt/format.h>
 #include <xapian.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -30,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -191,20 +191,20 @@ int run(const Options& opt) {
 
 int main(int argc, char** argv) {
   Options opt;
-  po::options_description desc("Usage: sagasu-bench-queries --index DIR... --queries FILE [options]\n\nOptions");
-  desc.add_options()
-      ("index,i", po::value<std::vector<std::string>>(&opt.index)->required(),
-       "index folder, shard folder or tcp://HOST:PORT (repeatable: searched as one index)")
-      ("queries,q", po::value(&opt.queries), "query file, one query per line ('#' comments)")
-      ("runs,k", po::value(&opt.runs)->default_value(20), "measured runs of each query")
-      ("warmup,w", po::value(&opt.warmup)->default_value(2), "unmeasured runs of each query first")
-      ("limit,n", po::value(&opt.limit)->default_value(10), "hits per query")
-      ("snippets", po::value(&opt.snippets)->default_value(1), "snippet fragments per hit")
-      ("no-facets", po::bool_switch(&opt.no_facets), "count no facets (to measure what facet counting costs)")
-      ("raw", po::value(&opt.raw), "also write every sample (query_no, run, ms, total) as TSV here")
-      ("export-facets", po::value(&opt.export_facets),
-       "write every note's facet values as JSON Lines to this file and exit (no queries)")
-      ("help,h", "show this help");
+  po::options_description desc(
+      "Usage: sagasu-bench-queries --index DIR... --queries FILE [options]\n\nOptions");
+  desc.add_options()("index,i", po::value<std::vector<std::string>>(&opt.index)->required(),
+                     "index folder, shard folder or tcp://HOST:PORT (repeatable: searched as one index)")(
+      "queries,q", po::value(&opt.queries), "query file, one query per line ('#' comments)")(
+      "runs,k", po::value(&opt.runs)->default_value(20), "measured runs of each query")(
+      "warmup,w", po::value(&opt.warmup)->default_value(2), "unmeasured runs of each query first")(
+      "limit,n", po::value(&opt.limit)->default_value(10), "hits per query")(
+      "snippets", po::value(&opt.snippets)->default_value(1), "snippet fragments per hit")(
+      "no-facets", po::bool_switch(&opt.no_facets), "count no facets (to measure what facet counting costs)")(
+      "raw", po::value(&opt.raw), "also write every sample (query_no, run, ms, total) as TSV here")(
+      "export-facets", po::value(&opt.export_facets),
+      "write every note's facet values as JSON Lines to this file and exit (no queries)")("help,h",
+                                                                                          "show this help");
   try {
     po::variables_map vm;
     po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -215,7 +215,8 @@ int main(int argc, char** argv) {
     po::notify(vm);
     if (opt.queries.empty() && opt.export_facets.empty())
       throw sagasu::UsageError("--queries FILE (or --export-facets FILE) is required");
-    if (opt.runs < 1 || opt.warmup < 0) throw sagasu::UsageError("--runs must be at least 1, --warmup at least 0");
+    if (opt.runs < 1 || opt.warmup < 0)
+      throw sagasu::UsageError("--runs must be at least 1, --warmup at least 0");
     return run(opt);
   } catch (const Xapian::Error& e) {
     std::cerr << "sagasu-bench-queries: " << e.get_description() << "\n";

@@ -22,13 +22,13 @@
 #include <sstream>
 
 #include "fallback.h"
-#include "substrings.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
 #include "sagasu/searcher.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
+#include "substrings.h"
 
 namespace po = boost::program_options;
 using namespace sagasu::eval;
@@ -223,9 +223,10 @@ int main(int argc, char** argv) {
     const SubstringCounts sub = substring_check(index, searcher, substrings, verbose);
     const double substring_recall =
         sub.checked ? 1.0 - static_cast<double>(sub.failed) / static_cast<double>(sub.checked) : 0;
-    fmt::print("literal substrings: {} checked, {} with a missed note or an error: recall {:.3f}; "
-               "--exact other than the notes holding it: {}\n",
-               sub.checked, sub.failed, substring_recall, sub.exact_failed);
+    fmt::print(
+        "literal substrings: {} checked, {} with a missed note or an error: recall {:.3f}; "
+        "--exact other than the notes holding it: {}\n",
+        sub.checked, sub.failed, substring_recall, sub.exact_failed);
     for (const auto& [why, n] : sub.not_words) fmt::print("  {} drawn but left out: {}\n", n, why);
     fmt::print("\n");
 

@@ -17,7 +17,6 @@
 #include <random>
 #include <set>
 
-#include "synonyms.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/error.h"
 #include "sagasu/schema.h"
@@ -26,6 +25,7 @@
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 #include "substrings.h"
+#include "synonyms.h"
 
 namespace po = boost::program_options;
 using namespace sagasu;

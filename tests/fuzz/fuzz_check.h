@@ -17,8 +17,8 @@ namespace sagasu::fuzz {
   std::abort();
 }
 
-#define SAGASU_FUZZ_CHECK(cond) \
-  do {                          \
+#define SAGASU_FUZZ_CHECK(cond)               \
+  do {                                        \
     if (!(cond)) ::sagasu::fuzz::fail(#cond); \
   } while (0)
 

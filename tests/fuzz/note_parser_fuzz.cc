@@ -10,9 +10,9 @@
 #include "fuzz_check.h"
 #include "glossary.h"
 #include "note_metadata.h"
-#include "sagasu/unicode.h"
 #include "sagasu/error.h"
 #include "sagasu/note.h"
+#include "sagasu/unicode.h"
 
 using namespace sagasu;
 

@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const Error&) {
   }
   try {
-    for (const auto& part : parse_query(query)) SAGASU_FUZZ_CHECK(part.column >= 1 && part.column <= query.size() + 1);
+    for (const auto& part : parse_query(query))
+      SAGASU_FUZZ_CHECK(part.column >= 1 && part.column <= query.size() + 1);
   } catch (const UsageError&) {
   } catch (const Error&) {
   }

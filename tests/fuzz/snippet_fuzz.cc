@@ -20,14 +20,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto [query, text] = fuzz::split_first_line(whole);
 
   MatchTerms terms;
-  for (const auto& t : analyzer.analyze(query)) (t.kind == TokenKind::Word ? terms.words : terms.stems).insert(t.text);
+  for (const auto& t : analyzer.analyze(query))
+    (t.kind == TokenKind::Word ? terms.words : terms.stems).insert(t.text);
   const std::size_t mode = size % 3;  // words only; with a needle; with a literal (exact mode)
-  if (mode == 1 && !query.empty()) terms.substrings.push_back({fold_query(query), fold_query(query, Fold::Width)});
+  if (mode == 1 && !query.empty())
+    terms.substrings.push_back({fold_query(query), fold_query(query, Fold::Width)});
   if (mode == 2 && !query.empty()) terms.literals.emplace_back(query);
 
   // Citations where the text has "(Source: [[@", as the indexer records them.
   std::vector<CitationSpan> citations;
-  for (std::size_t at = text.find("(Source:"); at != std::string_view::npos; at = text.find("(Source:", at + 1)) {
+  for (std::size_t at = text.find("(Source:"); at != std::string_view::npos;
+       at = text.find("(Source:", at + 1)) {
     const std::size_t end = text.find(')', at);
     citations.push_back({at, end == std::string_view::npos ? text.size() : end + 1, "2025__SOSP__Fuzz"});
   }
@@ -42,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     SAGASU_FUZZ_CHECK(f.source_begin >= last && f.source_begin + f.text.size() <= text.size());
     SAGASU_FUZZ_CHECK(text.substr(f.source_begin, f.text.size()) == f.text);
     SAGASU_FUZZ_CHECK(f.text.size() <= max_bytes);
-    SAGASU_FUZZ_CHECK(fuzz::on_boundary(text, f.source_begin) && fuzz::on_boundary(text, f.source_begin + f.text.size()));
+    SAGASU_FUZZ_CHECK(fuzz::on_boundary(text, f.source_begin) &&
+                      fuzz::on_boundary(text, f.source_begin + f.text.size()));
     std::size_t end = 0;
     for (const auto& [b, e] : f.highlights) {
       SAGASU_FUZZ_CHECK(b < e && e <= f.text.size() && b >= end);

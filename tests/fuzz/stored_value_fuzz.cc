@@ -33,13 +33,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view value = fuzz::as_text(data + 1, size - 1);
   try {
     switch (data[0] % 6) {
-      case 0: round_trip<NoteMeta>(value); break;
+      case 0:
+        round_trip<NoteMeta>(value);
+        break;
       case 1:
         round_trip<FileState>(value);
         if (const auto s = FileState::decode(value)) SAGASU_FUZZ_CHECK(FileState::path_of(value) == s->path);
         break;
-      case 2: round_trip<NoteDigest>(value); break;
-      case 3: round_trip<NoteCoverage>(value); break;
+      case 2:
+        round_trip<NoteDigest>(value);
+        break;
+      case 3:
+        round_trip<NoteCoverage>(value);
+        break;
       case 5: {
         if (const auto t = CoverageTally::decode(std::string(value))) {
           const auto again = CoverageTally::decode(t->encode());

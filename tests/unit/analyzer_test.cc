@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "sagasu/analyzer.h"
 
 #include <malloc.h>
 
-#include "sagasu/analyzer.h"
+#include <catch2/catch.hpp>
 
 using sagasu::Analyzer;
 using sagasu::Token;
@@ -28,9 +28,9 @@ TEST_CASE("Analyzer, tokens carry positions and byte offsets into the original",
     TokenKind kind;
   };
   const std::vector<Expect> expected{
-      {"本番", 1, 0, 6, TokenKind::Word},   {"クラスタ", 2, 6, 18, TokenKind::Word},
-      {"で", 3, 18, 21, TokenKind::Word},   {"gpu", 4, 22, 31, TokenKind::Word},
-      {"gpu", 4, 22, 31, TokenKind::Stem},  {"を", 5, 32, 35, TokenKind::Word},
+      {"本番", 1, 0, 6, TokenKind::Word},  {"クラスタ", 2, 6, 18, TokenKind::Word},
+      {"で", 3, 18, 21, TokenKind::Word},  {"gpu", 4, 22, 31, TokenKind::Word},
+      {"gpu", 4, 22, 31, TokenKind::Stem}, {"を", 5, 32, 35, TokenKind::Word},
   };
   REQUIRE(tokens.size() == expected.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) {

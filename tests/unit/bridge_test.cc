@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "glossary.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/dictionary.h"
-#include "glossary.h"
 #include "sagasu/note.h"
 #include "sagasu/searcher.h"
 #include "sagasu/sounds.h"
@@ -101,7 +101,8 @@ TEST_CASE("Sound keys: a katakana loanword and its English word have one key", "
 TEST_CASE("Glossary: what a note states two names are", "[glossary]") {
   const auto gs = glosses_of(
       "強化学習 (Reinforcement Learning, RL) を使う。Silent Data Corruption (SDC) が起きる。"
-      "それは fault tolerance（耐障害性）を下げる。ByteDance(バイトダンス、字节跳动)の [[Xin Liu|劉鑫]] らが書いた。"
+      "それは fault tolerance（耐障害性）を下げる。ByteDance(バイトダンス、字节跳动)の [[Xin Liu|劉鑫]] "
+      "らが書いた。"
       "ストラグラー(straggler)を除く。\n");
   CHECK(has(gs, "強化学習", "Reinforcement Learning", "gloss"));
   CHECK(has(gs, "強化学習", "RL", "gloss"));
@@ -127,7 +128,8 @@ TEST_CASE("Digest d5 keeps the glosses; a d4 digest is not current", "[document]
   NoteDigest d;
   d.title = "t";
   d.display_title = "t";
-  d.glosses = {{"強化学習", "reinforcement learning", "gloss"}, {"SDC", "Silent Data Corruption", "abbreviation"}};
+  d.glosses = {{"強化学習", "reinforcement learning", "gloss"},
+               {"SDC", "Silent Data Corruption", "abbreviation"}};
   const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
   CHECK(*back == d);
@@ -160,11 +162,11 @@ TEST_CASE("Dictionary: a word's equivalents, parsed once and cached", "[dictiona
   CHECK(has(d, "勾配", "slope"));
   CHECK(has(d, "gradient", "勾配"));
   CHECK(has(d, "slope", "勾配"));
-  CHECK_FALSE(has(d, "勾配", "incline"));   // a second sense, not a computing one
-  CHECK(has(d, "並列", "parallel"));        // a computing sense
+  CHECK_FALSE(has(d, "勾配", "incline"));  // a second sense, not a computing one
+  CHECK(has(d, "並列", "parallel"));       // a computing sense
   CHECK(has(d, "kurohashi", "黒橋"));
   CHECK(d.of("kurohashi").at(0).name);
-  CHECK_FALSE(has(d, "koubai", "勾配"));    // a name that is a word of the language is not a name
+  CHECK_FALSE(has(d, "koubai", "勾配"));  // a name that is a word of the language is not a name
   CHECK(d.of("nothing").empty());
   // Cached: a second reader maps the same table.
   REQUIRE(std::filesystem::exists(dicts.path / "cache" / "sagasu"));
@@ -226,8 +228,9 @@ TEST_CASE("Bridge tier: a word finds the notes that say it in the other language
 }
 
 TEST_CASE("A note's own tags are words: tagged fault-tolerance, found by fault tolerance", "[document]") {
-  const test::TestIndex index({{"tagged.md", "---\ntags: [fault-tolerance, 2026/05/19]\n---\n障害を許容する設計。\n"},
-                               {"other.md", "---\ntags: [memo]\n---\n関係のない メモ。\n"}});
+  const test::TestIndex index(
+      {{"tagged.md", "---\ntags: [fault-tolerance, 2026/05/19]\n---\n障害を許容する設計。\n"},
+       {"other.md", "---\ntags: [memo]\n---\n関係のない メモ。\n"}});
   Searcher s(index.index);
   SearchRequest req;
   req.snippets = 0;

@@ -14,14 +14,14 @@ TEST_CASE("display_width, wide characters count two, marks none", "[unicode]") {
   const Case cases[] = {
       {"", 0},
       {"SDC", 3},
-      {"障害検知", 8},          // wide
-      {"ストラグラー", 12},     // wide
-      {"ＧＰＵ", 6},            // fullwidth
-      {"ｻｰﾊﾞｰ", 5},             // half-width, the voiced mark in a column of its own
-      {"e\xcc\x81", 1},         // e + combining acute
-      {"…", 1},                 // ambiguous: narrow
+      {"障害検知", 8},       // wide
+      {"ストラグラー", 12},  // wide
+      {"ＧＰＵ", 6},         // fullwidth
+      {"ｻｰﾊﾞｰ", 5},          // half-width, the voiced mark in a column of its own
+      {"e\xcc\x81", 1},      // e + combining acute
+      {"…", 1},              // ambiguous: narrow
       {"SDC の検知", 10},
-      {"\xe2\x80\x8b", 0},      // zero width space (format)
+      {"\xe2\x80\x8b", 0},  // zero width space (format)
   };
   for (const auto& c : cases) {
     INFO(c.text);

@@ -29,7 +29,8 @@ TEST_CASE("Document terms, per fixture note: what it must and must not hold", "[
        "[[Xin_Liu]] と [[ByteDance]] の論文。本番クラスタ の話。 #sdc\n"},
       {"Xin Liu.md", "---\nentity_type: person\naliases: [劉鑫]\n---\nByteDance 所属の研究者。\n"},
       {"ByteDance.md", "---\nentity_type: organization\n---\n企業。\n"},
-      {"notes/メモ.md", "ＧＰＵ の ｻｰﾊﾞｰ を [[@2024__NSDI'24__MegaScale]] が使う。[[Kubernetes Operator|k8s]] も。\n"},
+      {"notes/メモ.md",
+       "ＧＰＵ の ｻｰﾊﾞｰ を [[@2024__NSDI'24__MegaScale]] が使う。[[Kubernetes Operator|k8s]] も。\n"},
   });
   const std::vector<Expected> expected{
       {"wiki/sources/@2026__MLSys2026__veScale-FSDP - Flexible.md",

@@ -12,12 +12,13 @@ using namespace sagasu;
 
 TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   NoteParser p;
-  const Note seed = p.parse("ByteDance Seed.md",
-                            "# ByteDance Seed 研究組織。 ## 関連 - 親組織: [[ByteDance]] - 関連研究者: [[Xin Liu]] / "
-                            "[[Meta]] - 協力機関: [[Tsinghua University]] / [[Facebook]]");
+  const Note seed =
+      p.parse("ByteDance Seed.md",
+              "# ByteDance Seed 研究組織。 ## 関連 - 親組織: [[ByteDance]] - 関連研究者: [[Xin Liu]] / "
+              "[[Meta]] - 協力機関: [[Tsinghua University]] / [[Facebook]]");
   const Note meta = p.parse("Meta.md", "---\nentity_type: organization\naliases: [Facebook]\n---\n本文");
-  const Note x =
-      p.parse("Xin Liu.md", "[[ByteDance Seed]] の研究者。[[Kyoto Lab Inc.]] の話。[[Nobody]] も。[[facebook]] も。");
+  const Note x = p.parse(
+      "Xin Liu.md", "[[ByteDance Seed]] の研究者。[[Kyoto Lab Inc.]] の話。[[Nobody]] も。[[facebook]] も。");
   EntityResolver r;
   r.add(test::digest(seed));
   r.add(test::digest(meta));
@@ -26,8 +27,8 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
   r.finish();
   CHECK(r.kind("Xin Liu") == "person");  // list label
   CHECK(r.evidence("Xin Liu") == KindEvidence::ListLabel);
-  CHECK(r.kind("Meta") == "organization");          // own page beats the 関連研究者 label
-  CHECK(r.canonical("facebook") == "Meta");         // alias, case folded
+  CHECK(r.kind("Meta") == "organization");            // own page beats the 関連研究者 label
+  CHECK(r.canonical("facebook") == "Meta");           // alias, case folded
   CHECK(r.kind("ByteDance Seed") == "organization");  // has a 親組織: page structure
   CHECK(r.kind("Tsinghua University") == "other");    // the override file wins
   CHECK(r.kind("Kyoto Lab Inc.") == "organization");  // heuristic
@@ -41,8 +42,9 @@ TEST_CASE("EntityResolver, kinds in order of trust", "[entities]") {
 
 TEST_CASE("EntityResolver, digests round-trip and changed names are found", "[entities]") {
   NoteParser p;
-  const Note a = p.parse("A.md", "---\naliases: [Alpha, アルファ]\nentity_type: organization\n---\n"
-                                 "## 関連\n- 関連研究者: [[Bob]] / Carol\n- 親組織: [[Big Corp]]\n");
+  const Note a = p.parse("A.md",
+                         "---\naliases: [Alpha, アルファ]\nentity_type: organization\n---\n"
+                         "## 関連\n- 関連研究者: [[Bob]] / Carol\n- 親組織: [[Big Corp]]\n");
   const NoteDigest d = test::digest(a);
   const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
@@ -139,8 +141,8 @@ TEST_CASE("EntityResolver, kinds from a page's text and from the words around li
   CHECK(r.kind("藤間公太") == "person");
   CHECK(r.kind("公共とデザイン") == "organization");  // the legal form before it beats 著 after it
   CHECK(r.kind("Eli Brandt") == "person");
-  CHECK(r.kind("Wencong Xiao") == "organization");  // 「X 所属の研究者」: X is where one works
-  CHECK(r.kind("X Lab") == "organization");         // the name says so
+  CHECK(r.kind("Wencong Xiao") == "organization");    // 「X 所属の研究者」: X is where one works
+  CHECK(r.kind("X Lab") == "organization");           // the name says so
   CHECK(r.kind("Kyoto Robotics") == "organization");  // 「…との共同研究」
   CHECK(r.kind("index") == "other");
   CHECK_FALSE(r.kind("Chronic"));
@@ -155,7 +157,8 @@ TEST_CASE("EntityResolver, a vault's own kind for papers is still a work", "[ent
   CHECK_FALSE(is_work("dataset-card"));
 }
 
-TEST_CASE("EntityResolver, a page that exists is never unresolved, whatever form the link takes", "[entities]") {
+TEST_CASE("EntityResolver, a page that exists is never unresolved, whatever form the link takes",
+          "[entities]") {
   NoteParser p;
   const Note beta = p.parse("sub/Beta.md", "# Beta\n");
   const Note gamma = p.parse("Gamma.md", "# Gamma\n");
@@ -173,7 +176,7 @@ TEST_CASE("EntityResolver, a page that exists is never unresolved, whatever form
     CHECK(r.kind(canon) == "other");  // a page nothing tells about
   }
   CHECK_FALSE(r.kind(r.canonical("Missing Person")));  // no page: unresolved
-  const auto names = test::digest(alpha).names;  // attachments are files, not entities
+  const auto names = test::digest(alpha).names;        // attachments are files, not entities
   CHECK(std::find(names.begin(), names.end(), "Eta.pdf") == names.end());
   CHECK(std::find(names.begin(), names.end(), "attachments/fig.png") == names.end());
   CHECK(link_page_name("sub/deeper/Eps") == "Eps");
@@ -211,7 +214,8 @@ TEST_CASE("EntityResolver, a name without a page is spelled as first seen, howev
   CHECK(r.evidence_detail("kyoto lab") == "lab");
   CHECK(r.canonical("xin liu") == "Xin Liu");  // a page's title beats any spelling
   CHECK(r.kind("Xin Liu") == "other");
-  CHECK(r.canonical("Kyoto  Lab") == "Kyoto  Lab");  // a spelling no note uses is its own, as in a stored resolution
+  CHECK(r.canonical("Kyoto  Lab") ==
+        "Kyoto  Lab");  // a spelling no note uses is its own, as in a stored resolution
 }
 
 TEST_CASE("WorkTable, works read from an encoding, in title order", "[entities]") {
@@ -280,7 +284,6 @@ TEST_CASE("EntityResolver, changed names: another page, another kind, a work's o
   CHECK(after.changed_names(after).empty());
 }
 
-
 // The rows a run stores stand for the notes' digests: a later run that takes
 // the notes that did not change from them (and the others from their digests)
 // resolves the vault as one reading every digest; rows that do not read are refused.
@@ -288,7 +291,8 @@ TEST_CASE("EntityResolver, rows stored by one run resolve as the digests they ca
   NoteParser p;
   std::vector<NoteDigest> digests;
   for (const auto& [path, text] : std::vector<std::pair<std::string, std::string>>{
-           {"ByteDance Seed.md", "# ByteDance Seed 研究組織。 ## 関連 - 親組織: [[ByteDance]] - 関連研究者: [[Xin Liu]]"},
+           {"ByteDance Seed.md",
+            "# ByteDance Seed 研究組織。 ## 関連 - 親組織: [[ByteDance]] - 関連研究者: [[Xin Liu]]"},
            {"Meta.md", "---\nentity_type: organization\naliases: [Facebook]\n---\n本文"},
            {"a.md", "[[facebook]] と [[kyoto lab]]、[[羽生有希]]・[[Xin Liu]]（訳）。"},
            {"b.md", "---\ntype: source\nyear: 2024\nvenue: OSDI\n---\n[[folder/Meta.md]] の論文。"}})
@@ -300,7 +304,8 @@ TEST_CASE("EntityResolver, rows stored by one run resolve as the digests they ca
   const std::string rows = first.rows(paths);
   first.release_rows();
   // b.md rewritten: the others from the rows, b.md from its new digest.
-  const NoteDigest b = test::digest(p.parse("b.md", "---\ntype: source\nyear: 2025\n---\n[[Kyoto Lab]] の論文。"));
+  const NoteDigest b =
+      test::digest(p.parse("b.md", "---\ntype: source\nyear: 2025\n---\n[[Kyoto Lab]] の論文。"));
   EntityResolver from_rows;
   REQUIRE(from_rows.read_rows(std::make_shared<const std::string_view>(rows)));
   REQUIRE(from_rows.stored_notes() == 4);

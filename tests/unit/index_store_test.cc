@@ -133,9 +133,11 @@ void same_summary(const sagasu::IndexReport& a, const sagasu::IndexReport& b) {
 // document and writes nothing): no new revision, and the summary is the one
 // the last commit stored. An update's summary is the stored one with what it
 // took out and put in: equal to what a rebuild counts from every document.
-TEST_CASE("run_index, a run that changes nothing commits nothing and reports the stored coverage", "[index_store]") {
-  sagasu::test::TestIndex ti({{"a.md", "---\nvenue: OSDI\nyear: 2024\nstatus: read\n---\n# A\n[[Xin Liu]] の論文。\n"},
-                              {"b.md", "# B\n本文。\n"}});
+TEST_CASE("run_index, a run that changes nothing commits nothing and reports the stored coverage",
+          "[index_store]") {
+  sagasu::test::TestIndex ti(
+      {{"a.md", "---\nvenue: OSDI\nyear: 2024\nstatus: read\n---\n# A\n[[Xin Liu]] の論文。\n"},
+       {"b.md", "# B\n本文。\n"}});
   sagasu::IndexOptions o = ti.options();
   const Xapian::rev before = ti.db().get_revision();
   const sagasu::IndexReport noop = sagasu::run_index(o);
@@ -154,7 +156,8 @@ TEST_CASE("run_index, a run that changes nothing commits nothing and reports the
   CHECK_FALSE(noop.unmapped_keys.empty());  // "front matter: status"
   // Edits that move facets, kinds and keys: the kept tally equals a rebuild's count.
   sagasu::test::write_file(fs::path(ti.vault) / "a.md", "---\nvenue: SOSP\ntopic: x\n---\n# A\n本文。\n");
-  sagasu::test::write_file(fs::path(ti.vault) / "d/Xin Liu.md", "---\ntype: person\n---\n# Xin Liu\n研究者。\n");
+  sagasu::test::write_file(fs::path(ti.vault) / "d/Xin Liu.md",
+                           "---\ntype: person\n---\n# Xin Liu\n研究者。\n");
   fs::rename(fs::path(ti.vault) / "b.md", fs::path(ti.vault) / "e.md");
   const sagasu::IndexReport edited = sagasu::run_index(o);
   CHECK(edited.renamed == 1);
@@ -188,7 +191,8 @@ TEST_CASE("run_index, a sharded index's kept tallies add up to a rebuild's count
 // A commit that did not store a tally (an older Sagasu writing the same index)
 // makes the stored one stale: the next run counts the documents again.
 TEST_CASE("run_index, a tally stored before another writer's commit is recounted", "[index_store]") {
-  sagasu::test::TestIndex ti({{"a.md", "---\ntype: person\n---\n# A\n研究者。\n"}, {"b.md", "# B\n本文。\n"}});
+  sagasu::test::TestIndex ti(
+      {{"a.md", "---\ntype: person\n---\n# A\n研究者。\n"}, {"b.md", "# B\n本文。\n"}});
   sagasu::IndexOptions o = ti.options();
   const sagasu::IndexReport before = sagasu::run_index(o);
   {
@@ -644,7 +648,8 @@ TEST_CASE("run_index, moves and Obsidian's renames: an update equals a rebuild",
 // user names a page by what notes write: `aliases: [劉鑫]`): the page takes
 // the name, the notes naming it link the page, as a rebuild finds; the alias
 // given up, the name is its own again.
-TEST_CASE("run_index, an alias notes already use: the page takes the name, as a rebuild finds", "[index_store]") {
+TEST_CASE("run_index, an alias notes already use: the page takes the name, as a rebuild finds",
+          "[index_store]") {
   sagasu::test::TestIndex ti({{"people/Xin Liu.md", "# Xin Liu\n研究メモ。\n"},
                               {"papers/a.md", "# A\n[[劉鑫]] の論文。\n\n## 関連\n- 関連研究者: [[劉鑫]]\n"},
                               {"papers/b.md", "# B\n[[劉鑫]] の話。[[Xin Liu]] も。\n"},

@@ -1,6 +1,5 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -56,8 +55,12 @@ TEST_CASE("NoteParser, seed Xin Liu", "[parser]") {
   CHECK(n.warnings.empty());
   std::vector<std::pair<int, std::string>> cites;
   for (const auto& c : n.citations) cites.emplace_back(c.year, c.venue);
-  CHECK(cites == std::vector<std::pair<int, std::string>>{{2024, "NSDI"}, {2025, "SOSP"}, {2025, "OSDI"},
-                                                          {2026, "MLSys"}, {2026, "EuroSys"}, {2026, "OSDI"},
+  CHECK(cites == std::vector<std::pair<int, std::string>>{{2024, "NSDI"},
+                                                          {2025, "SOSP"},
+                                                          {2025, "OSDI"},
+                                                          {2026, "MLSys"},
+                                                          {2026, "EuroSys"},
+                                                          {2026, "OSDI"},
                                                           {2026, "OSDI"}});
   CHECK(n.citations[3].venue_raw == "MLSys2026");
   CHECK(n.citations[3].title == "veScale-FSDP - Flexible and High-Performance FSDP at Scale");
@@ -87,8 +90,8 @@ TEST_CASE("NoteParser, seed ByteDance Seed", "[parser]") {
   CHECK(item_names(relation(n, "親組織")) == std::vector<std::string>{"ByteDance"});
   const Relation* products = relation(n, "関連プロダクト");
   REQUIRE(products);
-  CHECK(products->items == std::vector<RelationItem>{{"Mycroft", true}, {"veScale", true}, {"SDCHunter", false},
-                                                     {"AEGIS", false}});
+  CHECK(products->items == std::vector<RelationItem>{
+                               {"Mycroft", true}, {"veScale", true}, {"SDCHunter", false}, {"AEGIS", false}});
   std::set<std::string> venues;
   for (const auto& c : n.citations) venues.insert(c.venue);
   CHECK(venues == std::set<std::string>{"SOSP", "arXiv", "MLSys", "EuroSys", "OSDI"});
@@ -101,8 +104,10 @@ TEST_CASE("NoteParser, flattened and multi-line forms give the same note", "[par
       "## 関連 - ソース: [[@2024__NSDI__MegaScale - Scaling]] / [[@2026__MLSys2026__veScale-FSDP - X]] "
       "- 関連研究者: [[Xin Liu|劉鑫]] / Someone Else - 協力機関: [[Tsinghua University]]";
   const std::string lines =
-      "---\ntype: entity\n---\n# Jane Doe\n\n[[ByteDance]] 所属。\n本番クラスタの研究。(Source: [[@2024__NSDI__MegaScale - "
-      "Scaling]])\n\n## 関連\n\n- ソース: [[@2024__NSDI__MegaScale - Scaling]] / [[@2026__MLSys2026__veScale-FSDP - "
+      "---\ntype: entity\n---\n# Jane Doe\n\n[[ByteDance]] 所属。\n本番クラスタの研究。(Source: "
+      "[[@2024__NSDI__MegaScale - "
+      "Scaling]])\n\n## 関連\n\n- ソース: [[@2024__NSDI__MegaScale - Scaling]] / "
+      "[[@2026__MLSys2026__veScale-FSDP - "
       "X]]\n- 関連研究者: [[Xin Liu|劉鑫]] / Someone Else\n- 協力機関: [[Tsinghua University]]\n";
   const Note a = NoteParser().parse("p/Jane Doe.md", flat);
   const Note b = NoteParser().parse("p/Jane Doe.md", lines);
@@ -117,8 +122,10 @@ TEST_CASE("NoteParser, flattened and multi-line forms give the same note", "[par
 }
 
 TEST_CASE("NoteParser, link forms", "[parser]") {
-  const Note n = NoteParser().parse("x.md", "見る [[Page#Section]] と ![[figure.png]] と ![[Other note]] と [[T|shown]]。\n"
-                                            "[a link](https://example.com) **bold** `code` #paper");
+  const Note n =
+      NoteParser().parse("x.md",
+                         "見る [[Page#Section]] と ![[figure.png]] と ![[Other note]] と [[T|shown]]。\n"
+                         "[a link](https://example.com) **bold** `code` #paper");
   REQUIRE(n.links.size() == 4);
   CHECK(n.links[0].target == "Page");
   CHECK(n.links[0].heading == "Section");
@@ -132,9 +139,10 @@ TEST_CASE("NoteParser, link forms", "[parser]") {
 }
 
 TEST_CASE("NoteParser, front matter", "[parser]") {
-  const Note n = NoteParser().parse("wiki/entities/Meta.md",
-                                    "---\ntype: entity\nentity_type: organization\naliases: [Facebook, メタ]\n"
-                                    "tags:\n  - company\n  - '#big'\n---\n# Meta\n本文。\n");
+  const Note n =
+      NoteParser().parse("wiki/entities/Meta.md",
+                         "---\ntype: entity\nentity_type: organization\naliases: [Facebook, メタ]\n"
+                         "tags:\n  - company\n  - '#big'\n---\n# Meta\n本文。\n");
   CHECK(n.property("Entity_Type") == std::vector<std::string>{"organization"});
   CHECK(n.aliases == std::vector<std::string>{"Facebook", "メタ"});
   CHECK(n.tags == std::vector<std::string>{"company", "big"});
@@ -180,13 +188,15 @@ TEST_CASE("NoteParser, a heading that only starts with the title is text", "[par
   const Note n = NoteParser().parse("本番.md", "# 本番クラスタの運用\n本文。");
   CHECK(n.display_title() == "本番クラスタの運用");
   CHECK(n.text == "本文。");
-  const Note t = NoteParser().parse("slug.md", "---\ntitle: 分散学習の障害解析\n---\n# 分散学習の障害解析\n本文。");
+  const Note t =
+      NoteParser().parse("slug.md", "---\ntitle: 分散学習の障害解析\n---\n# 分散学習の障害解析\n本文。");
   CHECK(t.text == "本文。");  // the title heading is the title
   CHECK(t.fm_title == "分散学習の障害解析");
 }
 
 TEST_CASE("NoteParser, code blocks are text without tags or links", "[parser]") {
-  const Note n = NoteParser().parse("c.md", "前。\n```c\n#include <stdio.h>\n[[not a link]]\n```\n後。 #real");
+  const Note n =
+      NoteParser().parse("c.md", "前。\n```c\n#include <stdio.h>\n[[not a link]]\n```\n後。 #real");
   CHECK(n.tags == std::vector<std::string>{"real"});
   CHECK(n.links.empty());
   CHECK(n.text.find("#include <stdio.h>") != std::string::npos);

@@ -1,7 +1,8 @@
 // --open: what it names, and how each kind of editor is told the line.
+#include "open.h"
+
 #include <catch2/catch.hpp>
 
-#include "open.h"
 #include "sagasu/error.h"
 
 using sagasu::editor_arguments;

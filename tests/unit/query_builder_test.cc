@@ -2,11 +2,10 @@
 // (for drill-sideways), the zero-hit rescue.
 #include "query_builder.h"
 
-#include <catch2/catch.hpp>
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "sagasu/error.h"
 #include "sagasu/strings.h"
@@ -24,7 +23,8 @@ bool mentions(const Xapian::Query& q, const std::string& s) {
 
 }  // namespace
 
-TEST_CASE_METHOD(Fixture, "QueryBuilder, a compound's pieces: adjacent as words, apart only when loose, substring",
+TEST_CASE_METHOD(Fixture,
+                 "QueryBuilder, a compound's pieces: adjacent as words, apart only when loose, substring",
                  "[query_builder]") {
   const CompiledQuery q = build("本番クラスタ");
   REQUIRE(q.chunks.size() == 1);
@@ -34,7 +34,8 @@ TEST_CASE_METHOD(Fixture, "QueryBuilder, a compound's pieces: adjacent as words,
   CHECK(c.compound);
   CHECK(q.has_compound);
   CHECK(c.scattered.empty());  // tight by default: the pieces apart are counted, not matched
-  CHECK(std::all_of(c.alternatives.begin(), c.alternatives.end(), [](const WordMatch& m) { return m.adjacent; }));
+  CHECK(std::all_of(c.alternatives.begin(), c.alternatives.end(),
+                    [](const WordMatch& m) { return m.adjacent; }));
   CHECK(c.info.substring == "本番クラスタ");
   CHECK(c.verify);  // grams without positions: the text must confirm them
   // Highlighted where the pieces are together, never a lone piece.
@@ -82,7 +83,8 @@ TEST_CASE_METHOD(Fixture, "QueryBuilder, words that name a page also count as th
   // The page's alias 劉鑫, as the analyzer's words (ICU splits it in two).
   CHECK(q.chunks.front().info.synonyms == std::vector<std::string>{analyzer.key("劉鑫")});
   // Highlighted too, where its words are together.
-  CHECK(std::find(q.match.phrases.begin(), q.match.phrases.end(), analyzer.words("劉鑫")) != q.match.phrases.end());
+  CHECK(std::find(q.match.phrases.begin(), q.match.phrases.end(), analyzer.words("劉鑫")) !=
+        q.match.phrases.end());
   // Not in --exact mode: the words as typed.
   CHECK(build("Xin Liu", true).text_tree.op == QueryNode::Op::And);
 }

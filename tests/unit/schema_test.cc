@@ -1,9 +1,8 @@
-#include <catch2/catch.hpp>
+#include "sagasu/schema.h"
 
+#include <catch2/catch.hpp>
 #include <set>
 #include <string>
-
-#include "sagasu/schema.h"
 
 using namespace sagasu::schema;
 

@@ -37,7 +37,8 @@ inline Xapian::Document doc_of(const Xapian::Database& db, const std::string& pa
 /// The indexed vault, and queries compiled against it.
 struct SearcherFixture {
   TestIndex index{searcher_notes()};
-  OpenIndex opened = open_index({index.index}, false);  ///< as the searcher opens it (facet columns, word list)
+  OpenIndex opened =
+      open_index({index.index}, false);  ///< as the searcher opens it (facet columns, word list)
   Xapian::Database db = opened.all;
   Analyzer analyzer;
   Synonyms synonyms{db};

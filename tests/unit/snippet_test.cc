@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "sagasu/snippet.h"
+
+#include <catch2/catch.hpp>
 
 using namespace sagasu;
 
@@ -62,7 +62,8 @@ TEST_CASE("Snippet, a trailing (Source: …) belongs to its sentence", "[snippet
   SnippetGenerator gen(a, {{"aegis"}, {}, {}, {}, {}});
   const std::string text = "前の文。AEGIS は検知する。(Source: Safeguarding (OSDI 2026)) 次の文。";
   const std::size_t b = text.find("Safeguarding");
-  const std::vector<CitationSpan> cites{{b, b + std::string("Safeguarding (OSDI 2026)").size(), "2026__OSDI__Safeguarding"}};
+  const std::vector<CitationSpan> cites{
+      {b, b + std::string("Safeguarding (OSDI 2026)").size(), "2026__OSDI__Safeguarding"}};
   const auto frags = gen.generate(text, cites, 1);
   REQUIRE(frags.size() == 1);
   CHECK(frags[0].text == "AEGIS は検知する。(Source: Safeguarding (OSDI 2026))");

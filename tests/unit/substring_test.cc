@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "sagasu/substring.h"
 
+#include <catch2/catch.hpp>
 #include <random>
 
 #include "sagasu/analyzer.h"
 #include "sagasu/strings.h"
-#include "sagasu/substring.h"
 
 using namespace sagasu;
 
@@ -39,7 +39,8 @@ TEST_CASE("Substring tier, query folding drops trailing long vowels", "[substrin
 
 TEST_CASE("Substring tier, grams cover every character and break at white space", "[substring]") {
   // Two characters from a Japanese one, three from an ASCII one, cut short at a run's end.
-  CHECK(grams("京都 abcd") == std::vector<std::string>{"京都", "都" + END, "abc", "bcd", "cd" + END, "d" + END});
+  CHECK(grams("京都 abcd") ==
+        std::vector<std::string>{"京都", "都" + END, "abc", "bcd", "cd" + END, "d" + END});
   CHECK(grams("東京都") == std::vector<std::string>{"東京", "京都", "都" + END});
   CHECK(grams("GPU京都") == std::vector<std::string>{"gpu", "pu京", "u京都", "京都", "都" + END});
   CHECK(grams("") == std::vector<std::string>{});
@@ -106,10 +107,13 @@ TEST_CASE("Substring tier, folded spans map back to the original bytes", "[subst
 namespace {
 
 // The accepted occurrences of a query in text, as the original text they cover.
-std::vector<std::string> accepted(sagasu::Analyzer& analyzer, const std::string& text, const std::string& query) {
-  const sagasu::SubstringNeedle needle{sagasu::fold_query(query), sagasu::fold_query(query, sagasu::Fold::Width)};
+std::vector<std::string> accepted(sagasu::Analyzer& analyzer, const std::string& text,
+                                  const std::string& query) {
+  const sagasu::SubstringNeedle needle{sagasu::fold_query(query),
+                                       sagasu::fold_query(query, sagasu::Fold::Width)};
   std::vector<std::string> out;
-  for (const auto& [b, e] : sagasu::find_substring(analyzer, text, needle)) out.push_back(text.substr(b, e - b));
+  for (const auto& [b, e] : sagasu::find_substring(analyzer, text, needle))
+    out.push_back(text.substr(b, e - b));
   return out;
 }
 
@@ -125,10 +129,10 @@ TEST_CASE("Substring, a kana variant only where it names the same word", "[subst
   CHECK(accepted(a, "自宅サーバーの構築", "さーばー") == V{"サーバ"});
   // Katakana finding hiragana: a whole word, not pieces of several.
   CHECK(accepted(a, "これは便利", "コレ") == V{"これ"});
-  CHECK(accepted(a, "ファイルをアップする", "アップス").empty());         // す is part of する
-  CHECK(accepted(a, "表示モードでこれらの設定", "デコレー").empty());     // で + part of これらの
+  CHECK(accepted(a, "ファイルをアップする", "アップス").empty());          // す is part of する
+  CHECK(accepted(a, "表示モードでこれらの設定", "デコレー").empty());      // で + part of これらの
   CHECK(accepted(a, "ゲーム内でコレクションを作る", "デコレー").empty());  // ends inside コレクション
-  CHECK(accepted(a, "壊れかねないすべての", "ナイス").empty());          // ない + part of すべて
+  CHECK(accepted(a, "壊れかねないすべての", "ナイス").empty());            // ない + part of すべて
 }
 
 TEST_CASE("Substring, a leading 々 repeats an ideograph before the string", "[substring]") {
@@ -151,19 +155,20 @@ TEST_CASE("Substring, a katakana string is looked for in the kana alone: the sam
   // Random texts of kana in every form, voicing marks, characters NFKC
   // removes, squared katakana and others: both must agree on every one.
   sagasu::Analyzer a;
-  const std::vector<std::string> pieces{"サ", "さ", "ｻ", "ー", "ｰ", "バ", "ば", "ﾊﾞ", "は\u3099", "ハ", "ﾊ",
-                                        "ﾞ", "\u00AD", "\u200B", "㌔", "キ", "ロ", "き", "ろ", "ッ", "っ",
-                                        "ツ", "つ", "ｯ", "ア", "ァ", "あ", "a", " ", "。", "木", "ヿ", "コ", "ト",
-                                        "ゝ", "ヽ", "ｶ", "ガ", "\uFEFF", "ｧ", "ㇰ", "ク"};
-  const std::vector<std::string> queries{"サーバ", "キロ", "バー", "ツア", "アツ", "コト", "サ", "ロキ",
-                                         "ガ", "カガ", "クク", "ササ", "アア"};
+  const std::vector<std::string> pieces{
+      "サ", "さ", "ｻ",  "ー", "ｰ",  "バ", "ば", "ﾊﾞ", "は\u3099", "ハ", "ﾊ",      "ﾞ",  "\u00AD", "\u200B",
+      "㌔", "キ", "ロ", "き", "ろ", "ッ", "っ", "ツ", "つ",       "ｯ",  "ア",     "ァ", "あ",     "a",
+      " ",  "。", "木", "ヿ", "コ", "ト", "ゝ", "ヽ", "ｶ",        "ガ", "\uFEFF", "ｧ",  "ㇰ",     "ク"};
+  const std::vector<std::string> queries{"サーバ", "キロ", "バー", "ツア", "アツ", "コト", "サ",
+                                         "ロキ",   "ガ",   "カガ", "クク", "ササ", "アア"};
   std::mt19937 rng(42);
   std::size_t found = 0;
   for (int n = 0; n < 20000; ++n) {
     std::string text;
     for (std::size_t k = 1 + rng() % 10; k > 0; --k) text += pieces[rng() % pieces.size()];
     const std::string& query = queries[rng() % queries.size()];
-    const sagasu::SubstringNeedle needle{sagasu::fold_query(query), sagasu::fold_query(query, sagasu::Fold::Width)};
+    const sagasu::SubstringNeedle needle{sagasu::fold_query(query),
+                                         sagasu::fold_query(query, sagasu::Fold::Width)};
     // Found as typed in the raw text, the string counts whatever follows it
     // (even a voicing mark that NFKC would compose with it): not the case here.
     if (text.find(needle.folded) != std::string::npos) continue;

@@ -55,7 +55,8 @@ TEST_CASE_METHOD(Fixture, "Verifier, --exact requires the text as typed", "[veri
                 "wiki/sources/@2026__OSDI__SDCs in the Wild - Characterizing.md"));
 }
 
-TEST_CASE_METHOD(Fixture, "Verifier, a word containing the string proves a note without its text", "[verifier]") {
+TEST_CASE_METHOD(Fixture, "Verifier, a word containing the string proves a note without its text",
+                 "[verifier]") {
   // Proofs from the word list at once (0 text checks first): a note with the
   // word データセット holds ータセッ, whatever its stored text says.
   const CompiledQuery q = build("ータセッ");
@@ -81,9 +82,11 @@ TEST_CASE_METHOD(Fixture, "Verifier, a word containing the string proves a note 
   CHECK_FALSE(Verifier(now, q, false, analyzer, 1000).accept(card, card.get_docid()));  // text only
 }
 
-TEST_CASE("Verifier, letters and digits no word holds are not in the note, unless a word is too long to be a term",
-          "[verifier]") {
-  const std::string blob = "x" + std::string(300, 'a') + "server" + std::string(10, 'b');  // no term: too long
+TEST_CASE(
+    "Verifier, letters and digits no word holds are not in the note, unless a word is too long to be a term",
+    "[verifier]") {
+  const std::string blob =
+      "x" + std::string(300, 'a') + "server" + std::string(10, 'b');  // no term: too long
   test::TestIndex index({{"web.md", "The webservers answer.\n"},
                          {"decoy.md", "They serve it over there.\n"},  // ser erv rve ver, no server
                          {"blob.md", "A key: " + blob + "\n"},
@@ -107,17 +110,20 @@ TEST_CASE("Verifier, letters and digits no word holds are not in the note, unles
   CHECK(accepts("wide.md"));  // full width folds to the word server
 }
 
-TEST_CASE("Verifier, katakana: words prove it, the text refutes it, a hiragana variant cut into several words counts",
-          "[verifier]") {
+TEST_CASE(
+    "Verifier, katakana: words prove it, the text refutes it, a hiragana variant cut into several words "
+    "counts",
+    "[verifier]") {
   std::string long_word;
   for (int i = 0; i < 30; ++i) long_word += "アイウ";
   long_word += "アップストリーム";  // 98 characters of katakana: no term
-  test::TestIndex index({{"word.md", "アップストリームの話。\n"},
-                         {"decoy.md", "ファイルをアップする。\n"},  // アップ + する: the grams, no word holds アップス
-                         {"long.md", long_word + "。\n"},
-                         {"narrow.md", "ｱｯﾌﾟｽﾄﾘｰﾑ の話。\n"},
-                         {"hiragana.md", "これは本。\n"},  // コレ as the whole word これ
-                         {"split.md", "さーばーの話。\n"}});  // ICU: さ|ー|ば|ー, no word holds サーバ
+  test::TestIndex index(
+      {{"word.md", "アップストリームの話。\n"},
+       {"decoy.md", "ファイルをアップする。\n"},  // アップ + する: the grams, no word holds アップス
+       {"long.md", long_word + "。\n"},
+       {"narrow.md", "ｱｯﾌﾟｽﾄﾘｰﾑ の話。\n"},
+       {"hiragana.md", "これは本。\n"},     // コレ as the whole word これ
+       {"split.md", "さーばーの話。\n"}});  // ICU: さ|ー|ば|ー, no word holds サーバ
   const OpenIndex opened = open_index({index.index}, false);
   REQUIRE(opened.words);
   Analyzer analyzer;

@@ -16,7 +16,8 @@ TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words that contain a stri
   CHECK(words->containing("ータセッ", WordList::Side::Word, 10) == std::vector<std::string>{"データセット"});
   CHECK(words->containing("京都大", WordList::Side::Word, 10).empty());  // 京都 + 大学: two words
   CHECK(words->containing("研究", WordList::Side::Word, 10) == std::vector<std::string>{"研究", "研究者"});
-  CHECK(words->containing("研究", WordList::Side::Word, 1) == std::vector<std::string>{"研究"});  // at most max
+  CHECK(words->containing("研究", WordList::Side::Word, 1) ==
+        std::vector<std::string>{"研究"});  // at most max
   // Only word terms: the unique ids (Q…), grams (XB…) and filters (XV…) are not words.
   CHECK(words->containing("osdi", WordList::Side::Word, 10).empty() == false);  // the word of the title
   CHECK(words->containing("wiki/sources", WordList::Side::Word, 10).empty());
@@ -34,12 +35,14 @@ TEST_CASE_METHOD(test::SearcherFixture, "WordList, the words whose folding conta
   CHECK(words->containing("付き", WordList::Side::Word, 10) == std::vector<std::string>{"付き"});
   CHECK(words->containing("付き", WordList::Side::Folding, 10).empty());  // its folding has キ
   // Small kana fold to full size: データセット folds to データセツト.
-  CHECK(words->containing("ータセツ", WordList::Side::Folding, 10) == std::vector<std::string>{"データセット"});
+  CHECK(words->containing("ータセツ", WordList::Side::Folding, 10) ==
+        std::vector<std::string>{"データセット"});
   // A word that folds to itself is its own folding.
   CHECK(words->containing("研究", WordList::Side::Folding, 10) == std::vector<std::string>{"研究", "研究者"});
 }
 
-TEST_CASE_METHOD(test::SearcherFixture, "WordList, another revision or a damaged file is not used", "[words]") {
+TEST_CASE_METHOD(test::SearcherFixture, "WordList, another revision or a damaged file is not used",
+                 "[words]") {
   const std::string folder = test::current_generation(index.index);
   test::commit_elsewhere(index.index);  // a revision the list does not describe
   const Xapian::Database now(index.index);

@@ -77,8 +77,8 @@ struct Property {
 
 /// Everything the indexer needs from one file.
 struct Note {
-  std::string path;   ///< vault-relative, '/'-separated
-  std::string title;  ///< file name without ".md"
+  std::string path;      ///< vault-relative, '/'-separated
+  std::string title;     ///< file name without ".md"
   std::string fm_title;  ///< front matter `title`, or empty
   /// The first block's `# ` heading when it is not the title above: the
   /// title when the front matter has none (a note named by a hash, titled by its heading).
@@ -90,7 +90,7 @@ struct Note {
   /// index such as "- #person") is a tag, but says nothing about the note.
   std::vector<std::string> own_tags;
   std::vector<Property> properties;  ///< every property, in the order written
-  std::optional<Citation> source;  ///< set when the file name is a citation key
+  std::optional<Citation> source;    ///< set when the file name is a citation key
   std::string text;  ///< plain text: markup removed, link display text kept, one line per block
   std::vector<Link> links;
   std::vector<Citation> citations;  ///< distinct, in order of first appearance

@@ -150,10 +150,10 @@ struct Field {
   std::string_view prefix;  ///< Xapian term prefix
   FieldKind kind;
   Folding folding = Folding::Name;
-  int facet_slot = -1;      ///< slot of the packed display values: counted as a facet (-1: not a facet)
+  int facet_slot = -1;       ///< slot of the packed display values: counted as a facet (-1: not a facet)
   std::string_view hit_key;  ///< each hit's list of the note's values in JSON ("venues"); empty: none
   Normalizer normalize = nullptr;  ///< applied to values at index and query time (nullptr: as they are)
-  std::string_view values;  ///< what a value looks like, for help and error messages
+  std::string_view values;         ///< what a value looks like, for help and error messages
 
   bool is_facet() const { return facet_slot >= 0; }
   bool is_filter() const { return kind != FieldKind::Text && kind != FieldKind::Internal; }
@@ -198,7 +198,9 @@ constexpr const Field* find_field(std::string_view name) {
 }
 
 /// The row of a field of the table (FIELDS[index_of(f)] is f).
-inline std::size_t index_of(const Field& f) { return static_cast<std::size_t>(&f - FIELDS.data()); }
+inline std::size_t index_of(const Field& f) {
+  return static_cast<std::size_t>(&f - FIELDS.data());
+}
 
 namespace detail {
 // Looks the row up by index, not through find_field's pointer: GCC's
@@ -238,7 +240,8 @@ inline constexpr char UNINDEXED_NON_ASCII = '\x7f';
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
 inline constexpr std::string_view META_VAULT = "sagasu.vault";
 inline constexpr std::string_view META_OVERRIDES = "sagasu.overrides";  ///< the override file as last read
-inline constexpr std::string_view META_FINDINGS = "sagasu.findings";    ///< JSON: unresolved entities, ambiguous aliases
+inline constexpr std::string_view META_FINDINGS =
+    "sagasu.findings";  ///< JSON: unresolved entities, ambiguous aliases
 /// Every name's canonical name and kind, as an older Sagasu stored it (and one
 /// whose RESOLUTION_FILE cannot be written): now kept in that file.
 inline constexpr std::string_view META_RESOLUTION = "sagasu.resolution";
@@ -317,7 +320,9 @@ std::string unique_id_term(std::string_view path);
 /// Is this a word term (<word>)? Every prefix begins with a capital and word
 /// terms are case-folded, so the prefixed terms are the one range "A" … "Z…"
 /// of the term order, and WORD_TERMS_AFTER_PREFIXES is where words resume.
-inline bool is_word_term(std::string_view term) { return !term.empty() && (term[0] < 'A' || term[0] > 'Z'); }
+inline bool is_word_term(std::string_view term) {
+  return !term.empty() && (term[0] < 'A' || term[0] > 'Z');
+}
 inline constexpr std::string_view WORD_TERMS_AFTER_PREFIXES = "[";
 /// The boolean term of a field's value: prefix + the value normalized and folded
 /// as the field says; just the prefix when the value normalizes to nothing.

@@ -47,10 +47,10 @@ struct CitationSpan {
 struct Fragment {
   std::string text;
   std::vector<std::pair<std::size_t, std::size_t>> highlights;  ///< byte spans in text, ascending
-  std::size_t source_begin = 0;  ///< byte offset of text in the stored text
-  bool cut_before = false;  ///< the sentence goes on before text
-  bool cut_after = false;   ///< the sentence goes on after text
-  std::vector<std::string> sources;  ///< citation keys cited in this sentence
+  std::size_t source_begin = 0;                                 ///< byte offset of text in the stored text
+  bool cut_before = false;                                      ///< the sentence goes on before text
+  bool cut_after = false;                                       ///< the sentence goes on after text
+  std::vector<std::string> sources;                             ///< citation keys cited in this sentence
 };
 
 /// Picks the sentences with the most distinct matched terms, among the

@@ -83,7 +83,7 @@ struct NoteDigest {
   std::vector<KindWord> kind_words;  ///< what the page says it is (Note::kind_words), mapped at resolution
   std::optional<Kind> structure;     ///< the kind its layout implies (親組織 list, concept headings)
   std::vector<std::pair<std::string, Kind>> labelled;  ///< names under kind labels, and authors (persons)
-  std::vector<std::string> names;  ///< every name it links, lists or credits, as written
+  std::vector<std::string> names;                      ///< every name it links, lists or credits, as written
   /// The note's own venues and years (its metadata, path or file name): a page
   /// that links to this one takes them when this one is a work (source, book).
   std::vector<std::string> venues, years;
@@ -155,7 +155,7 @@ struct NoteCoverage {
 
 /// The text a document can be matched against: the stored plain text, its title and other names.
 struct NoteText {
-  std::string body;               ///< the document data
+  std::string body;   ///< the document data
   std::string names;  ///< the title and NoteMeta::names, one per line
   static NoteText of(const Xapian::Document& doc);
 };

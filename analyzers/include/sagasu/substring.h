@@ -44,7 +44,9 @@ std::string fold_query(std::string_view query, Fold fold = Fold::Full);
 
 /// Characters a gram starting at c spans: three at an ASCII character (Latin
 /// bigrams are too common to select anything), two elsewhere.
-inline std::size_t gram_length(char32_t c) { return c < 0x80 ? 3 : 2; }
+inline std::size_t gram_length(char32_t c) {
+  return c < 0x80 ? 3 : 2;
+}
 
 /// Calls emit(gram) for each character of folded text: the character and the
 /// next gram_length(c) - 1 of its run, cut short and ended with END_OF_RUN

@@ -22,8 +22,8 @@ struct Token {
   TokenKind kind = TokenKind::Word;
 
   bool operator==(const Token& o) const {
-    return text == o.text && position == o.position && byte_begin == o.byte_begin &&
-           byte_end == o.byte_end && kind == o.kind;
+    return text == o.text && position == o.position && byte_begin == o.byte_begin && byte_end == o.byte_end &&
+           kind == o.kind;
   }
 };
 

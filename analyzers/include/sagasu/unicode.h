@@ -35,9 +35,11 @@ bool is_hiragana(char32_t c);  ///< hiragana letters, small ones and ゝゞ
 /// Hiragana as katakana (さーばー → サーバー); other characters as they are.
 std::string to_katakana(std::string_view s);
 /// One character so: a hiragana letter (or ゝゞ) as its katakana, others unchanged.
-inline char32_t katakana_of(char32_t c) { return is_hiragana(c) ? c + 0x60 : c; }
-bool is_han(char32_t c);       ///< CJK ideographs and 々
-bool is_latin_alpha(char32_t c);  ///< ASCII letters after folding
+inline char32_t katakana_of(char32_t c) {
+  return is_hiragana(c) ? c + 0x60 : c;
+}
+bool is_han(char32_t c);              ///< CJK ideographs and 々
+bool is_latin_alpha(char32_t c);      ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);

@@ -18,18 +18,18 @@ namespace sagasu {
 
 /// What to index and where.
 struct IndexOptions {
-  std::string vault;                          ///< vault root directory
-  std::string index;                          ///< index folder
+  std::string vault;  ///< vault root directory
+  std::string index;  ///< index folder
   /// The vault config file ("": VAULT/.sagasu/config.yaml when it exists). A
   /// config the index was not built with rebuilds it.
   std::string config;
   std::vector<std::string> extensions{"md"};  ///< file name endings to index ("*" = every file)
   std::uint64_t max_file_bytes = 8u << 20;    ///< larger files are skipped
-  bool rebuild = false;   ///< build a new index beside the live one and switch to it (also for another vault)
-  bool wait = false;      ///< wait for another indexer's lock instead of failing
-  bool dry_run = false;   ///< find what would change; write nothing
-  bool strict = false;    ///< any skipped file is an error: nothing is written
-  unsigned jobs = 0;      ///< threads parsing and analysing notes (0: one per core)
+  bool rebuild = false;  ///< build a new index beside the live one and switch to it (also for another vault)
+  bool wait = false;     ///< wait for another indexer's lock instead of failing
+  bool dry_run = false;  ///< find what would change; write nothing
+  bool strict = false;   ///< any skipped file is an error: nothing is written
+  unsigned jobs = 0;     ///< threads parsing and analysing notes (0: one per core)
   /// Split the notes by path hash into this many shard indexes (0: as many as the
   /// index has, 1 for a new one). Another count than the index's rebuilds it.
   unsigned shards = 0;
@@ -103,7 +103,7 @@ struct IndexReport {
   /// Why the bridge tier's dictionaries, installed, are not used (unreadable,
   /// not in EDICT's format, no cache folder); "" when they are, or are absent.
   std::string dictionary_problem;
-  bool rebuilt = false;  ///< a new generation was built and switched to
+  bool rebuilt = false;    ///< a new generation was built and switched to
   std::size_t shards = 1;  ///< the number of shard indexes written
   double seconds = 0;
   std::size_t notes() const { return added + updated + unchanged + renamed; }

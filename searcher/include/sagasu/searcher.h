@@ -29,10 +29,10 @@ struct SearchRequest {
   std::vector<std::string> filters;  ///< extra "field:value" filters (--filter)
   std::size_t offset = 0;
   std::size_t limit = 10;
-  std::size_t snippets = 1;           ///< fragments per hit
-  std::size_t snippet_bytes = 240;    ///< longest fragment
+  std::size_t snippets = 1;                                ///< fragments per hit
+  std::size_t snippet_bytes = 240;                         ///< longest fragment
   std::vector<std::string> facets = schema::facet_list();  ///< facets to count (default: all)
-  bool exact = false;                 ///< no folding: the typed text must occur as typed
+  bool exact = false;                                      ///< no folding: the typed text must occur as typed
   /// Also the notes that say a piece in the other language (the bridge tier:
   /// 強化学習 finds "reinforcement learning"); off with exact.
   bool bridge = true;
@@ -41,8 +41,8 @@ struct SearchRequest {
   bool loose = false;
   /// When no note has every piece of the query, the notes with any of them (a notice says so).
   bool widen = false;
-  bool explain = false;               ///< fill Hit::score_parts and SearchResult::chunks
-  bool match_all = false;             ///< an empty query matches every note (instead of being an error)
+  bool explain = false;    ///< fill Hit::score_parts and SearchResult::chunks
+  bool match_all = false;  ///< an empty query matches every note (instead of being an error)
   enum class Sort { Relevance, Year, Title } sort = Sort::Relevance;  ///< year: newest first; title: A–Z
 };
 
@@ -70,17 +70,17 @@ struct Bridge {
 
 /// One piece of the query (a word group or a quoted phrase) in every tier, for --explain.
 struct ChunkInfo {
-  std::string text;                 ///< as typed
+  std::string text;  ///< as typed
   bool phrase = false;
-  std::vector<std::string> words;   ///< word tier terms (adjacent in this order)
-  std::vector<std::string> stems;   ///< English stems
+  std::vector<std::string> words;     ///< word tier terms (adjacent in this order)
+  std::vector<std::string> stems;     ///< English stems
   std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
   std::vector<Bridge> bridges;        ///< its equivalents in the other language (the bridge tier)
-  std::string substring;            ///< substring tier string (folded), empty if none
-  std::string substring_exact;      ///< the same without kana folding (tells substring from variant)
+  std::string substring;              ///< substring tier string (folded), empty if none
+  std::string substring_exact;        ///< the same without kana folding (tells substring from variant)
   /// The substring tier's needle (substring and substring_exact).
   SubstringNeedle needle() const { return {substring, substring_exact}; }
-  std::vector<std::string> grams;   ///< the substring tier's candidate terms ("x*": a prefix)
+  std::vector<std::string> grams;  ///< the substring tier's candidate terms ("x*": a prefix)
 };
 
 /// A facet value and the number of hits carrying it.
@@ -116,9 +116,9 @@ struct Hit {
 
 /// Everything a search returns.
 struct SearchResult {
-  std::string query_description;  ///< the Xapian query (with SearchRequest::explain only)
-  std::vector<ChunkInfo> chunks;  ///< the query's pieces in every tier
-  std::vector<std::string> notices;      ///< what a reader should know about the hits (their tier)
+  std::string query_description;     ///< the Xapian query (with SearchRequest::explain only)
+  std::vector<ChunkInfo> chunks;     ///< the query's pieces in every tier
+  std::vector<std::string> notices;  ///< what a reader should know about the hits (their tier)
   /// The query is an AND of several pieces, which SearchRequest::widen can widen to OR.
   bool widenable = false;
   std::vector<std::string> suggestions;  ///< "did you mean" vocabulary, when nothing matched
@@ -126,7 +126,7 @@ struct SearchResult {
   /// closest index words ("stragler" → "straggler"), for the caller to run;
   /// empty when there is nothing to correct.
   std::string correction;
-  std::size_t total = 0;          ///< exact number of matching notes
+  std::size_t total = 0;  ///< exact number of matching notes
   /// Without SearchRequest::loose: how many more notes match with the pieces
   /// of a compound apart (what loose would add to total).
   std::size_t loose_more = 0;
