@@ -743,3 +743,40 @@ TEST_CASE("run_index, a second note of a title that says nothing of its page: an
   sagasu::test::write_file(v / "z/index.md", "---\nentity_type: organization\n---\n# index\n本文。\n");
   update("resolved");
 }
+
+// The entity rows beside the index stand for the notes only while their hash
+// vouches for them: rows damaged on disk are not read (every digest is, and the
+// run writes good rows again), and a run with good rows reads only the notes
+// that changed; either way the index is what a rebuild makes.
+TEST_CASE("run_index, damaged entity rows are not read; the update equals a rebuild", "[index_store]") {
+  sagasu::test::TestIndex ti(
+      {{"people/Xin Liu.md", "---\nentity_type: person\n---\n# Xin Liu\n研究者。\n"},
+       {"a.md", "# A\n[[Xin Liu]] と [[ナゾ]] の論文。\n\n## 関連\n- 関連研究者: [[Ono]]\n"},
+       {"b.md", "# B\n[[Xin Liu]]・[[Ono]]（訳）。\n"}});
+  const sagasu::IndexOptions o = ti.options();
+  const fs::path rows =
+      fs::path(sagasu::test::current_generation(ti.index)) / sagasu::schema::ENTITY_ROWS_FILE;
+  const auto meta = [&](std::string_view key) { return ti.db().get_metadata(std::string(key)); };
+  const auto bytes = [&] {
+    std::ifstream in(rows, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  REQUIRE(fs::exists(rows));
+  REQUIRE(meta(sagasu::schema::META_ENTITY_ROWS_HASH).size() == 16);
+  const std::string good = bytes();
+  // Damaged (the same size, other bytes): not read; the run writes them again.
+  std::string bad = good;
+  for (std::size_t i = 2; i < bad.size(); i += 7) bad[i] = static_cast<char>(bad[i] ^ 0x5A);
+  { std::ofstream(rows, std::ios::binary | std::ios::trunc) << bad; }
+  sagasu::test::write_file(fs::path(ti.vault) / "b.md", "# B\n[[Xin Liu]]・[[Ono]]（訳）。[[Nemo]] も。\n");
+  const sagasu::IndexReport damaged = sagasu::run_index(o);
+  CHECK(damaged.entities_by == "resolved");
+  same_as_rebuild(ti, damaged);
+  CHECK(bytes() != bad);
+  CHECK(sagasu::content_hash(bytes()) == meta(sagasu::schema::META_ENTITY_ROWS_HASH));
+  // Good rows: read for a.md and Xin Liu.md; b.md from its new digest.
+  sagasu::test::write_file(fs::path(ti.vault) / "b.md", "# B\n[[Xin Liu]]・[[Ono]]（訳）。\n");
+  const sagasu::IndexReport update = sagasu::run_index(o);
+  same_as_rebuild(ti, update);
+  CHECK(bytes() == good);  // (the vault as it was first: the same bytes)
+}
