@@ -101,13 +101,8 @@ bool digests_unchanged(const IndexState& state) {
   for (std::size_t i = 0; i < notes.size(); ++i)
     if (notes[i].status == RunNote::Status::Changed) changed.push_back(i);
   state.load_values(changed);
-  for (const std::size_t i : changed) {
-    const IndexedNote* old = notes[i].old;
-    if (!old || !old->digest) return false;
-    const auto before = NoteDigest::decode(*old->digest);
-    if (!before || !(*before == notes[i].digest())) return false;
-  }
-  return true;
+  return std::all_of(changed.begin(), changed.end(),
+                     [&](std::size_t i) { return state.digest_unchanged(notes[i]); });
 }
 
 void decode_findings(const std::string& json, IndexReport& report);
@@ -269,15 +264,14 @@ void EntityPass::resolve(const IndexState& state, ShardSet& shards, const IndexO
     next = at->second + 1;
     return at->second;
   };
+  std::vector<std::string_view> paths;  // the notes added, in order
   for (const RunNote& n : notes) {
     if (!n.has_digest()) continue;
-    m_paths.push_back(n.file->path);
+    paths.push_back(n.file->path);
     const std::optional<std::size_t> j = rows && !n.read_now() ? stored_note(n.file->path) : std::nullopt;
     if (j)
       m_resolver.add_stored(*j);
-    else if (const std::string* digest = n.stored_digest(); digest && !n.read_now())
-      m_resolver.add_encoded(*digest);
-    else if (n.read_now() || !n.old)
+    else if (n.read_now())
       m_resolver.add(n.digest());
     else
       m_resolver.add_encoded(state.indexed_digest(n.file->path));
@@ -286,11 +280,10 @@ void EntityPass::resolve(const IndexState& state, ShardSet& shards, const IndexO
     report.warnings.push_back({OVERRIDES_FILE, problem});
   m_resolver.finish();
   report.ambiguous = m_resolver.ambiguous();
-  report_entities(m_paths, m_resolver, opts.entity_notes, report);
+  report_entities(paths, m_resolver, opts.entity_notes, report);
   m_findings = encode_findings(report);
-  if (!opts.dry_run) m_rows = m_resolver.rows(m_paths);
+  if (!opts.dry_run) m_rows = m_resolver.rows(paths);
   m_resolver.release_rows();
-  m_paths = {};
 }
 
 std::optional<std::size_t> EntityPass::unresolved_in_index(const std::string& index) {

@@ -66,11 +66,10 @@ class EntityPass {
   bool m_any_change = false;
   bool m_reused = false;  // the index's resolution and findings (and what derives from the digests)
   std::set<std::string> m_refresh;
-  std::string m_findings;                 // JSON, when resolved anew
-  std::string m_kept_hash;                // the hash of the resolution kept
-  std::string m_kept_rows_hash;           // ... and of its entity rows ("": none vouched for)
-  std::vector<std::string_view> m_paths;  // the notes resolved, in order (during resolve())
-  std::string m_rows;                     // their entity rows, to store (entity_rows.h)
+  std::string m_findings;        // JSON, when resolved anew
+  std::string m_kept_hash;       // the hash of the resolution kept
+  std::string m_kept_rows_hash;  // ... and of its entity rows ("": none vouched for)
+  std::string m_rows;            // their entity rows, to store (entity_rows.h)
 
   void resolve(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
                IndexReport& report);

@@ -176,8 +176,7 @@ DerivedChange derived_change(const IndexState& state) {
   };
   for (const RunNote& n : state.notes()) {
     if (n.status != RunNote::Status::Changed) continue;
-    // (A note whose digest is what it was gives what it gave.)
-    if (n.old && NoteDigest::decode(state.indexed_digest(n.file->path)) == n.digest()) continue;
+    if (state.digest_unchanged(n)) continue;  // (it gives what it gave)
     weigh(n.digest(), !n.digest().glosses.empty());
     if (n.old) weigh_indexed(n.file->path);
   }

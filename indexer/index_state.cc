@@ -56,9 +56,9 @@ std::vector<Gloss> RunNote::glosses() const {
   return digest().glosses;
 }
 
-const std::string* RunNote::stored_digest() const {
-  if (m_encoded) return m_encoded.get();
-  return !m_read_now && old ? old->digest.get() : nullptr;
+bool IndexState::digest_unchanged(const RunNote& n) const {
+  if (!n.read_now()) return true;
+  return n.old && NoteDigest::decode(indexed_digest(n.file->path)) == n.digest();
 }
 
 std::string RunNote::encoded_digest() const {

@@ -65,10 +65,6 @@ struct RunNote {
   bool read_now() const { return m_read_now; }
   /// The digest as stored: the indexed value itself when it was never decoded.
   std::string encoded_digest() const;
-  /// The digest's encoding, when the note has one without encoding it again (the
-  /// indexed digest of a note not read this run, once read; one read now and
-  /// released); nullptr otherwise (digest() then decodes or holds it).
-  const std::string* stored_digest() const;
   /// The digest's page fields (NoteDigest::decode_page: titles, kind words,
   /// structure, aliases), the rest empty: a digest not decoded is not decoded whole.
   NoteDigest page() const;
@@ -122,6 +118,9 @@ class IndexState {
   /// Reads the indexed digest and signature of these notes (indexes into
   /// notes()) that have none read yet, a document each: before they are rebuilt.
   void load_values(const std::vector<std::size_t>& which) const;
+  /// Is this note's digest the one the index holds for its path (a note read
+  /// this run whose change resolution does not see, or one not read at all)?
+  bool digest_unchanged(const RunNote& n) const;
   /// The indexed digest of an indexed path (a key of indexed()), read from its document unless read already.
   const std::string& indexed_digest(const std::string& path) const;
   /// The digest version every document of the index has after this run
