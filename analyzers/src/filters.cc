@@ -49,21 +49,13 @@ class NfkcCasefold final : public TokenFilter {
   }
 };
 
-// サーバー and サーバ are one word: a katakana word of four or more characters
-// loses its trailing long-vowel marks (as kuromoji's katakana stemmer does).
+// サーバー and サーバ are one word (unicode::drop_long_vowels).
 class LongVowel final : public TokenFilter {
  public:
   const char* name() const override { return "long-vowel"; }
   void apply(std::string_view, std::vector<Token>& tokens) const override {
-    static const std::string mark = "\xE3\x83\xBC";  // U+30FC
-    for (Token& t : tokens) {
-      if (t.kind != TokenKind::Word || !is_katakana_text(t.text)) continue;
-      std::size_t len = unicode::length(t.text);
-      while (len >= 4 && t.text.size() >= 3 && t.text.compare(t.text.size() - 3, 3, mark) == 0) {
-        t.text.resize(t.text.size() - 3);
-        --len;
-      }
-    }
+    for (Token& t : tokens)
+      if (t.kind == TokenKind::Word && is_katakana_text(t.text)) unicode::drop_long_vowels(t.text);
   }
 };
 

@@ -268,10 +268,8 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
 
 std::string fold_query(std::string_view query, Fold fold) {
   std::string q = fold_text(query, false, fold).text;
-  // Trailing long-vowel marks go: the shorter string matches both spellings.
-  static const std::string mark = "\xE3\x83\xBC";  // ー
-  while (q.size() > 3 && q.compare(q.size() - 3, 3, mark) == 0 && unicode::length(q) > 2)
-    q.resize(q.size() - 3);
+  // (The shorter string matches both spellings.)
+  unicode::drop_long_vowels(q);
   return q;
 }
 

@@ -158,6 +158,14 @@ bool is_long_vowel_mark(char32_t c) {
   return c == 0x30FC || c == 0xFF70;
 }
 
+void drop_long_vowels(std::string& text) {
+  static constexpr std::string_view mark = "\xE3\x83\xBC";  // U+30FC
+  std::size_t run = 0;  // the trailing katakana run's characters
+  for (std::size_t i = 0; i < text.size();) run = is_katakana(next_code_point(text, i)) ? run + 1 : 0;
+  for (; run >= 4 && std::string_view(text).substr(text.size() - mark.size()) == mark; --run)
+    text.resize(text.size() - mark.size());
+}
+
 char32_t full_size_kana(char32_t c) {
   switch (c) {
     case 0x30A1:

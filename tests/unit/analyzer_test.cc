@@ -58,6 +58,7 @@ TEST_CASE("Analyzer, katakana long vowel folds", "[analyzer]") {
   CHECK(words("ストラグラー") == std::vector<std::string>{"ストラグラ"});
   // Short words keep their mark: ルー is not ル.
   CHECK(words("ルー") == std::vector<std::string>{"ルー"});
+  CHECK(words("コピー") == std::vector<std::string>{"コピー"});
 }
 
 TEST_CASE("Analyzer, full and half width fold", "[analyzer]") {

@@ -35,6 +35,10 @@ TEST_CASE("Substring tier, query folding drops trailing long vowels", "[substrin
   CHECK(fold_query("コンピューター") == fold_query("コンピュータ"));
   CHECK(fold_query("ＦＳＤＰ") == "fsdp");
   CHECK(fold_query("ー") == "ー");
+  // The words' rule (Analyzer, katakana long vowel): a run of three keeps its mark (コピー is no コピペ).
+  CHECK(fold_query("コピー") == "コピー");
+  CHECK(fold_query("東京サーバー") == "東京サーバ");
+  CHECK(fold_query("ユーザーー") == "ユーザ");
 }
 
 TEST_CASE("Substring tier, grams cover every character and break at white space", "[substring]") {

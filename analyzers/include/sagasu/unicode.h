@@ -41,6 +41,11 @@ inline char32_t katakana_of(char32_t c) {
 bool is_han(char32_t c);              ///< CJK ideographs and 々
 bool is_latin_alpha(char32_t c);      ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
+/// The one long-vowel rule (indexed words, queries): text ending in a katakana
+/// run of four or more characters loses the run's trailing ー while four
+/// remain, so サーバー = サーバ and コンピューター = コンピュータ, but コピー stays
+/// (as kuromoji's katakana stemmer does). Text after NFKC (ｰ is ー by then).
+void drop_long_vowels(std::string& text);
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
 
