@@ -26,6 +26,7 @@ class Bridges {
 
   /// The equivalents of a piece whose word-tier words are `words` (typed as
   /// `text`), each once, the vault's glossary first; at most MAX_BRIDGES.
+  /// Those the vault does not support are marked loose (mark_unsupported).
   std::vector<Bridge> of(const std::string& text, const std::vector<std::string>& words) const;
 
   /// Do the words, as one name, have an equivalent of their own (stated, or
@@ -38,6 +39,7 @@ class Bridges {
 
  private:
   void add_sounds(const std::string& word, std::vector<Bridge>& out) const;
+  void mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const;
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
 
   const Xapian::Database& m_db;

@@ -35,6 +35,10 @@ struct QueryPart {
   /// matched as the name's words and equivalents only (the words themselves,
   /// substrings included, are the other alternative).
   bool name = false;
+  /// Text: one of those words, in the other alternative: the name's
+  /// equivalents stand for the words together, so the word has no
+  /// equivalents of its own but with --loose (regular → 通常 is no regular expression).
+  bool in_name = false;
 };
 
 /// A node of the parsed query.

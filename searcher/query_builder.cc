@@ -39,6 +39,20 @@ WordsAndStems words_and_stems(Analyzer& analyzer, const std::string& text) {
   return out;
 }
 
+// The plural of a lower-case English noun (generator → generators, index →
+// indexes, policy → policies); "" for a word not all ASCII letters.
+std::string english_plural(const std::string& w) {
+  if (w.size() < 2 || !std::all_of(w.begin(), w.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; }))
+    return {};
+  const auto ends = [&](std::string_view e) {
+    return w.size() >= e.size() && w.compare(w.size() - e.size(), e.size(), e) == 0;
+  };
+  if (ends("s") || ends("x") || ends("z") || ends("ch") || ends("sh")) return w + "es";
+  if (ends("y") && std::string_view("aeiou").find(w[w.size() - 2]) == std::string_view::npos)
+    return w.substr(0, w.size() - 1) + "ies";
+  return w + "s";
+}
+
 Xapian::Query phrase_of(const std::vector<std::string>& words, const std::string& prefix) {
   std::vector<Xapian::Query> terms;
   for (const auto& w : words) terms.emplace_back(prefix + w);
@@ -197,6 +211,7 @@ void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {
     std::vector<QueryNode> words;
     for (std::size_t k = i; k < end; ++k) {
       merged.value += (merged.value.empty() ? "" : " ") + tops[k].leaf.value;
+      tops[k].leaf.in_name = true;
       words.push_back(std::move(tops[k]));
     }
     out.push_back(QueryNode{
@@ -238,7 +253,8 @@ std::pair<Xapian::Query, int> QueryBuilder::build_leaf(const QueryPart& p, Compi
   }
   const bool field_text = p.type == QueryPart::Type::FieldText;
   const std::string prefix = field_text ? std::string(schema::find_field(p.field)->prefix) : "";
-  Chunk c = make_chunk(p.value, p.type != QueryPart::Type::Text, prefix, q.match, p.name);
+  Chunk c =
+      make_chunk(p.value, p.type != QueryPart::Type::Text, prefix, q.match, p.name, p.in_name && !m_loose);
   Xapian::Query query = field_text ? c.word : c.all_tiers();
   if (query.empty()) return {Xapian::Query(), -1};
   q.has_compound = q.has_compound || c.compound;
@@ -254,9 +270,8 @@ std::pair<Xapian::Query, int> QueryBuilder::build_not(const QueryNode& n, Compil
   if (inner.op == QueryNode::Op::Leaf && inner.leaf.type != QueryPart::Type::Filter) {
     const bool field_text = inner.leaf.type == QueryPart::Type::FieldText;
     const std::string prefix = field_text ? std::string(schema::find_field(inner.leaf.field)->prefix) : "";
-    excluded = make_chunk(inner.leaf.value, inner.leaf.type == QueryPart::Type::Phrase || field_text, prefix,
-                          q.match)
-                   .word;
+    // (As a phrase: the word itself, not its stem's family: -transformer keeps transform.)
+    excluded = make_chunk(inner.leaf.value, true, prefix, q.match).word;
   } else {
     const std::size_t keep_chunks = q.chunks.size(), keep_nodes = q.nodes.size();
     excluded = build_node(inner, false, q).first;
@@ -305,7 +320,7 @@ Xapian::Query QueryBuilder::filter_query(const QueryPart& p, CompiledQuery& q) c
 }
 
 Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::string& prefix,
-                               MatchTerms& match, bool name) {
+                               MatchTerms& match, bool name, bool no_bridge) {
   Chunk c;
   c.field_text = !prefix.empty();
   c.info.text = text;
@@ -323,7 +338,8 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   add_word_tier(c, phrase, prefix);
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
   // A quoted phrase is the text itself: no equivalent stands for it.
-  if (prefix.empty() && m_bridges && !phrase && !c.info.words.empty()) add_bridge_tier(c, match);
+  if (prefix.empty() && m_bridges && !phrase && !no_bridge && !c.info.words.empty())
+    add_bridge_tier(c, match);
   // The substring tier: body text (in --exact mode too: the verifier then
   // requires the typed text itself); a name's words have theirs in the other alternative.
   if (prefix.empty() && !name) add_substring_tier(c, text);
@@ -399,29 +415,33 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
   const std::string title_prefix(schema::TITLE.prefix);
   std::vector<Xapian::Query> alts;
   for (Bridge& b : m_bridges->of(c.info.text, c.info.words)) {
-    const auto [words, stems] = words_and_stems(m_analyzer, b.equivalent);
+    if (b.loose && !m_loose) continue;
+    const std::vector<std::string> words = words_and_stems(m_analyzer, b.equivalent).words;
     if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(),
                                    fmt::format("{}", fmt::join(words, " "))) != c.info.synonyms.end())
       continue;
     Xapian::Query q;
     if (words.size() == 1) {
-      q = Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(words[0]),
-                        Xapian::Query(title_prefix + words[0]));
-      c.alternatives.push_back({{words[0]}, false});
-      if (!stems[0].empty()) {
-        const std::string stem = std::string(schema::STEM.prefix) + stems[0];
-        q = Xapian::Query(Xapian::Query::OP_OR, q, Xapian::Query(stem));
-        c.alternatives.push_back({{stem}, false});
-        match.stems.insert(stems[0]);
+      // The equivalent and its plural, never its stem's family (generator:
+      // generators, not generated or general).
+      std::vector<Xapian::Query> forms;
+      for (const std::string& w : {words[0], english_plural(words[0])}) {
+        if (w.empty()) continue;
+        forms.emplace_back(w);
+        forms.emplace_back(title_prefix + w);
+        c.alternatives.push_back({{w}, false});
+        match.words.insert(w);
       }
+      q = Xapian::Query(Xapian::Query::OP_OR, forms.begin(), forms.end());
     } else {
       q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
       c.alternatives.push_back({words, true});
     }
     match.add_together(words);
     // Its words share the weight: a phrase of three weighs as one word would.
-    alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q,
-                      bridge_weight(b.how) / static_cast<double>(words.size()));
+    alts.emplace_back(
+        Xapian::Query::OP_SCALE_WEIGHT, q,
+        bridge_weight(b.how) * (b.loose ? SCATTERED_WEIGHT : 1.0) / static_cast<double>(words.size()));
     c.bridges.push_back(q);
     c.info.bridges.push_back(std::move(b));
   }

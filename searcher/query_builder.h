@@ -137,9 +137,9 @@ class QueryBuilder {
   Xapian::Query filter_query(const QueryPart& p, CompiledQuery& q) const;
 
   /// A piece of text in every tier; prefix is empty for body text, S for
-  /// title:; a name (merge_names) has no substring tier.
+  /// title:; a name (merge_names) has no substring tier; no_bridge: no bridge tier.
   Chunk make_chunk(const std::string& text, bool phrase, const std::string& prefix, MatchTerms& match,
-                   bool name = false);
+                   bool name = false, bool no_bridge = false);
   void add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_bridge_tier(Chunk& c, MatchTerms& match) const;

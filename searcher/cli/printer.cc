@@ -238,7 +238,8 @@ nlohmann::json bridges_json(const std::vector<Bridge>& bridges) {
 std::string bridges_text(const std::vector<Bridge>& bridges) {
   std::string out;
   for (const auto& b : bridges)
-    out += fmt::format("{}{} ({})", out.empty() ? "" : " / ", cli::visible(b.equivalent), b.how);
+    out += fmt::format("{}{} ({}{})", out.empty() ? "" : " / ", cli::visible(b.equivalent), b.how,
+                       b.loose ? ", loose" : "");
   return out;
 }
 

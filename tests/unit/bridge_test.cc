@@ -1,12 +1,15 @@
 // The bridge tier: sound keys, the glossary a note states, the dictionaries'
 // pairs that can match in the vault, and a search that finds a note written
 // in the other language.
+#include <fmt/format.h>
 #include <unicode/unistr.h>
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
+#include "bridges.h"
 #include "glossary.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/dictionary.h"
@@ -242,4 +245,94 @@ TEST_CASE("A note's own tags are words: tagged fault-tolerance, found by fault t
   CHECK(s.search(req).total == 1);
   req.query = "19";  // a tag without letters (a date) is no word
   CHECK(s.search(req).total == 0);
+}
+
+namespace {
+
+std::set<std::string> hit_paths(Searcher& s, const SearchRequest& req) {
+  std::set<std::string> paths;
+  for (const auto& h : s.search(req).hits) paths.insert(h.path);
+  return paths;
+}
+
+}  // namespace
+
+TEST_CASE("Bridge tier: an equivalent matches itself and its plural, not its stem's family", "[bridge]") {
+  const test::TestIndex index({{"ja.md", "生成器 (Generator) を 使う。\n"},
+                               {"plural.md", "Generators are lazy.\n"},
+                               {"generated.md", "The generated code is general.\n"},
+                               {"other.md", "関係のない メモ。\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.query = "生成器";
+  req.snippets = 0;
+  CHECK(hit_paths(s, req) == std::set<std::string>{"ja.md", "plural.md"});
+}
+
+TEST_CASE("Exclusion is by word: -transformer keeps the notes saying transform", "[bridge]") {
+  const test::TestIndex index({{"a.md", "python and a transformer model\n"},
+                               {"b.md", "python code to transform data\n"},
+                               {"c.md", "python only\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.query = "python -transformer";
+  req.snippets = 0;
+  CHECK(hit_paths(s, req) == std::set<std::string>{"b.md", "c.md"});
+}
+
+TEST_CASE("Bridge tier: the words of a term with an equivalent are not bridged one by one", "[bridge]") {
+  const test::TestIndex index({{"term.md", "正規表現 (regular expression) の 例。\n"},
+                               {"regular.md", "通常 (regular) の 処理。\n"},
+                               {"expression.md", "表示 (expression) の 設定。\n"},
+                               {"apart.md", "通常 の 画面 と 表示 の 設定。\n"},
+                               {"ja.md", "正規表現 で 探す。\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.query = "regular expression";
+  req.snippets = 0;
+  CHECK(hit_paths(s, req) == std::set<std::string>{"term.md", "ja.md"});
+  // --loose: the words' own equivalents too, ranked below.
+  req.loose = true;
+  CHECK(hit_paths(s, req).count("apart.md") == 1);
+}
+
+TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no equivalent", "[bridge]") {
+  const test::TestIndex index({{"ja.md", "ロケール (locale) の 設定。\n"},
+                               {"en.md", "Set the locale first.\n"},
+                               {"local.md", "A local variable.\n"},
+                               {"kata.md", "トレイト を 実装 する。\n"},
+                               {"trait.md", "A trait in Rust.\n"},
+                               {"both.md", "トレイト と trait の 例。\n"},
+                               {"treat.md", "Treat warnings as errors.\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.query = "ロケール";
+  req.snippets = 0;
+  CHECK(hit_paths(s, req) == std::set<std::string>{"ja.md", "en.md"});
+  req.query = "トレイト";
+  CHECK(hit_paths(s, req) == std::set<std::string>{"kata.md", "trait.md", "both.md"});
+}
+
+TEST_CASE("Bridge tier: a dictionary sense the vault does not use together is loose", "[bridge]") {
+  // 60 notes: 把握 ("understand") in 20 of the 50 without grasp and in 4 of
+  // the 10 with it, as often; 把持 beside grasp in 2.
+  std::map<std::string, std::string> notes;
+  for (int i = 0; i < 50; ++i)
+    notes[fmt::format("ja{}.md", i)] = i < 20 ? "流れ を 把握 する。\n" : "関係のない メモ。\n";
+  for (int i = 0; i < 10; ++i)
+    notes[fmt::format("en{}.md", i)] = i < 4   ? "A robot hand can grasp it; 全体 を 把握 する。\n"
+                                       : i < 6 ? "A robot hand can grasp it: 把持 の 計画。\n"
+                                               : "A robot hand can grasp it.\n";
+  const test::TestIndex index(notes);
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "把握 [はあく] /(n) grasp/understanding/\n把持 [はじ] /(n) grasp/grip/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  std::map<std::string, bool> loose;
+  for (const Bridge& b : Bridges(db, analyzer, dictionary).of("grasp", {"grasp"}))
+    loose[b.equivalent] = b.loose;
+  CHECK(loose == std::map<std::string, bool>{{"把握", true}, {"把持", false}});
 }

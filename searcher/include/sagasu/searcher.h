@@ -65,6 +65,9 @@ struct Bridge {
   /// (a katakana word and an English word of the vault that sound alike), or
   /// "words" (a compound or phrase bridged word by word, adjacent).
   std::string how;
+  /// A general pair (dictionary, sound) the vault does not support
+  /// (Bridges::of): it ranks and counts only with --loose.
+  bool loose = false;
   bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
 };
 
