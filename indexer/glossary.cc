@@ -161,6 +161,9 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
                        std::set<Gloss>& out) {
   const std::string_view inside = strings::trim(text.substr(inside_begin, close - inside_begin));
   if (inside.empty() || inside.size() > MAX_INSIDE_BYTES) return;
+  // Examples, not a gloss: 他言語(JavaScript、Rust、Java など).
+  for (std::string_view marker : {"など", "例えば", "たとえば", "etc", "e.g.", "such as"})
+    if (strings::contains(inside, marker)) return;
   const std::vector<std::string> items = items_of(inside);
   const std::string japanese = japanese_before(text, open);
   if (!japanese.empty()) {

@@ -34,7 +34,8 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
     for (const std::string& line : strings::split_nonempty(m_db.get_metadata(gloss_px + key), '\n')) {
       const std::vector<std::string> f = strings::split(line, '\t');
       if (f.size() < 3 || f[0].empty()) continue;  // a line this version cannot read
-      stated.push_back({std::strtoul(f[2].c_str(), nullptr, 10), Bridge{f[0], f[1]}});
+      const std::size_t n = std::strtoul(f[2].c_str(), nullptr, 10);
+      stated.push_back({n, Bridge{f[0], f[1], false, n}});
     }
     std::stable_sort(stated.begin(), stated.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -83,6 +84,8 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 //   (ロケール: locale, stated; local only sounds alike);
 // - of several sound-alikes, those the notes write beside the word at least
 //   half as often as the most written one;
+// - a gloss one note states of a word the notes say far more often than the
+//   term, unless the dictionary agrees (below);
 // - two words the vault uses often, where the notes with the equivalent say
 //   the piece less than MIN_LIFT times as often as the other notes do, mean
 //   two senses: 把握 ("understand") and grasp in a robotics vault, in 6 of
@@ -91,7 +94,7 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 //   notes say anyway (訓練 and training in a vault about training), keep
 //   the dictionary's word.
 void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const {
-  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5;
+  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5, MIN_COMMON = 20, COMMONER = 10;
   const bool stated = std::any_of(bridges.begin(), bridges.end(), [](const Bridge& b) {
     return b.how == "gloss" || b.how == "abbreviation" || b.how == "link";
   });
@@ -106,6 +109,29 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   const auto word = [&](const std::string& w) {
     return Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(w), Xapian::Query(title_prefix + w));
   };
+  const auto phrase = [&](const std::vector<std::string>& ws) {
+    std::vector<Xapian::Query> terms(ws.begin(), ws.end());
+    return ws.size() == 1 ? word(ws[0])
+                          : Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
+                                          static_cast<Xapian::termcount>(terms.size()));
+  };
+  // A gloss one note states, of a word the notes say far more often than
+  // the term (文字列型 (string) in one note of 42 saying 文字列型, string in
+  // 1,094), is that note's and the dictionary's if it agrees, not the vault's.
+  const auto dictionary_says = [&](const Bridge& b) {
+    const std::string folded = unicode::nfkc_casefold(b.equivalent);
+    for (const DictionaryEntry& e : m_dictionary.of(fmt::format("{}", fmt::join(words, " "))))
+      if (unicode::nfkc_casefold(e.equivalent) == folded) return true;
+    return false;
+  };
+  for (Bridge& b : bridges) {
+    const std::vector<std::string> equivalent = m_analyzer.words(b.equivalent);
+    if (b.how != "gloss" || b.stating > 1 || words.empty() || equivalent.empty()) continue;
+    const double with = in_notes(phrase(equivalent));
+    if (with >= MIN_COMMON && with >= COMMONER * std::max(1.0, in_notes(phrase(words))) &&
+        !dictionary_says(b))
+      b.loose = true;
+  }
   std::optional<double> piece_notes;
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (Bridge& b : bridges) {

@@ -19,10 +19,10 @@ constexpr const char* META_KIND = "kind";
 constexpr const char* META_NAMES = "names";
 constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] spans in the text
 
-// d4: kinds are words of the vault's vocabulary, the page's own kind words kept
-// as written; its own venues and years; the kind evidence of its text.
-// d5: the equivalents the note states (glosses).
-constexpr std::string_view DIGEST_VERSION = "d5";
+// The digest's layout and what it holds (the kinds, venues, years and glosses
+// a note states): a version another build of Sagasu wrote is read again from the note.
+// d6: a parenthesis of examples (など, e.g.) is no gloss.
+constexpr std::string_view DIGEST_VERSION = "d6";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 }  // namespace

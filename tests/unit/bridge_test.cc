@@ -120,14 +120,15 @@ TEST_CASE("Glossary: what a note states two names are", "[glossary]") {
 
 TEST_CASE("Glossary: a parenthesis that is no gloss is left alone", "[glossary]") {
   // A venue and year, a system's name, a lone acronym, an aside, an example
-  // unlike the katakana word, a reference as a link text.
+  // unlike the katakana word, a reference as a link text, a list of examples.
   const auto gs = glosses_of(
       "ストラグラー分析(OSDI 2025)。診断(SDCHunter)。オンライン検知(AEGIS)。割合(ETTR)。主材料(etc)。"
-      "シンタックス(letmac)。[[Zhang 2005 Physics Letters|Zhang et al(2005)]]。論文(SC20)。\n");
+      "シンタックス(letmac)。[[Zhang 2005 Physics Letters|Zhang et al(2005)]]。論文(SC20)。"
+      "他言語(JavaScript、Rust、Java など)。言語(例えば Python)。\n");
   CHECK(gs.empty());
 }
 
-TEST_CASE("Digest d5 keeps the glosses; a d4 digest is not current", "[document]") {
+TEST_CASE("Digest d6 keeps the glosses; a d5 digest is not current", "[document]") {
   NoteDigest d;
   d.title = "t";
   d.display_title = "t";
@@ -137,7 +138,7 @@ TEST_CASE("Digest d5 keeps the glosses; a d4 digest is not current", "[document]
   REQUIRE(back);
   CHECK(*back == d);
   std::string old = d.encode();
-  old.replace(0, 2, "d4");
+  old.replace(0, 2, "d5");
   CHECK_FALSE(NoteDigest::current(old));
   CHECK_FALSE(NoteDigest::decode(old));
 }
@@ -335,4 +336,18 @@ TEST_CASE("Bridge tier: a dictionary sense the vault does not use together is lo
   for (const Bridge& b : Bridges(db, analyzer, dictionary).of("grasp", {"grasp"}))
     loose[b.equivalent] = b.loose;
   CHECK(loose == std::map<std::string, bool>{{"把握", true}, {"把持", false}});
+}
+
+TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "[bridge]") {
+  std::map<std::string, std::string> notes{{"gloss.md", "文字列型 (string) の 説明。\n"},
+                                           {"ja.md", "文字列型 を 使う。\n"}};
+  for (int i = 0; i < 25; ++i) notes[fmt::format("en{}.md", i)] = "Split the string here.\n";
+  const test::TestIndex index(notes);
+  Searcher s(index.index);
+  SearchRequest req;
+  req.query = "文字列型";
+  req.snippets = 0;
+  CHECK(hit_paths(s, req) == std::set<std::string>{"gloss.md", "ja.md"});
+  req.loose = true;
+  CHECK(s.search(req).total == 27);
 }
