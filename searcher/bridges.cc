@@ -256,7 +256,10 @@ void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) cons
     for (auto t = m_db.allterms_begin(word);
          t != m_db.allterms_end(word) && completions.size() < MAX_COMPLETIONS; ++t)
       if (sound_script(*t) == Script::Katakana) completions.push_back(*t);
+    // (A partial word's equivalents are weaker than the word's: --loose only.)
+    const std::size_t before = out.size();
     for (const auto& c : completions) add_key(c);
+    for (std::size_t i = before; i < out.size(); ++i) out[i].loose = true;
     if (!completions.empty()) return;
   }
   add_key(word);

@@ -117,7 +117,10 @@ CompiledQuery QueryBuilder::build(const SearchRequest& req) {
   CompiledQuery q;
   q.loose = m_loose;
   std::vector<QueryNode> text_tops = take_filters(top_level(req), q);
-  if (!m_exact) merge_names(text_tops);
+  if (!m_exact) {
+    join_terms(text_tops);
+    merge_names(text_tops);
+  }
   q.text_tree = text_tops.size() == 1 ? std::move(text_tops.front())
                                       : QueryNode{QueryNode::Op::And, std::move(text_tops), {}};
   // The plain AND of two or more pieces can be widened to OR (zero-hit rescue).
@@ -174,6 +177,46 @@ std::vector<QueryNode> QueryBuilder::take_filters(std::vector<QueryNode> tops, C
     }
   }
   return text_tops;
+}
+
+void QueryBuilder::join_terms(std::vector<QueryNode>& tops) const {
+  // Runs of English words the vault writes together ("world model",
+  // "depth estimation"), the longest first, are one piece: a term, its words
+  // adjacent as a compound's are (apart only with --loose). Words the notes
+  // never write together ("MegaScale checkpoint") stay pieces of their own.
+  constexpr std::size_t LONGEST_TERM = 4;
+  auto english = [](const QueryNode& n) {
+    return n.op == QueryNode::Op::Leaf && n.leaf.type == QueryPart::Type::Text && !n.leaf.value.empty() &&
+           std::all_of(n.leaf.value.begin(), n.leaf.value.end(), [](char ch) {
+             return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '\'';
+           });
+  };
+  auto written = [&](std::size_t from, std::size_t to) {
+    std::vector<std::string> words;
+    for (std::size_t k = from; k < to; ++k)
+      for (std::string& w : m_analyzer.words(tops[k].leaf.value)) words.push_back(std::move(w));
+    Xapian::Enquire enquire(m_db);
+    enquire.set_query(phrase_of(words, ""));
+    enquire.set_weighting_scheme(Xapian::BoolWeight());
+    return words.size() > 1 && !enquire.get_mset(0, 1).empty();
+  };
+  std::vector<QueryNode> out;
+  for (std::size_t i = 0; i < tops.size();) {
+    std::size_t run = i;
+    while (run < tops.size() && run < i + LONGEST_TERM && english(tops[run])) ++run;
+    std::size_t end = i;
+    for (std::size_t j = run; j >= i + 2 && end == i; --j)
+      if (written(i, j)) end = j;
+    if (end == i) {
+      out.push_back(std::move(tops[i++]));
+      continue;
+    }
+    QueryNode term = std::move(tops[i]);
+    for (std::size_t k = i + 1; k < end; ++k) term.leaf.value += " " + tops[k].leaf.value;
+    out.push_back(std::move(term));
+    i = end;
+  }
+  tops = std::move(out);
 }
 
 void QueryBuilder::merge_names(std::vector<QueryNode>& tops) const {

@@ -127,6 +127,7 @@ class QueryBuilder {
   /// Moves the facet filters (field:value at top level, or an OR of one field's values) out of tops.
   std::vector<QueryNode> take_filters(std::vector<QueryNode> tops, CompiledQuery& q);
   /// Plain words that together name a page ("silent data corruption") also count as one name.
+  void join_terms(std::vector<QueryNode>& tops) const;
   void merge_names(std::vector<QueryNode>& tops) const;
   /// Compiles q.text_tree into chunks, nodes and the text query; any: OR every AND.
   void compile_text(CompiledQuery& q, bool any);

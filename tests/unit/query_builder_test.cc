@@ -78,7 +78,7 @@ TEST_CASE_METHOD(Fixture, "QueryBuilder, facet filters stay apart from the text;
 TEST_CASE_METHOD(Fixture, "QueryBuilder, words that name a page also count as that page's other names",
                  "[query_builder]") {
   const CompiledQuery q = build("Xin Liu");
-  CHECK(q.text_tree.op == QueryNode::Op::Or);  // the name as one piece, or the words as they are
+  CHECK(q.text_tree.op == QueryNode::Op::Leaf);  // the name as one piece (words the notes write together)
   REQUIRE_FALSE(q.chunks.empty());
   // The page's alias 劉鑫, as the analyzer's words (ICU splits it in two).
   CHECK(q.chunks.front().info.synonyms == std::vector<std::string>{analyzer.key("劉鑫")});
