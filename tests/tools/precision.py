@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Precision and recall of the searcher's hit sets against judged regular expressions.
+
+precision.py SEARCHER INDEX VAULT TSV [--min-precision P] [--min-recall R] [--min-each Q]
+
+TSV (data/labels/precision/): query, regex, kind, note. A hit is right when the
+regex (grep -E, case-insensitive) matches its text or its file name; recall is
+of grep -rliE over VAULT. Prints one line per query and the totals; exits 1
+when the micro precision, micro recall or any query's precision is below its bound.
+"""
+import argparse, os, re, subprocess, sys
+
+ap = argparse.ArgumentParser()
+ap.add_argument('searcher'), ap.add_argument('index'), ap.add_argument('vault'), ap.add_argument('tsv')
+ap.add_argument('--min-precision', type=float, default=0.0)
+ap.add_argument('--min-recall', type=float, default=0.0)
+ap.add_argument('--min-each', type=float, default=0.0)
+a = ap.parse_args()
+index, vault, searcher = os.path.realpath(a.index), os.path.realpath(a.vault), os.path.realpath(a.searcher)
+hits_n = right_n = grep_n = found_n = 0
+low = []
+for line in open(a.tsv, encoding='utf-8').read().splitlines()[1:]:
+    row = line.split('\t')
+    if len(row) < 2 or not row[0]:
+        continue
+    query, regex = row[0], row[1]
+    out = subprocess.run([searcher, '--index', index, '--paths', '--', *query.split()],
+                         capture_output=True, text=True, cwd=vault).stdout
+    hits = {os.path.realpath(os.path.join(vault, re.sub(r'\\(.)', r'\1', p))) for p in out.splitlines() if p}
+    grep = subprocess.run(['grep', '-rliE', '--', regex, vault], capture_output=True, text=True).stdout
+    grepped = {os.path.realpath(p) for p in grep.splitlines() if p}
+    pattern = re.compile(regex, re.I)
+    right = {h for h in hits if h in grepped or pattern.search(os.path.splitext(os.path.basename(h))[0])}
+    precision = len(right) / len(hits) if hits else 1.0
+    recall = len(grepped & hits) / len(grepped) if grepped else 1.0
+    hits_n, right_n, grep_n, found_n = hits_n + len(hits), right_n + len(right), grep_n + len(grepped), \
+        found_n + len(grepped & hits)
+    if precision < a.min_each:
+        low.append(query)
+    print(f'{query}: {len(hits)} hits, {len(right)} right, grep {len(grepped)}: '
+          f'precision {precision:.2f}, recall {recall:.2f}')
+precision, recall = right_n / max(1, hits_n), found_n / max(1, grep_n)
+print(f'total: precision {precision:.3f} (min {a.min_precision}), recall {recall:.3f} (min {a.min_recall})'
+      + (f'; below {a.min_each}: {", ".join(low)}' if low else ''))
+sys.exit(1 if precision < a.min_precision or recall < a.min_recall or low else 0)
