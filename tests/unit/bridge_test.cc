@@ -253,7 +253,13 @@ TEST_CASE("A note's own tags are words: tagged fault-tolerance, found by fault t
 
 namespace {
 
-std::set<std::string> hit_paths(Searcher& s, const SearchRequest& req) {
+// The paths of a query's hits.
+std::set<std::string> hit_paths(Searcher& s, const std::string& query, bool loose = false) {
+  SearchRequest req;
+  req.query = query;
+  req.snippets = 0;
+  req.loose = loose;
+  req.limit = 1000;
   std::set<std::string> paths;
   for (const auto& h : s.search(req).hits) paths.insert(h.path);
   return paths;
@@ -267,10 +273,7 @@ TEST_CASE("Bridge tier: an equivalent matches itself and its plural, not its ste
                                {"generated.md", "The generated code is general.\n"},
                                {"other.md", "関係のない メモ。\n"}});
   Searcher s(index.index);
-  SearchRequest req;
-  req.query = "生成器";
-  req.snippets = 0;
-  CHECK(hit_paths(s, req) == std::set<std::string>{"ja.md", "plural.md"});
+  CHECK(hit_paths(s, "生成器") == std::set<std::string>{"ja.md", "plural.md"});
 }
 
 TEST_CASE("Exclusion is by word: -transformer keeps the notes saying transform", "[bridge]") {
@@ -278,10 +281,7 @@ TEST_CASE("Exclusion is by word: -transformer keeps the notes saying transform",
                                {"b.md", "python code to transform data\n"},
                                {"c.md", "python only\n"}});
   Searcher s(index.index);
-  SearchRequest req;
-  req.query = "python -transformer";
-  req.snippets = 0;
-  CHECK(hit_paths(s, req) == std::set<std::string>{"b.md", "c.md"});
+  CHECK(hit_paths(s, "python -transformer") == std::set<std::string>{"b.md", "c.md"});
 }
 
 TEST_CASE("Bridge tier: the words of a term with an equivalent are not bridged one by one", "[bridge]") {
@@ -292,13 +292,9 @@ TEST_CASE("Bridge tier: the words of a term with an equivalent are not bridged o
                                {"apart-en.md", "A regular meeting. An expression of interest.\n"},
                                {"ja.md", "正規表現 で 探す。\n"}});
   Searcher s(index.index);
-  SearchRequest req;
-  req.query = "regular expression";
-  req.snippets = 0;
-  CHECK(hit_paths(s, req) == std::set<std::string>{"term.md", "ja.md"});
+  CHECK(hit_paths(s, "regular expression") == std::set<std::string>{"term.md", "ja.md"});
   // --loose: the words apart too.
-  req.loose = true;
-  CHECK(hit_paths(s, req) == std::set<std::string>{"term.md", "ja.md", "apart-en.md"});
+  CHECK(hit_paths(s, "regular expression", true) == std::set<std::string>{"term.md", "ja.md", "apart-en.md"});
 }
 
 TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no equivalent", "[bridge]") {
@@ -310,12 +306,8 @@ TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no eq
                                {"both.md", "トレイト と trait の 例。\n"},
                                {"treat.md", "Treat warnings as errors.\n"}});
   Searcher s(index.index);
-  SearchRequest req;
-  req.query = "ロケール";
-  req.snippets = 0;
-  CHECK(hit_paths(s, req) == std::set<std::string>{"ja.md", "en.md"});
-  req.query = "トレイト";
-  CHECK(hit_paths(s, req) == std::set<std::string>{"kata.md", "trait.md", "both.md"});
+  CHECK(hit_paths(s, "ロケール") == std::set<std::string>{"ja.md", "en.md"});
+  CHECK(hit_paths(s, "トレイト") == std::set<std::string>{"kata.md", "trait.md", "both.md"});
 }
 
 TEST_CASE("Bridge tier: a dictionary sense the vault does not use together is loose", "[bridge]") {
@@ -348,10 +340,6 @@ TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "
   for (int i = 0; i < 25; ++i) notes[fmt::format("en{}.md", i)] = "Split the string here.\n";
   const test::TestIndex index(notes);
   Searcher s(index.index);
-  SearchRequest req;
-  req.query = "文字列型";
-  req.snippets = 0;
-  CHECK(hit_paths(s, req) == std::set<std::string>{"gloss.md", "ja.md"});
-  req.loose = true;
-  CHECK(s.search(req).total == 27);
+  CHECK(hit_paths(s, "文字列型") == std::set<std::string>{"gloss.md", "ja.md"});
+  CHECK(hit_paths(s, "文字列型", true).size() == 27);
 }
