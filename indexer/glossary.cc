@@ -67,7 +67,7 @@ bool initials_match(std::string_view acronym, std::string_view phrase) {
 
 // English words a gloss may be: letters, blanks, hyphens, apostrophes and
 // dots only, one to five words, none a CamelCase name (SDCHunter: its words
-// cannot be checked) and not a lone acronym (checked elsewhere).
+// cannot be checked), not a lone acronym (checked elsewhere), not all capitals.
 bool is_english_words(std::string_view s) {
   // Not a reference or an aside: "etc", "e.g.", "et al", "cf", "see …".
   static const std::set<std::string> asides{"etc",    "e.g", "e.g.", "i.e",  "i.e.", "cf",  "cf.", "et al",
@@ -89,7 +89,11 @@ bool is_english_words(std::string_view s) {
           is_lower(w[i + 1]))
         return false;
     }
-  return !(words.size() == 1 && is_acronym(words[0]));
+  // Not capitals only: a man page's section (ENVIRONMENT) or a constant (SIGTERM).
+  const bool shouted = std::all_of(words.begin(), words.end(), [](const std::string& w) {
+    return std::none_of(w.begin(), w.end(), is_lower);
+  });
+  return !(words.size() == 1 && is_acronym(words[0])) && !shouted;
 }
 
 enum class Run { Katakana, Han, Mixed, Other };

@@ -84,8 +84,8 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 //   (ロケール: locale, stated; local only sounds alike);
 // - of several sound-alikes, those the notes write beside the word at least
 //   half as often as the most written one;
-// - a gloss one note states of a word the notes say far more often than the
-//   term, unless the dictionary agrees (below);
+// - a gloss one note states that the dictionary contradicts, or of a word the
+//   notes say far more often than the term (below);
 // - two words the vault uses often, where the notes with the equivalent say
 //   the piece less than MIN_LIFT times as often as the other notes do, mean
 //   two senses: 把握 ("understand") and grasp in a robotics vault, in 6 of
@@ -115,21 +115,25 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
                           : Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
                                           static_cast<Xapian::termcount>(terms.size()));
   };
-  // A gloss one note states, of a word the notes say far more often than
-  // the term (文字列型 (string) in one note of 42 saying 文字列型, string in
-  // 1,094), is that note's and the dictionary's if it agrees, not the vault's.
-  const auto dictionary_says = [&](const Bridge& b) {
-    const std::string folded = unicode::nfkc_casefold(b.equivalent);
+  // A gloss one note states is that note's, not the vault's, where the
+  // dictionary knows the term and says otherwise (標準ライブラリ (std):
+  // standard library; 構造体 (Real), a type's name), or where the notes say
+  // its equivalent far more often than the term (文字列型 (string) in one
+  // note of the 42 saying 文字列型, string in 1,094) and no dictionary agrees.
+  // (A Japanese term's: the English in a parenthesis is often a name or code,
+  // while an English word glossed in Japanese may have a sense of the vault's own:
+  // 退避(eviction) where the dictionary says 立ち退き.)
+  std::vector<std::string> senses;  // the dictionary's equivalents of the piece, folded
+  if (!std::all_of(words.begin(), words.end(), latin_word))
     for (const DictionaryEntry& e : m_dictionary.of(fmt::format("{}", fmt::join(words, " "))))
-      if (unicode::nfkc_casefold(e.equivalent) == folded) return true;
-    return false;
-  };
+      senses.push_back(unicode::nfkc_casefold(e.equivalent));
   for (Bridge& b : bridges) {
     const std::vector<std::string> equivalent = m_analyzer.words(b.equivalent);
     if (b.how != "gloss" || b.stating > 1 || words.empty() || equivalent.empty()) continue;
-    const double with = in_notes(phrase(equivalent));
-    if (with >= MIN_COMMON && with >= COMMONER * std::max(1.0, in_notes(phrase(words))) &&
-        !dictionary_says(b))
+    if (std::find(senses.begin(), senses.end(), unicode::nfkc_casefold(b.equivalent)) != senses.end())
+      continue;
+    const double with = senses.empty() ? in_notes(phrase(equivalent)) : 0;
+    if (!senses.empty() || (with >= MIN_COMMON && with >= COMMONER * std::max(1.0, in_notes(phrase(words)))))
       b.loose = true;
   }
   std::optional<double> piece_notes;

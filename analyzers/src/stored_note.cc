@@ -21,8 +21,8 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 // The digest's layout and what it holds (the kinds, venues, years and glosses
 // a note states): a version another build of Sagasu wrote is read again from the note.
-// d6: a parenthesis of examples (など, e.g.) is no gloss.
-constexpr std::string_view DIGEST_VERSION = "d6";
+// d7: no gloss from a parenthesis of examples (など, e.g.) or of capitals only (ENVIRONMENT).
+constexpr std::string_view DIGEST_VERSION = "d7";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 }  // namespace

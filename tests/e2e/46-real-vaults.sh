@@ -111,9 +111,9 @@ precision() {  # precision INDEX VAULT LABELS [bounds]
     failures=$((failures + 1))
   fi
 }
-precision "$M" "$MV" matsuura-research-note --min-precision 0.96 --min-recall 0.78
+precision "$M" "$MV" matsuura-research-note --min-precision 0.99 --min-recall 0.80
 precision "$R" "$RV" robotics-paper-notes --min-precision 0.98 --min-recall 0.47
-precision "$T" "$TV" ja-techdocs --min-precision 0.95 --min-recall 0.92
+precision "$T" "$TV" ja-techdocs --min-precision 0.96 --min-recall 0.91
 precision "$T" "$TV" ja-techdocs-floods --min-each 0.95
 
 parity --index "$M" --name matsuura --samples 150 --substrings 1000

@@ -4,8 +4,8 @@
 precision.py SEARCHER INDEX VAULT TSV [--min-precision P] [--min-recall R] [--min-each Q]
 
 TSV (data/labels/precision/): query, regex, kind, note. A hit is right when the
-regex (grep -E, case-insensitive) matches its text or its file name; recall is
-of grep -rliE over VAULT. Prints one line per query and the totals; exits 1
+regex (grep -E, case-insensitive) matches its text or its file name, or its text
+holds the query as typed (grep -iF); recall is of grep -rliE over VAULT. Prints one line per query and the totals; exits 1
 when the micro precision, micro recall or any query's precision is below its bound.
 """
 import argparse, os, re, subprocess, sys
@@ -17,7 +17,7 @@ ap.add_argument('--min-recall', type=float, default=0.0)
 ap.add_argument('--min-each', type=float, default=0.0)
 a = ap.parse_args()
 index, vault, searcher = os.path.realpath(a.index), os.path.realpath(a.vault), os.path.realpath(a.searcher)
-hits_n = right_n = grep_n = found_n = 0
+hits_n = right_n = grep_n = found_n = typed_n = typed_found_n = 0
 low = []
 for line in open(a.tsv, encoding='utf-8').read().splitlines()[1:]:
     row = line.split('\t')
@@ -26,20 +26,26 @@ for line in open(a.tsv, encoding='utf-8').read().splitlines()[1:]:
     query, regex = row[0], row[1]
     out = subprocess.run([searcher, '--index', index, '--paths', '--', *query.split()],
                          capture_output=True, text=True, cwd=vault).stdout
-    hits = {os.path.realpath(os.path.join(vault, re.sub(r'\\(.)', r'\1', p))) for p in out.splitlines() if p}
+    hits = {os.path.realpath(os.path.join(vault, re.sub(r'\\(.)', r'\1', p))) for p in out.split('\n') if p}
     grep = subprocess.run(['grep', '-rliE', '--', regex, vault], capture_output=True, text=True).stdout
-    grepped = {os.path.realpath(p) for p in grep.splitlines() if p}
+    grepped = {os.path.realpath(p) for p in grep.split('\n') if p}
+    # (The query as typed, anywhere in the text, counts too: grep -F of the query.)
+    literal = subprocess.run(['grep', '-rliF', '--', query, vault], capture_output=True, text=True).stdout
+    typed = {os.path.realpath(p) for p in literal.split('\n') if p}
     pattern = re.compile(regex, re.I)
-    right = {h for h in hits if h in grepped or pattern.search(os.path.splitext(os.path.basename(h))[0])}
+    right = {h for h in hits
+             if h in grepped or h in typed or pattern.search(os.path.splitext(os.path.basename(h))[0])}
     precision = len(right) / len(hits) if hits else 1.0
     recall = len(grepped & hits) / len(grepped) if grepped else 1.0
     hits_n, right_n, grep_n, found_n = hits_n + len(hits), right_n + len(right), grep_n + len(grepped), \
         found_n + len(grepped & hits)
+    typed_n, typed_found_n = typed_n + len(typed), typed_found_n + len(typed & hits)
     if precision < a.min_each:
         low.append(query)
     print(f'{query}: {len(hits)} hits, {len(right)} right, grep {len(grepped)}: '
-          f'precision {precision:.2f}, recall {recall:.2f}')
+          f'precision {precision:.2f}, recall {recall:.2f}, of the query as typed {len(typed & hits)}/{len(typed)}')
 precision, recall = right_n / max(1, hits_n), found_n / max(1, grep_n)
-print(f'total: precision {precision:.3f} (min {a.min_precision}), recall {recall:.3f} (min {a.min_recall})'
+print(f'total: precision {precision:.3f} (min {a.min_precision}), recall {recall:.3f} (min {a.min_recall}), '
+      f'of the query as typed {typed_found_n / max(1, typed_n):.3f}'
       + (f'; below {a.min_each}: {", ".join(low)}' if low else ''))
 sys.exit(1 if precision < a.min_precision or recall < a.min_recall or low else 0)

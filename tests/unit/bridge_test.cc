@@ -120,15 +120,16 @@ TEST_CASE("Glossary: what a note states two names are", "[glossary]") {
 
 TEST_CASE("Glossary: a parenthesis that is no gloss is left alone", "[glossary]") {
   // A venue and year, a system's name, a lone acronym, an aside, an example
-  // unlike the katakana word, a reference as a link text, a list of examples.
+  // unlike the katakana word, a reference as a link text, a list of examples,
+  // a man page's section in capitals.
   const auto gs = glosses_of(
       "ストラグラー分析(OSDI 2025)。診断(SDCHunter)。オンライン検知(AEGIS)。割合(ETTR)。主材料(etc)。"
       "シンタックス(letmac)。[[Zhang 2005 Physics Letters|Zhang et al(2005)]]。論文(SC20)。"
-      "他言語(JavaScript、Rust、Java など)。言語(例えば Python)。\n");
+      "他言語(JavaScript、Rust、Java など)。言語(例えば Python)。環境変数 (ENVIRONMENT)。\n");
   CHECK(gs.empty());
 }
 
-TEST_CASE("Digest d6 keeps the glosses; a d5 digest is not current", "[document]") {
+TEST_CASE("Digest d7 keeps the glosses; a d6 digest is not current", "[document]") {
   NoteDigest d;
   d.title = "t";
   d.display_title = "t";
@@ -138,7 +139,7 @@ TEST_CASE("Digest d6 keeps the glosses; a d5 digest is not current", "[document]
   REQUIRE(back);
   CHECK(*back == d);
   std::string old = d.encode();
-  old.replace(0, 2, "d5");
+  old.replace(0, 2, "d6");
   CHECK_FALSE(NoteDigest::current(old));
   CHECK_FALSE(NoteDigest::decode(old));
 }
@@ -342,4 +343,21 @@ TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "
   Searcher s(index.index);
   CHECK(hit_paths(s, "文字列型") == std::set<std::string>{"gloss.md", "ja.md"});
   CHECK(hit_paths(s, "文字列型", true).size() == 27);
+}
+
+TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise is loose", "[bridge]") {
+  const test::TestIndex index({{"std.md", "標準ライブラリ (std) を 使う。\n"},
+                               {"lib.md", "The standard library of Rust.\n"},
+                               {"cpp.md", "std::vector in C++.\n"}});
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict", "標準ライブラリ [ひょうじゅんライブラリ] /(n) standard library/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  std::map<std::string, bool> loose;
+  for (const Bridge& b :
+       Bridges(db, analyzer, dictionary).of("標準ライブラリ", analyzer.words("標準ライブラリ")))
+    loose[b.equivalent] = b.loose;
+  CHECK(loose == std::map<std::string, bool>{{"std", true}, {"standard library", false}});
 }
