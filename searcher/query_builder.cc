@@ -271,6 +271,7 @@ void QueryBuilder::compile_text(CompiledQuery& q, bool any) {
   q.nodes.clear();
   q.match = MatchTerms();
   q.has_compound = false;
+  q.held_back = false;
   const bool no_text = q.text_tree.op == QueryNode::Op::And && q.text_tree.children.empty();
   std::tie(q.text, q.root) =
       no_text ? std::pair<Xapian::Query, int>{Xapian::Query(), -1} : build_node(q.text_tree, any, q);
@@ -301,6 +302,7 @@ std::pair<Xapian::Query, int> QueryBuilder::build_leaf(const QueryPart& p, Compi
   Xapian::Query query = field_text ? c.word : c.all_tiers();
   if (query.empty()) return {Xapian::Query(), -1};
   q.has_compound = q.has_compound || c.compound;
+  q.held_back = q.held_back || c.held_back;
   q.chunks.push_back(std::move(c));
   q.nodes.push_back(VNode{VNode::Op::Chunk, {}, static_cast<int>(q.chunks.size() - 1), {}});
   return {query, static_cast<int>(q.nodes.size() - 1)};
@@ -458,7 +460,10 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
   const std::string title_prefix(schema::TITLE.prefix);
   std::vector<Xapian::Query> alts;
   for (Bridge& b : m_bridges->of(c.info.text, c.info.words)) {
-    if (b.loose && !m_loose) continue;
+    if (b.loose && !m_loose) {
+      c.held_back = true;
+      continue;
+    }
     const std::vector<std::string> words = words_and_stems(m_analyzer, b.equivalent).words;
     if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(),
                                    fmt::format("{}", fmt::join(words, " "))) != c.info.synonyms.end())

@@ -46,6 +46,7 @@ struct Chunk {
   bool verify = false;      ///< substring candidates (3+ characters) need the text to confirm them
   bool field_text = false;  ///< title: text (a text field, not the body)
   bool compound = false;    ///< several words typed as one (本番クラスタ): may match with them apart
+  bool held_back = false;   ///< equivalents left to --loose (Bridge::loose)
 
   /// Every tier OR-ed, each weighted as it ranks.
   Xapian::Query all_tiers() const;
@@ -91,6 +92,7 @@ struct CompiledQuery {
   bool widened = false;       ///< the rescue did
   bool loose = false;         ///< compound pieces may be apart (SearchRequest::loose): the scattered tier
   bool has_compound = false;  ///< a piece is a compound: a loose match could find more notes
+  bool held_back = false;     ///< a piece has equivalents only --loose uses: so could it
 
   /// The whole query: the text, AND each facet filter but the facet `without`
   /// (drill-sideways counts), AND NOT the exclusions.

@@ -178,7 +178,12 @@ SearchResult Searcher::run(const SearchRequest& req) {
   // (Only --explain shows it; a synonym of thousands of words makes it long.)
   if (req.explain) result.query_description = query.assemble().get_description();
   result.total = main.total;
-  if (!req.loose && query.has_compound && !query.widened) result.loose_more = count_loose(req) - main.total;
+  if (!req.loose && (query.has_compound || query.held_back) && !query.widened) {
+    result.loose_more = count_loose(req) - main.total;
+    result.loose_by = query.has_compound && query.held_back ? "the words apart or weaker equivalents"
+                      : query.has_compound                  ? "the words apart"
+                                                            : "weaker equivalents";
+  }
   result.missing_shards = m_index->missing;
   result.facets = count_facets(facets, main, *collector, query);
 

@@ -17,9 +17,12 @@ std::string quoted_list(const std::vector<std::string>& words) {
 std::vector<std::string> zero_hit_messages(const SearchRequest& req, const SearchResult& typed) {
   std::vector<std::string> out;
   if (typed.total > 0) return out;
-  if (typed.loose_more > 0)
+  if (typed.loose_more > 0 && typed.loose_by == "the words apart")
     out.push_back(fmt::format("no note has the words of '{}' together; {} {} them apart (--loose lists them)",
                               req.query, typed.loose_more, typed.loose_more == 1 ? "has" : "have"));
+  else if (typed.loose_more > 0)
+    out.push_back(fmt::format("no note matches '{}' as typed; {} {} {} (--loose lists them)", req.query,
+                              typed.loose_more, typed.loose_more == 1 ? "has" : "have", typed.loose_by));
   if (!typed.correction.empty())
     out.push_back(fmt::format("no hits for '{}'; did you mean '{}'?", req.query, typed.correction));
   else if (!typed.suggestions.empty())
@@ -46,9 +49,12 @@ PeopleSearch search_for_people(Searcher& searcher, const SearchRequest& req) {
   };
   SearchRequest loose = req;
   loose.loose = true;
+  const std::string notes = typed.loose_more == 1 ? "1 note" : fmt::format("{} notes", typed.loose_more);
   if (typed.loose_more > 0 &&
-      show(loose, fmt::format("No note has the words of '{}' together; {} with them apart:", req.query,
-                              typed.loose_more == 1 ? "1 note" : fmt::format("{} notes", typed.loose_more))))
+      show(loose,
+           typed.loose_by == "the words apart"
+               ? fmt::format("No note has the words of '{}' together; {} with them apart:", req.query, notes)
+               : fmt::format("No note matches '{}' as typed; {} with {}:", req.query, notes, typed.loose_by)))
     return out;
   SearchRequest widened = req;
   widened.widen = true;

@@ -313,7 +313,7 @@ class TextPrinter : public Printer {
                                   : fmt::format("showing {}–{}", first, req.offset + res.hits.size());
     text += fmt::format(
         "{} {} ({}){}\n", res.total, res.total == 1 ? "hit" : "hits", shown,
-        res.loose_more ? fmt::format("; {} more with the words apart (--loose lists them)", res.loose_more)
+        res.loose_more ? fmt::format("; {} more with {} (--loose lists them)", res.loose_more, res.loose_by)
                        : "");
     for (const auto& f : res.facets) facet(text, f);
     for (const auto& f : res.facets)

@@ -308,6 +308,12 @@ TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no eq
                                {"treat.md", "Treat warnings as errors.\n"}});
   Searcher s(index.index);
   CHECK(hit_paths(s, "ロケール") == std::set<std::string>{"ja.md", "en.md"});
+  // Counted as what --loose would add.
+  SearchRequest req;
+  req.query = "ロケール";
+  const SearchResult r = s.search(req);
+  CHECK(r.loose_more == 1);
+  CHECK(r.loose_by == "weaker equivalents");
   CHECK(hit_paths(s, "トレイト") == std::set<std::string>{"kata.md", "trait.md", "both.md"});
 }
 

@@ -132,8 +132,10 @@ struct SearchResult {
   std::string correction;
   std::size_t total = 0;  ///< exact number of matching notes
   /// Without SearchRequest::loose: how many more notes match with the pieces
-  /// of a compound apart (what loose would add to total).
+  /// of a compound apart or through weaker equivalents (what loose would add to total).
   std::size_t loose_more = 0;
+  /// What those notes have: "the words apart", "weaker equivalents" or both.
+  std::string loose_by;
   std::vector<Hit> hits;
   std::vector<FacetCounts> facets;  ///< the facets asked for, in the order asked
   /// Shards that did not answer (--allow-partial): the total, the hits and the
