@@ -353,7 +353,7 @@ TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "
 
 TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise is loose", "[bridge]") {
   const test::TestIndex index({{"std.md", "標準ライブラリ (std) を 使う。\n"},
-                               {"lib.md", "The standard library of Rust.\n"},
+                               {"lib.md", "The standard library of Rust; 標準ライブラリ の 話。\n"},
                                {"cpp.md", "std::vector in C++.\n"}});
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict", "標準ライブラリ [ひょうじゅんライブラリ] /(n) standard library/\n");
@@ -366,4 +366,32 @@ TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise
        Bridges(db, analyzer, dictionary).of("標準ライブラリ", analyzer.words("標準ライブラリ")))
     loose[b.equivalent] = b.loose;
   CHECK(loose == std::map<std::string, bool>{{"std", true}, {"standard library", false}});
+}
+
+TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lacks the word", "[bridge]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "強化学習 [きょうかがくしゅう] /(n) reinforcement learning/\n"
+               "模倣学習 [もほうがくしゅう] /(n) imitation learning/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const auto loose = [&](const test::TestIndex& index, const std::string& word) {
+    const Xapian::Database db(index.index);
+    std::map<std::string, bool> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
+      out[b.equivalent] = b.loose;
+    return out;
+  };
+  // Both words in the vault, never in one note: nothing says they are one here.
+  const test::TestIndex apart({{"ja.md", "強化学習 の 研究。\n"},
+                               {"en.md", "A reinforcement learning survey. imitation learning too.\n"}});
+  CHECK(loose(apart, "強化学習") == std::map<std::string, bool>{{"reinforcement learning", true}});
+  // A note says both.
+  const test::TestIndex together({{"ja.md", "強化学習 の 研究。\n"},
+                                  {"both.md", "強化学習 = reinforcement learning。\n"},
+                                  {"en.md", "A reinforcement learning survey.\n"}});
+  CHECK(loose(together, "強化学習") == std::map<std::string, bool>{{"reinforcement learning", false}});
+  // The vault never says the word: the dictionary is the way to its notes.
+  CHECK(loose(apart, "模倣学習") == std::map<std::string, bool>{{"imitation learning", false}});
 }
