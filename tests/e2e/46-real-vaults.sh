@@ -115,6 +115,22 @@ precision "$M" "$MV" matsuura-research-note --min-precision 0.99 --min-recall 0.
 precision "$R" "$RV" robotics-paper-notes --min-precision 0.98 --min-recall 0.47
 precision "$T" "$TV" ja-techdocs --min-precision 0.96 --min-recall 0.91
 precision "$T" "$TV" ja-techdocs-floods --min-each 0.95
+# Ranking: graded queries judged by reading the notes (data/labels/ranking), nDCG@10 and more per
+# category against the figures measured when they were set.
+ranking() {  # ranking INDEX LABELS
+  checks=$((checks + 1))
+  if "$SAGASU_BIN/tests/sagasu-eval" --index "$1" --queries "$SAGASU_SRC/data/labels/ranking/$2.tsv" \
+    --thresholds "$SAGASU_SRC/data/labels/ranking/$2.thresholds.tsv" >"$WORK/ranking.out" 2>&1; then
+    echo "ok   ranking $2: $(grep '^overall ' "$WORK/ranking.out" | tr -s ' ')"
+  else
+    echo "FAIL ranking $2"
+    grep -E '^FAIL|^sagasu-eval' "$WORK/ranking.out" | sed 's/^/     | /'
+    failures=$((failures + 1))
+  fi
+}
+ranking "$M" matsuura-research-note
+ranking "$R" robotics-paper-notes
+ranking "$T" ja-techdocs
 
 parity --index "$M" --name matsuura --samples 150 --substrings 1000
 parity --index "$R" --name robotics --samples 150 --substrings 1000
