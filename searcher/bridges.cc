@@ -131,27 +131,35 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   // (A Japanese term's: the English in a parenthesis is often a name or code,
   // while an English word glossed in Japanese may have a sense of the vault's own:
   // 退避(eviction) where the dictionary says 立ち退き.)
+  if (words.empty()) return;
+  // The notes saying the piece, counted once when a rule asks.
+  std::optional<double> piece_notes;
+  const auto piece = [&] {
+    if (!piece_notes) piece_notes = in_notes(phrase(words));
+    return *piece_notes;
+  };
+  std::vector<std::vector<std::string>> equivalents;  // each bridge's equivalent, as words
+  for (const Bridge& b : bridges) equivalents.push_back(m_analyzer.words(b.equivalent));
   std::vector<std::string> senses;  // the dictionary's equivalents of the piece, folded
   if (!std::all_of(words.begin(), words.end(), latin_word))
     for (const DictionaryEntry& e : m_dictionary.of(fmt::format("{}", fmt::join(words, " "))))
       senses.push_back(unicode::nfkc_casefold(e.equivalent));
-  for (Bridge& b : bridges) {
-    const std::vector<std::string> equivalent = m_analyzer.words(b.equivalent);
-    if (b.how != "gloss" || b.stating > 1 || words.empty() || equivalent.empty()) continue;
+  for (std::size_t i = 0; i < bridges.size(); ++i) {
+    Bridge& b = bridges[i];
+    if (b.how != "gloss" || b.stating > 1 || equivalents[i].empty()) continue;
     if (std::find(senses.begin(), senses.end(), unicode::nfkc_casefold(b.equivalent)) != senses.end())
       continue;
-    const double with = senses.empty() ? in_notes(phrase(equivalent)) : 0;
-    if (!senses.empty() || (with >= MIN_COMMON && with >= COMMONER * std::max(1.0, in_notes(phrase(words)))))
-      b.loose = true;
+    const double with = senses.empty() ? in_notes(phrase(equivalents[i])) : 0;
+    if (!senses.empty() || (with >= MIN_COMMON && with >= COMMONER * std::max(1.0, piece()))) b.loose = true;
   }
-  std::optional<double> piece_notes;
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
-  for (Bridge& b : bridges) {
+  for (std::size_t i = 0; i < bridges.size(); ++i) {
+    Bridge& b = bridges[i];
     if (b.how == "sound" && stated) b.loose = true;
     if (b.loose || (b.how != "sound" && b.how != "dictionary")) continue;
-    const std::vector<std::string> equivalent = m_analyzer.words(b.equivalent);
-    if (equivalent.empty() || words.empty()) continue;
-    if (!piece_notes) piece_notes = in_notes(phrase(words));
+    const std::vector<std::string>& equivalent = equivalents[i];
+    if (equivalent.empty()) continue;
+    piece();
     const double with = in_notes(phrase(equivalent));
     const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, phrase(words), phrase(equivalent)));
     // How often the notes with the equivalent say the piece, against the others.
