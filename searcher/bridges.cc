@@ -93,8 +93,8 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 //   tell (fewer than MIN_EXPECTED notes together by chance), or a piece most
 //   notes say anyway (訓練 and training in a vault about training), keep
 //   the dictionary's word;
-// - a dictionary pair of two words the vault has counts where it uses them
-//   as one: some note says both, and the notes with the equivalent say the
+// - a dictionary pair of two words the vault has (but a loanword and its
+//   source) counts where it uses them as one: some note says both, and the notes with the equivalent say the
 //   piece at least MIN_LIFT times as often as the others (or both are the
 //   vault's topic, in most notes). A dictionary gives every sense of a
 //   common word (escape: 避難, "evacuation"); of the pairs sampled on the
@@ -152,6 +152,17 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     const double with = senses.empty() ? in_notes(phrase(equivalents[i])) : 0;
     if (!senses.empty() || (with >= MIN_COMMON && with >= COMMONER * std::max(1.0, piece()))) b.loose = true;
   }
+  // A dictionary pair of a katakana word and the English it sounds like is a
+  // loanword and its source (キャリブレーション: calibration): one sense, as a
+  // sound-alike is, even where no note happens to say both.
+  const std::string joined = fmt::format("{}", fmt::join(words, ""));
+  const auto loanword = [&](std::size_t i) {
+    if (equivalents[i].size() != 1) return false;
+    const std::string& other = equivalents[i][0];
+    const Script a = sound_script(joined), b = sound_script(other);
+    if (a == Script::None || b == Script::None || a == b) return false;
+    return a == Script::Katakana ? sounds_alike(joined, other) : sounds_alike(other, joined);
+  };
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
@@ -169,7 +180,8 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
                          among_others <= MAX_ELSEWHERE && among_with < MIN_LIFT * among_others;
     const bool topic = *piece_notes > MAX_ELSEWHERE * notes && with > MAX_ELSEWHERE * notes;
     const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
-    if (against || (b.how == "dictionary" && *piece_notes > 0 && with > 0 && !used)) b.loose = true;
+    if (against || (b.how == "dictionary" && !loanword(i) && *piece_notes > 0 && with > 0 && !used))
+      b.loose = true;
     if (b.how == "sound") sounds.emplace_back(&b, together);
   }
   // Of words sounding alike, the one the notes write beside it (トレイト:

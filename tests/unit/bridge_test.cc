@@ -395,3 +395,28 @@ TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lac
   // The vault never says the word: the dictionary is the way to its notes.
   CHECK(loose(apart, "模倣学習") == std::map<std::string, bool>{{"imitation learning", false}});
 }
+
+TEST_CASE("Bridge tier: a dictionary loanword and its source count with no note saying both", "[bridge]") {
+  // robotics-paper-notes, キャリブレーション: the Japanese notes say the
+  // loanword, the English ones calibration, none both; one sense, as a
+  // sound-alike has. A pair that only means the same (強化学習) still needs a note.
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "キャリブレーション /(n) calibration/\n"
+               "強化学習 [きょうかがくしゅう] /(n) reinforcement learning/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const test::TestIndex index({{"ja.md", "カメラ の キャリブレーション。強化学習 の 研究。\n"},
+                               {"en.md", "Camera calibration. A reinforcement learning survey.\n"}});
+  const Xapian::Database db(index.index);
+  const auto loose = [&](const std::string& word) {
+    std::map<std::string, bool> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
+      if (b.how == "dictionary") out[b.equivalent] = b.loose;
+    return out;
+  };
+  CHECK(loose("キャリブレーション") == std::map<std::string, bool>{{"calibration", false}});
+  CHECK(loose("calibration") == std::map<std::string, bool>{{"キャリブレーション", false}});
+  CHECK(loose("強化学習") == std::map<std::string, bool>{{"reinforcement learning", true}});
+}
