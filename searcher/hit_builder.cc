@@ -85,19 +85,21 @@ void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only
 }
 
 void HitBuilder::add_score_parts(const Xapian::Query& only, Hit& hit) const {
+  auto weight_in = [&](const Xapian::Query& q) {
+    if (q.empty()) return 0.0;
+    Xapian::Enquire e(m_index.all);
+    e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, only));
+    e.set_weighting_scheme(Xapian::BM25Weight());
+    const Xapian::MSet m = e.get_mset(0, 1);
+    return m.empty() ? 0.0 : m.begin().get_weight();
+  };
   auto weight_of = [&](auto pick) {
     std::vector<Xapian::Query> qs;
     for (const auto& c : m_query.chunks) {
       Xapian::Query q = pick(c);
       if (!q.empty()) qs.push_back(q);
     }
-    if (qs.empty()) return 0.0;
-    Xapian::Enquire e(m_index.all);
-    e.set_query(Xapian::Query(Xapian::Query::OP_FILTER,
-                              Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end()), only));
-    e.set_weighting_scheme(Xapian::BM25Weight());
-    const Xapian::MSet m = e.get_mset(0, 1);
-    return m.empty() ? 0.0 : m.begin().get_weight();
+    return qs.empty() ? 0.0 : weight_in(Xapian::Query(Xapian::Query::OP_OR, qs.begin(), qs.end()));
   };
   auto scaled = [](const Xapian::Query& q, double w) {
     return q.empty() ? q : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, q, w);
@@ -109,6 +111,7 @@ void HitBuilder::add_score_parts(const Xapian::Query& only, Hit& hit) const {
   hit.score_parts.emplace_back(
       "scattered", weight_of([&](const Chunk& c) { return scaled(c.scattered, SCATTERED_WEIGHT); }));
   hit.score_parts.emplace_back("substring", weight_of([](const Chunk& c) { return c.substring; }));
+  hit.score_parts.emplace_back("title", weight_in(m_query.title));
 }
 
 }  // namespace sagasu

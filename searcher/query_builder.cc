@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "sagasu/error.h"
@@ -32,7 +33,7 @@ WordsAndStems words_and_stems(Analyzer& analyzer, const std::string& text) {
     if (t.kind == TokenKind::Word) {
       out.words.push_back(t.text);
       out.stems.emplace_back();
-    } else if (!out.words.empty()) {
+    } else if (t.kind == TokenKind::Stem && !out.words.empty()) {
       out.stems.back() = t.text;
     }
   }
@@ -94,8 +95,41 @@ Xapian::Query Chunk::all_tiers() const {
   if (!bridge.empty()) q.push_back(bridge);
   if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
   if (!substring.empty()) q.push_back(substring);
-  return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
+  if (q.empty()) return Xapian::Query();
+  return Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
 }
+
+namespace {
+
+Xapian::Query title_evidence(const std::vector<Chunk>& chunks) {
+  // Each piece in the title weighs TITLE_WEIGHT × its rarity r × r / R, R the
+  // rarity of the pieces that can be in a title; a title with all of them
+  // adds the rest, up to TITLE_WEIGHT × R. So one piece alone weighs all of
+  // it, and of two pieces alike, a title with one weighs a quarter of one
+  // with both. Fixed weights (FixedWeightPostingSource, filtered by the title
+  // terms): the same in every note, adding no note of their own.
+  const auto fixed = [](double weight, const Xapian::Query& in) {
+    return Xapian::Query(Xapian::Query::OP_FILTER,
+                         Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()), in);
+  };
+  double total = 0, squares = 0;
+  std::vector<Xapian::Query> out, each;
+  for (const Chunk& c : chunks)
+    if (!c.in_title.empty() && c.rarity > 0) total += c.rarity;
+  for (const Chunk& c : chunks) {
+    if (c.in_title.empty() || c.rarity <= 0) continue;
+    const double share = c.rarity / total;
+    squares += c.rarity * share;
+    each.emplace_back(Xapian::Query::OP_OR, c.in_title.begin(), c.in_title.end());
+    out.push_back(fixed(TITLE_WEIGHT * c.rarity * share, each.back()));
+    for (const auto& [in, rarity] : c.words_in_title) out.push_back(fixed(TITLE_WORD_WEIGHT * rarity * share, in));
+  }
+  if (each.size() > 1 && total > squares)
+    out.push_back(fixed(TITLE_WEIGHT * (total - squares), Xapian::Query(Xapian::Query::OP_AND, each.begin(), each.end())));
+  return out.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, out.begin(), out.end());
+}
+
+}  // namespace
 
 Xapian::Query CompiledQuery::assemble(std::string_view without) const {
   Xapian::Query query = text.empty() ? Xapian::Query(Xapian::Query::MatchAll) : text;
@@ -126,6 +160,9 @@ CompiledQuery QueryBuilder::build(const SearchRequest& req) {
   // The plain AND of two or more pieces can be widened to OR (zero-hit rescue).
   q.widenable = q.text_tree.op == QueryNode::Op::And && q.text_tree.children.size() > 1;
   compile_text(q, false);
+  // (Loose, a compound's words widen too: any of them.)
+  q.widenable = q.widenable || (m_loose && q.has_compound);
+  if (req.any_piece && q.widenable) widen(q);
   if (q.text.empty() && q.filters.empty() && q.must_not.empty() && !req.match_all)
     throw UsageError(fmt::format("query: nothing to search for in '{}'", req.query));
   return q;
@@ -272,9 +309,12 @@ void QueryBuilder::compile_text(CompiledQuery& q, bool any) {
   q.match = MatchTerms();
   q.has_compound = false;
   q.held_back = false;
+  m_any = any;
   const bool no_text = q.text_tree.op == QueryNode::Op::And && q.text_tree.children.empty();
   std::tie(q.text, q.root) =
       no_text ? std::pair<Xapian::Query, int>{Xapian::Query(), -1} : build_node(q.text_tree, any, q);
+  q.title = title_evidence(q.chunks);
+  if (!q.text.empty() && !q.title.empty()) q.text = Xapian::Query(Xapian::Query::OP_AND_MAYBE, q.text, q.title);
 }
 
 std::pair<Xapian::Query, int> QueryBuilder::build_node(const QueryNode& n, bool any, CompiledQuery& q) {
@@ -389,6 +429,12 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   // requires the typed text itself); a name's words have theirs in the other alternative.
   if (prefix.empty() && !name) add_substring_tier(c, text);
   if (m_exact) match.literals.push_back(text);
+  if (prefix.empty()) {
+    c.rarity = rarity(c.info.words);
+    if (c.info.words.size() > 1 && !phrase)
+      for (const auto& w : c.info.words)
+        c.words_in_title.emplace_back(Xapian::Query(std::string(schema::TITLE.prefix) + w), rarity({w}));
+  }
   return c;
 }
 
@@ -401,6 +447,7 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
     if (!prefix.empty()) return;
     // A word in the title counts again, as its own field.
     c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(title_prefix + words[0]));
+    c.in_title.emplace_back(title_prefix + words[0]);
     if (!c.info.stems[0].empty() && !phrase) {
       const std::string stem = std::string(schema::STEM.prefix) + c.info.stems[0];
       c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(stem));
@@ -421,13 +468,17 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
   std::vector<std::string> in_title;
   for (const auto& w : words) in_title.push_back(title_prefix + w);
   c.alternatives.push_back({in_title, true});
+  c.in_title.push_back(phrase_of(words, title_prefix));
   // A quoted phrase must be adjacent; the pieces of a compound typed as one
   // word may be apart only when loose hits are asked for, and rank lower.
   c.compound = !phrase;
   if (c.compound && m_loose) {
     std::vector<Xapian::Query> terms(words.begin(), words.end());
-    c.scattered = Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
-    c.alternatives.push_back({words, false});
+    c.scattered = Xapian::Query(m_any ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, terms.begin(), terms.end());
+    if (m_any)
+      for (const auto& w : words) c.alternatives.push_back({{w}, false});
+    else
+      c.alternatives.push_back({words, false});
   }
 }
 
@@ -450,6 +501,7 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
       alts.emplace_back(Xapian::Query::OP_OR, Xapian::Query(sw[0]), Xapian::Query(title_prefix + sw[0]));
     else
       alts.push_back(phrase_of(sw, ""));
+    c.in_title.push_back(sw.size() == 1 ? Xapian::Query(title_prefix + sw[0]) : phrase_of(sw, title_prefix));
   }
   if (!alts.empty()) c.synonyms = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
 }
@@ -477,6 +529,7 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
         if (w.empty()) continue;
         forms.emplace_back(w);
         forms.emplace_back(title_prefix + w);
+        c.in_title.emplace_back(title_prefix + w);
         c.alternatives.push_back({{w}, false});
         match.words.insert(w);
       }
@@ -484,6 +537,7 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     } else {
       q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
       c.alternatives.push_back({words, true});
+      c.in_title.push_back(phrase_of(words, title_prefix));
     }
     match.add_together(words);
     // Its words share the weight: a phrase of three weighs as one word would.
@@ -611,6 +665,15 @@ Xapian::Query QueryBuilder::words_containing(std::string_view piece) const {
                          Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()),
                          1.0 / static_cast<double>(terms.size()));
   return unweighted(Xapian::Query(Xapian::Query::OP_SYNONYM, terms.begin(), terms.end()));
+}
+
+double QueryBuilder::rarity(const std::vector<std::string>& words) const {
+  // As BM25 sums its terms' idf: a phrase of three weighs as three words.
+  const double notes = m_db.get_doccount();
+  double idf = 0;
+  for (const auto& w : words)
+    idf += std::max(0.1, std::log((notes + 1) / (static_cast<double>(m_db.get_termfreq(w)) + 0.5)));
+  return idf;
 }
 
 const WordList& QueryBuilder::words() const {

@@ -41,6 +41,13 @@ struct Chunk {
   Xapian::Query synonyms;  ///< the other names of a page this text names (its title, its aliases)
   Xapian::Query bridge;    ///< its equivalents in the other language (unweighted: all_tiers scales it)
   std::vector<Xapian::Query> bridges;  ///< each equivalent's query, as info.bridges lists them
+  /// The piece in a note's title, through any tier but the substring's
+  /// (unweighted), and the rarity (summed idf) of its words: what it weighs
+  /// there (CompiledQuery::title).
+  std::vector<Xapian::Query> in_title;
+  double rarity = 0;
+  /// Each word of a piece of several in the title alone, and its rarity.
+  std::vector<std::pair<Xapian::Query, double>> words_in_title;
   /// The chunk matches as words when a note has one of these.
   std::vector<WordMatch> alternatives;
   bool verify = false;      ///< substring candidates (3+ characters) need the text to confirm them
@@ -72,6 +79,15 @@ inline constexpr double SYNONYM_WEIGHT = 0.5;    ///< another name of the same p
 /// about caution), a sound-alike or a word-by-word equivalent.
 inline constexpr double BRIDGE_WEIGHT = 0.4;
 inline constexpr double BRIDGE_WEIGHT_GENERAL = 0.25;
+/// The query in the title says what the note is about: a weight of its
+/// own, the same for every note (not lost in a long one), this many times
+/// the rarity (idf) of the query's words, whichever tier matched them. A
+/// title with some of the pieces names another topic (Marshal フォーマット for
+/// 文字列 フォーマット): its weight shrinks as the square of the share it holds.
+inline constexpr double TITLE_WEIGHT = 2.0;
+/// A word of a piece of several in the title (syntax of "syntax
+/// highlighting" in syntax.jax): less, as part of the evidence.
+inline constexpr double TITLE_WORD_WEIGHT = 1.0;
 /// The weight of a bridge by where it comes from (Bridge::how).
 inline double bridge_weight(const std::string& how) {
   return how == "gloss" || how == "abbreviation" || how == "link" ? BRIDGE_WEIGHT : BRIDGE_WEIGHT_GENERAL;
@@ -83,7 +99,8 @@ struct CompiledQuery {
   std::vector<Chunk> chunks;  ///< its pieces of text
   std::vector<VNode> nodes;   ///< its tree for the verifier
   int root = -1;              ///< the root node, -1 without text
-  Xapian::Query text;         ///< its Xapian query (empty: every note)
+  Xapian::Query text;         ///< its Xapian query (empty: every note), title evidence included
+  Xapian::Query title;        ///< the title evidence alone (TITLE_WEIGHT; empty: none)
   std::map<std::string, std::vector<Xapian::Query>> filters;  ///< facet field → its values (OR-ed)
   std::vector<Xapian::Query> must_not;                        ///< excluded filter values
   std::map<std::string, std::set<std::string>> selected;      ///< field → the terms its filters match
@@ -156,6 +173,8 @@ class QueryBuilder {
   /// The notes with a word whose folding contains the letters and digits.
   Xapian::Query words_containing(std::string_view piece) const;
   const WordList& words() const;
+  /// How rare the words are in the notes: the sum of their idf.
+  double rarity(const std::vector<std::string>& words) const;
 
   const Xapian::Database& m_db;
   Analyzer& m_analyzer;
@@ -166,6 +185,7 @@ class QueryBuilder {
   WordSource m_words;
   mutable std::shared_ptr<const WordList> m_own_words;  ///< built from m_db when m_words is empty
   bool m_loose = false;
+  bool m_any = false;  // widened: any piece, and (loose) any word of a compound
   bool m_match_all = false;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "collector.h"
 #include "hit_builder.h"
@@ -138,7 +139,9 @@ const std::vector<std::string>& Searcher::missing_shards() const {
 
 SearchResult Searcher::search(const SearchRequest& req) {
   try {
-    return run(req);
+    SearchResult result = run(req);
+    if (req.go_on) go_on(req, result);
+    return result;
   } catch (const Xapian::NetworkError& e) {
     // Xapian does not say which shard: name them all.
     throw Error(
@@ -169,7 +172,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   SearchResult result;
   result.notices = builder.fields().notices();
   result.widenable = query.widenable;
-  if (main.total == 0 && query.widenable && req.widen) {
+  if (main.total == 0 && query.widenable && req.widen && !query.widened) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);
     main = collector->collect(query.assemble(), first, max, facets.in_main);
@@ -200,6 +203,56 @@ SearchResult Searcher::run(const SearchRequest& req) {
     result.correction = std::move(c.query);
   }
   return result;
+}
+
+// A reader's ranked list goes on where the hits end before the page does:
+// first the notes the loose search adds (the words apart, weaker
+// equivalents), then those with some of the words (most first), each in its
+// search's order. The page's share of them is built; the hits, the total and
+// the facets stay the query's.
+void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
+  constexpr std::size_t MOST = std::numeric_limits<Xapian::doccount>::max();
+  const std::size_t end = std::min(req.offset, MOST) + std::min(req.limit, MOST);
+  if (result.total == 0 || result.total >= end) return;
+  SearchRequest quiet = req;
+  quiet.go_on = false;
+  quiet.facets.clear();
+  quiet.offset = 0;
+  // The hits' notes, never listed again.
+  std::set<std::string> seen;
+  if (req.offset == 0) {
+    for (const Hit& h : result.hits) seen.insert(h.path);
+  } else {
+    SearchRequest all = quiet;
+    all.limit = result.total;
+    all.snippets = 0;
+    for (const Hit& h : run(all).hits) seen.insert(h.path);
+  }
+  std::size_t skip = req.offset > result.total ? req.offset - result.total : 0;
+  std::size_t want = end - std::max(req.offset, static_cast<std::size_t>(result.total));
+  std::size_t rank = result.total;
+  const auto add = [&](SearchRequest looser, const std::string& how) {
+    // Among the first seen + skip + want of a looser search (a superset), the new ones.
+    looser.limit = seen.size() + skip + want;
+    for (Hit& h : run(looser).hits) {
+      if (want == 0) return;
+      if (!seen.insert(h.path).second) continue;
+      ++rank;
+      if (skip > 0) {
+        --skip;
+        continue;
+      }
+      h.rank = rank;
+      h.beyond = how;
+      result.beyond.push_back(std::move(h));
+      --want;
+    }
+  };
+  SearchRequest loose = quiet;
+  loose.loose = true;
+  if (!req.loose && result.loose_more > 0) add(loose, result.loose_by);
+  loose.any_piece = true;
+  if (!req.any_piece && want > 0) add(loose, "some of the words");
 }
 
 std::size_t Searcher::count_loose(const SearchRequest& req) {

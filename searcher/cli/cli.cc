@@ -289,6 +289,8 @@ int search(Args& a) {
   // People see what the closest search finds when the query finds nothing,
   // under a heading; pipelines get the query as typed (fallback.h).
   PeopleSearch shown;
+  // A ranked list for a reader goes on past the hits (SearchRequest::go_on).
+  a.req.go_on = format_of(a) == OutputFormat::Text || format_of(a) == OutputFormat::Json;
   if (format_of(a) == OutputFormat::Text) {
     shown = search_for_people(searcher, a.req);
   } else {

@@ -159,6 +159,7 @@ nlohmann::json hit_json(const Hit& h) {
   jh["title"] = h.title;
   jh["kind"] = h.kind;
   jh["tier"] = to_string(h.tier);
+  if (!h.beyond.empty()) jh["beyond"] = h.beyond;
   if (!h.bridged.empty()) {
     auto bridged = nlohmann::json::array();
     for (const auto& [piece, b] : h.bridged)
@@ -305,7 +306,15 @@ class TextPrinter : public Printer {
     std::string text;
     if (req.explain) text_explain(text, res);
     for (const Hit& h : res.hits) hit(text, visible(h));
-    if (!res.hits.empty()) text += '\n';
+    // The list goes on past the hits, under a line that says how they match.
+    std::string how;
+    for (const Hit& h : res.beyond) {
+      if (h.beyond != how)
+        text += fmt::format("{}-- not counted: notes with {} --{}\n", m_dim, h.beyond, m_reset);
+      how = h.beyond;
+      hit(text, visible(h));
+    }
+    if (!res.hits.empty() || !res.beyond.empty()) text += '\n';
     const std::size_t first = res.hits.empty() ? 0 : req.offset + 1;
     // An offset past the last hit shows none (not "showing 0–offset").
     const std::string shown = res.hits.empty() && res.total > 0 && req.offset > 0
@@ -487,6 +496,11 @@ class JsonPrinter : public Printer {
     auto hits = nlohmann::json::array();
     for (const Hit& h : res.hits) hits.push_back(hit_json(h));
     j["hits"] = std::move(hits);
+    if (!res.beyond.empty()) {
+      auto beyond = nlohmann::json::array();
+      for (const Hit& h : res.beyond) beyond.push_back(hit_json(h));
+      j["beyond"] = std::move(beyond);
+    }
     if (req.explain) j["explain"] = explain_json(res);
     out += dump(j);
     out += '\n';

@@ -175,8 +175,11 @@ std::map<std::string, Mean> run_judged(Searcher& searcher, const std::vector<Jud
     req.query = j.query + (j.filters.empty() ? "" : " " + j.filters);
     req.limit = 10;
     req.snippets = 0;
+    req.go_on = true;  // the ranked list a reader sees goes on past the hits
     std::vector<std::string> ranked;
-    for (const auto& h : search_for_people(searcher, req).result.hits) ranked.push_back(h.path);
+    const SearchResult shown = search_for_people(searcher, req).result;
+    for (const auto& h : shown.hits) ranked.push_back(h.path);
+    for (const auto& h : shown.beyond) ranked.push_back(h.path);
     const Scores s = score(j, ranked);
     by_category[j.category].push_back(s);
     by_category[OVERALL].push_back(s);

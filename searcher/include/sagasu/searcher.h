@@ -41,6 +41,13 @@ struct SearchRequest {
   bool loose = false;
   /// When no note has every piece of the query, the notes with any of them (a notice says so).
   bool widen = false;
+  /// A page the hit set does not fill goes on with notes that match more
+  /// loosely (SearchResult::beyond): a reader's ranked list. The total, the
+  /// facets and the hits stay the query's.
+  bool go_on = false;
+  /// The notes with any piece of the query (OR, ranked: most pieces first),
+  /// as widen gives when no note has them all.
+  bool any_piece = false;
   bool explain = false;    ///< fill Hit::score_parts and SearchResult::chunks
   bool match_all = false;  ///< an empty query matches every note (instead of being an error)
   enum class Sort { Relevance, Year, Title } sort = Sort::Relevance;  ///< year: newest first; title: A–Z
@@ -115,6 +122,9 @@ struct Hit {
   std::vector<std::pair<std::string, Bridge>> bridged;
   MatchTerms terms;  ///< what to highlight in this note (words; substrings it lacks as words)
   std::vector<std::pair<std::string, double>> score_parts;  ///< tier → weight (explain only)
+  /// In SearchResult::beyond: how it matches more loosely than the hits
+  /// ("the words apart", "weaker equivalents", "some of the words").
+  std::string beyond;
   std::vector<Fragment> fragments;
 };
 
@@ -137,6 +147,10 @@ struct SearchResult {
   /// What those notes have: "the words apart", "weaker equivalents" or both.
   std::string loose_by;
   std::vector<Hit> hits;
+  /// With SearchRequest::go_on, where the hits end before the page does: the
+  /// notes a looser search adds, ranked after them (ranks going on from the
+  /// total), the page's share of them. Not hits: no count holds them.
+  std::vector<Hit> beyond;
   std::vector<FacetCounts> facets;  ///< the facets asked for, in the order asked
   /// Shards that did not answer (--allow-partial): the total, the hits and the
   /// facet counts leave their notes out. Empty when every shard answered.
@@ -181,6 +195,8 @@ class Searcher {
   SearchResult run(const SearchRequest& request);
   /// The number of notes the request matches with loose compounds.
   std::size_t count_loose(const SearchRequest& request);
+  /// SearchRequest::go_on: fills SearchResult::beyond.
+  void go_on(const SearchRequest& request, SearchResult& result);
   FacetCounts list_terms(const schema::Field& field);
 
   std::unique_ptr<OpenIndex> m_index;

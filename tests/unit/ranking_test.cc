@@ -1,0 +1,103 @@
+// Ranking a user sees: the query in a note's title, and the ranked list that
+// goes on past the hits without counting the notes it adds.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "sagasu/searcher.h"
+#include "test_index.h"
+
+using namespace sagasu;
+
+namespace {
+
+SearchResult search(const std::string& index, const std::string& query, bool explain = false) {
+  SearchRequest req;
+  req.query = query;
+  req.explain = explain;
+  req.go_on = true;
+  return Searcher(index).search(req);
+}
+
+std::vector<std::string> paths(const std::vector<Hit>& hits) {
+  std::vector<std::string> out;
+  for (const Hit& h : hits) out.push_back(h.path);
+  return out;
+}
+
+double part(const Hit& h, const std::string& name) {
+  for (const auto& [n, w] : h.score_parts)
+    if (n == name) return w;
+  return 0;
+}
+
+const Hit& hit(const SearchResult& r, const std::string& path) {
+  const auto it = std::find_if(r.hits.begin(), r.hits.end(), [&](const Hit& h) { return h.path == path; });
+  REQUIRE(it != r.hits.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("Ranking, a title with every piece of the query outweighs one with a piece", "[ranking]") {
+  // ja-techdocs, 文字列 フォーマット: "Marshal フォーマット" (a binary format)
+  // came first on its title's フォーマット alone. A title with some of the
+  // pieces weighs the square of its share; one with all of them, all.
+  test::TestIndex index({
+      {"Marshal フォーマット.md",
+       "バイナリのフォーマット。フォーマットの版。文字列は長さと文字列の中身。フォーマットの互換。\n"},
+      {"文字列フォーマット.md", "printf の書式。文字列 フォーマット の指示子。\n"},
+      {"配列.md", "文字列 と フォーマット の話。\n"},
+  });
+  const SearchResult r = search(index.index, "文字列 フォーマット", true);
+  REQUIRE(r.total == 3);
+  CHECK(r.hits.front().path == "文字列フォーマット.md");
+  const double both = part(hit(r, "文字列フォーマット.md"), "title");
+  const double one = part(hit(r, "Marshal フォーマット.md"), "title");
+  CHECK(part(hit(r, "配列.md"), "title") == 0);
+  CHECK(one > 0);
+  // フォーマット is about 0.3 of the query's rarity: 0.09 of the weight of a
+  // title with both (the share itself, 0.3, were it not squared).
+  CHECK(one < 0.15 * both);
+}
+
+TEST_CASE("Ranking, one piece in the title weighs twice its rarity, long note or short", "[ranking]") {
+  test::TestIndex index({
+      {"ストラグラー.md", "遅いノードの話。ストラグラー。\n"},
+      {"長いメモ.md", "ストラグラー ストラグラー ストラグラー の観察。ストラグラー の対策。\n"},
+      {"別.md", "無関係。\n"},
+  });
+  const SearchResult r = search(index.index, "ストラグラー", true);
+  REQUIRE(r.total == 2);
+  CHECK(r.hits.front().path == "ストラグラー.md");
+  CHECK(part(r.hits.front(), "title") > 0);
+  CHECK(part(hit(r, "長いメモ.md"), "title") == 0);
+}
+
+TEST_CASE("Ranking, the list goes on past the hits with notes it does not count", "[ranking]") {
+  test::TestIndex index({
+      {"a.md", "本番クラスタ の障害。\n"},
+      {"b.md", "本番 の 環境 と クラスタ の 構成。\n"},
+      {"c.md", "クラスタ だけ。\n"},
+      {"d.md", "無関係。\n"},
+  });
+  const SearchResult r = search(index.index, "本番クラスタ");
+  CHECK(paths(r.hits) == std::vector<std::string>{"a.md"});
+  CHECK(r.total == 1);
+  REQUIRE(r.beyond.size() == 2);
+  CHECK(r.beyond[0].path == "b.md");
+  CHECK(r.beyond[0].beyond == "the words apart");
+  CHECK(r.beyond[0].rank == 2);
+  CHECK(r.beyond[1].path == "c.md");
+  CHECK(r.beyond[1].beyond == "some of the words");
+  // A full page of hits has nothing below it; without go_on, nothing either.
+  SearchRequest one;
+  one.query = "本番クラスタ";
+  one.limit = 1;
+  one.go_on = true;
+  CHECK(Searcher(index.index).search(one).beyond.empty());
+  one.limit = 10;
+  one.go_on = false;
+  CHECK(Searcher(index.index).search(one).beyond.empty());
+}
