@@ -95,8 +95,7 @@ Xapian::Query Chunk::all_tiers() const {
   if (!bridge.empty()) q.push_back(bridge);
   if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
   if (!substring.empty()) q.push_back(substring);
-  if (q.empty()) return Xapian::Query();
-  return Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
+  return q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
 }
 
 namespace {
