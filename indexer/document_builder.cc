@@ -174,8 +174,12 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
         doc.add_term(std::string(schema::STEM.prefix) + t.text, wdf);
         continue;
       }
-      doc.add_posting(t.text, t.position, wdf);
-      add_shown_runs(t.text, words.shown_runs);
+      if (t.kind == TokenKind::Part) {
+        doc.add_posting(std::string(schema::PART.prefix) + t.text, t.position, 0);
+      } else {
+        doc.add_posting(t.text, t.position, wdf);
+        add_shown_runs(t.text, words.shown_runs);
+      }
       if (field == Field::Title) doc.add_posting(std::string(schema::TITLE.prefix) + t.text, t.position);
     }
     return last;

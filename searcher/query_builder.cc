@@ -447,6 +447,10 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
     // A word in the title counts again, as its own field.
     c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(title_prefix + words[0]));
     c.in_title.emplace_back(title_prefix + words[0]);
+    // A word of a name written as one (scale in MegaScale), as typed.
+    const std::string part = std::string(schema::PART.prefix) + words[0];
+    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(part));
+    c.alternatives.push_back({{part}, false});
     if (!c.info.stems[0].empty() && !phrase) {
       const std::string stem = std::string(schema::STEM.prefix) + c.info.stems[0];
       c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(stem));

@@ -55,6 +55,7 @@ Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {
   m_filters.push_back(make_nfkc_casefold_filter());
   m_filters.push_back(make_long_vowel_filter());
   m_filters.push_back(make_english_stem_filter());
+  m_filters.push_back(make_name_parts_filter());
 }
 
 Analyzer::~Analyzer() = default;

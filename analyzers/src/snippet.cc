@@ -120,7 +120,7 @@ std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(s
     std::vector<Token> words;  // the word tokens, for the phrases
     for (Token& t : m_analyzer.analyze(text)) {
       const bool hit =
-          t.kind == TokenKind::Word ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
+          t.kind != TokenKind::Stem ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
       if (hit) raw.emplace_back(t.byte_begin, t.byte_end);
       if (t.kind == TokenKind::Word && !m_terms.phrases.empty()) words.push_back(std::move(t));
     }

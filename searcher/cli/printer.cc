@@ -689,7 +689,7 @@ void print_tokens(std::string& out, const std::string& text, const std::vector<T
   for (const Token& t : tokens)
     out += fmt::format("{:>8}  {:<11}  {:<4}  {} ({})\n", t.position,
                        fmt::format("{}-{}", t.byte_begin, t.byte_end),
-                       t.kind == TokenKind::Word ? "word" : "stem", t.text,
+                       t.kind == TokenKind::Word ? "word" : t.kind == TokenKind::Stem ? "stem" : "part", t.text,
                        text.substr(t.byte_begin, t.byte_end - t.byte_begin));
 }
 

@@ -140,7 +140,8 @@ class Explainer {
     for (const Token& t : tokens) {
       if (t.kind == TokenKind::Word)
         words.push_back(t.text);
-      else if (s.kind != SampleKind::Phrase && has_term(doc, std::string(schema::STEM.prefix) + t.text))
+      else if (t.kind == TokenKind::Stem && s.kind != SampleKind::Phrase &&
+               has_term(doc, std::string(schema::STEM.prefix) + t.text))
         return "stem";
     }
     if (!words.empty() && adjacent(doc, words)) return "spacing";  // the words adjacent, other blanks between

@@ -101,3 +101,17 @@ TEST_CASE("Ranking, the list goes on past the hits with notes it does not count"
   one.go_on = false;
   CHECK(Searcher(index.index).search(one).beyond.empty());
 }
+
+TEST_CASE("Ranking, a word of a name written as one is found when typed", "[ranking]") {
+  // data/vault q75 Scale: the note titled MegaScale. The parts are no word
+  // of their own: the note's length and an equivalent's matches stay the words'.
+  test::TestIndex index({
+      {"MegaScale.md", "A system for training at scale; see file_name and email.policy.\n"},
+      {"other.md", "Nothing here.\n"},
+  });
+  for (const char* q : {"mega", "Scale", "policy", "name"}) {
+    const SearchResult r = search(index.index, q);
+    CHECK(paths(r.hits) == std::vector<std::string>{"MegaScale.md"});
+  }
+  CHECK(search(index.index, "megascale").total == 1);
+}

@@ -22,7 +22,7 @@ class TokenFilter {
 };
 
 /// ICU word segmentation followed by the filter chain:
-///   KatakanaJoin → NfkcCasefold → LongVowel → EnglishStem.
+///   KatakanaJoin → NfkcCasefold → LongVowel → EnglishStem → NameParts.
 /// Not thread-safe (the ICU break iterator keeps state): one per thread.
 class Analyzer {
  public:
@@ -32,7 +32,7 @@ class Analyzer {
   Analyzer& operator=(const Analyzer&) = delete;
 
   /// Tokens of UTF-8 text, positions from first_position on. Word tokens get
-  /// consecutive positions; a Stem token shares its word's position.
+  /// consecutive positions; a Stem or Part token shares its word's position.
   std::vector<Token> analyze(std::string_view text, std::uint32_t first_position = 1);
 
   /// Only the Word tokens' texts (for terms of a short value such as a query word).
@@ -54,5 +54,6 @@ std::unique_ptr<TokenFilter> make_katakana_join_filter();
 std::unique_ptr<TokenFilter> make_nfkc_casefold_filter();
 std::unique_ptr<TokenFilter> make_long_vowel_filter();
 std::unique_ptr<TokenFilter> make_english_stem_filter();
+std::unique_ptr<TokenFilter> make_name_parts_filter();
 
 }  // namespace sagasu

@@ -10,6 +10,9 @@ namespace sagasu {
 enum class TokenKind : std::uint8_t {
   Word,  ///< a word term, positional
   Stem,  ///< the English stem of the preceding Word, same position, indexed with prefix Z
+  /// A word of a name written as one (MegaScale, file_name, email.policy):
+  /// indexed as a word at its name's position, so it matches as a word.
+  Part,
 };
 
 /// One token: normalised text, word position, and byte offsets into the
