@@ -13,6 +13,7 @@
 #include "entity_pass.h"
 #include "facet_coverage.h"
 #include "index_metadata.h"
+#include "index_settings.h"
 #include "index_state.h"
 #include "index_writer.h"
 #include "sagasu/dictionary.h"
@@ -88,7 +89,9 @@ std::vector<CoverageTally> stored_tallies(ShardSet& shards, bool& all_stored) {
 
 }  // namespace
 
-IndexReport run_index(const IndexOptions& opts) {
+IndexReport run_index(const IndexOptions& given) {
+  IndexOptions opts = given;
+  settle_options(opts);
   try {
     return run_phases(opts);
   } catch (const Xapian::Error& e) {
@@ -116,6 +119,7 @@ IndexReport run_phases(const IndexOptions& opts) {
   report.shards = shards.size();
   report.lock_taken_over = shards.lock_taken_over();
   IndexState state(scan, shards, opts, config, jobs, report);
+  if (!shards.fresh()) refuse_left_out(state, scan, opts);
   // 3. Entities: the resolution of the whole vault, the notes it refreshes.
   phase("entities");
   report.unresolved_before = EntityPass::unresolved_in_index(opts.index);
@@ -143,13 +147,15 @@ IndexReport run_phases(const IndexOptions& opts) {
       whole.add(tallies[k]);
     }
     whole.fill(report);
-    const bool nothing_written =
-        !shards.fresh() && !writer.wrote() && !entities.any_change() && entities.reused();
+    const std::string settings = encode_settings(opts);
+    const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() &&
+                                 entities.reused() && shards.metadata(schema::META_SETTINGS) == settings;
     if (nothing_written && tallies_stored) {
       shards.keep_as_is();
     } else {
       auto metadata = entities.metadata(shards);
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+      metadata.emplace_back(std::string(schema::META_SETTINGS), settings);
       metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
       metadata.emplace_back(std::string(schema::META_RUN), run_id());
       std::string unreadable;

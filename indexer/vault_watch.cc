@@ -187,15 +187,16 @@ struct VaultWatch::Impl {
 
 VaultWatch::VaultWatch(const IndexOptions& opts, WatchSettings settings) : m(std::make_unique<Impl>()) {
   m->opts = opts;
+  settle_options(m->opts);
   m->settings = settings;
   std::error_code ec;
-  m->root = fs::canonical(opts.vault, ec);
+  m->root = fs::canonical(m->opts.vault, ec);
   if (ec || !fs::is_directory(m->root))
-    throw Error(fmt::format("{}: not a vault folder: {}", opts.vault, ec ? ec.message() : "not a directory"));
-  fs::create_directories(opts.index, ec);
-  if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", opts.index, ec.message()));
-  m->index_dir = fs::canonical(opts.index, ec);
-  m->lock = std::make_unique<WriterLock>(opts.index, opts.wait, "watching " + m->root.string());
+    throw Error(fmt::format("{}: not a vault folder: {}", m->opts.vault, ec ? ec.message() : "not a directory"));
+  fs::create_directories(m->opts.index, ec);
+  if (ec) throw Error(fmt::format("{}: cannot create index folder: {}", m->opts.index, ec.message()));
+  m->index_dir = fs::canonical(m->opts.index, ec);
+  m->lock = std::make_unique<WriterLock>(m->opts.index, m->opts.wait, "watching " + m->root.string());
   m->fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   int pipe_fds[2];
   if (m->fd < 0 || ::pipe2(pipe_fds, O_NONBLOCK | O_CLOEXEC) != 0)

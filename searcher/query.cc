@@ -82,16 +82,14 @@ class Lexer {
     QueryPart& part = lx.part;
     part.column = column_of(m_q, m_i);
     // field:value?
-    std::size_t j = m_i;
-    while (j < m_q.size() && ((m_q[j] >= 'a' && m_q[j] <= 'z') || (m_q[j] >= 'A' && m_q[j] <= 'Z'))) ++j;
-    std::string field = m_q.substr(m_i, j - m_i);
-    std::transform(field.begin(), field.end(), field.begin(),
-                   [](char ch) { return static_cast<char>(std::tolower(ch)); });
-    const schema::Field* f = schema::find_field(field);
-    if (j < m_q.size() && m_q[j] == ':' && j > m_i && f && f->kind != schema::FieldKind::Internal) {
-      m_i = j + 1;
+    const schema::Field* f = nullptr;
+    const std::string_view rest = std::string_view(m_q).substr(m_i);
+    const schema::Prefix prefix = schema::field_prefix(rest, &f);
+    const std::string field(prefix == schema::Prefix::None ? std::string_view() : rest.substr(0, rest.find(':')));
+    if (prefix == schema::Prefix::Field) {
+      m_i += field.size() + 1;
       if (m_i >= m_q.size() || space_at(m_q, m_i) || m_q[m_i] == ')')
-        throw UsageError(fmt::format("query: {}: needs a value at column {}", field, column_of(m_q, m_i)));
+        throw UsageError(fmt::format("query: {}: needs a value at column {}", f->name, column_of(m_q, m_i)));
       if (m_q[m_i] == '(') {  // field:(a OR b): the group's words are values of the field
         ++m_i;
         m_groups.push_back(f);
@@ -99,6 +97,12 @@ class Lexer {
         return lx;
       }
       set_field(part, *f);
+    } else if (prefix == schema::Prefix::Unknown) {
+      // foo:bar names no field: an error, so a typo is not searched as text.
+      throw UsageError(fmt::format(
+          "query: {}: no such field at column {} (fields: title, {}); to search the text, quote it: \"{}\"",
+          field, column_of(m_q, m_i), schema::field_names(false, " and "),
+          m_q.substr(m_i, std::min(m_q.find_first_of(" \t()", m_i), m_q.size()) - m_i)));
     } else {
       // Inside field:( … ), a value without a field of its own is the group's.
       for (auto g = m_groups.rbegin(); g != m_groups.rend(); ++g)

@@ -33,6 +33,18 @@ void write_out(std::string_view s) {
   }
 }
 
+std::uint64_t parse_count(std::string_view option, std::string_view value, std::uint64_t least,
+                          std::uint64_t most) {
+  std::uint64_t n = 0;
+  bool ok = !value.empty() && value.size() <= 19;
+  for (char c : value) ok = ok && c >= '0' && c <= '9' && (n = n * 10 + static_cast<std::uint64_t>(c - '0'), true);
+  if (!ok || n < least || n > most)
+    throw UsageError(most == UINT64_MAX
+                         ? fmt::format("{} {}: expected a whole number, {} or more", option, value, least)
+                         : fmt::format("{} {}: expected a whole number from {} to {}", option, value, least, most));
+  return n;
+}
+
 std::string visible(std::string_view s, bool keep_newlines) {
   std::string out;
   out.reserve(s.size());

@@ -3,6 +3,9 @@
 // status of an error, and output that survives a reader going away (| head).
 #pragma once
 
+#include <boost/program_options.hpp>
+
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -38,6 +41,24 @@ void write_out(std::string_view s);
 /// visible escapes (\x1b, \u202e), so no note can move the cursor, set the
 /// window title, write the clipboard or hide text. Everything else is kept.
 std::string visible(std::string_view s, bool keep_newlines = false);
+
+/// A count typed as an option's value: decimal digits only (no sign, no
+/// suffix), at most `most`; anything else is a UsageError naming the option
+/// ("--limit -3: expected a whole number from 0 to …").
+std::uint64_t parse_count(std::string_view option, std::string_view value, std::uint64_t least = 0,
+                          std::uint64_t most = UINT64_MAX);
+
+/// An option whose value is a count, parsed by parse_count into `target` when
+/// the options are notified (so "--limit -3" is an error, not 2^64 − 3).
+template <class T>
+boost::program_options::typed_value<std::string>* count_option(T& target, const char* option,
+                                                                std::uint64_t least = 0,
+                                                                std::uint64_t most = UINT64_MAX) {
+  return boost::program_options::value<std::string>()->value_name("N")->notifier(
+      [&target, option, least, most](const std::string& v) {
+        target = static_cast<T>(parse_count(option, v, least, most));
+      });
+}
 
 /// Runs a command's body and returns its exit status. SIGPIPE is ignored (a
 /// closed pipe ends writes, not the process). An exception becomes one line on

@@ -89,6 +89,22 @@ std::vector<std::string> facet_list() {
   return names;
 }
 
+Prefix field_prefix(std::string_view word, const Field** field) {
+  std::size_t n = 0;
+  while (n < word.size() && ((word[n] >= 'a' && word[n] <= 'z') || (word[n] >= 'A' && word[n] <= 'Z'))) ++n;
+  if (n == 0 || n >= word.size() || word[n] != ':') return Prefix::None;
+  std::string name(word.substr(0, n));
+  std::transform(name.begin(), name.end(), name.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+  if (const Field* f = find_field(name)) {
+    if (f->kind == FieldKind::Internal) return Prefix::None;
+    if (field) *field = f;
+    return Prefix::Field;
+  }
+  const char next = n + 1 < word.size() ? word[n + 1] : ' ';
+  const bool value = next != ' ' && next != '\t' && next != '/' && next != ':' && next != '\\';
+  return n >= 2 && value ? Prefix::Unknown : Prefix::None;
+}
+
 std::string field_names(bool facets_only, std::string_view last) {
   std::vector<std::string_view> names;
   for (const Field& f : FIELDS)

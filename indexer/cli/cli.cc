@@ -40,7 +40,7 @@ constexpr int EXIT_SKIPPED = 1;
 struct Args {
   IndexOptions opts;
   std::string index;
-  std::string extensions = "md";
+  std::string extensions;
   std::string report;
   bool verbose = false;
   bool quiet = false;
@@ -51,16 +51,16 @@ struct Args {
 // The option table: --help and the README usage come from it.
 po::options_description options(Args& a) {
   po::options_description d(
-      fmt::format("Usage: {} --vault DIR [--index DIR] [options]\n\nOptions", g_names.indexer), 110, 60);
+      fmt::format("Usage: {} --vault DIR [--index DIR] [options]\n\nOptions", g_names.indexer), 80, 40);
   // clang-format off
   d.add_options()
-      ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (required)")
+      ("vault,v", po::value(&a.opts.vault)->value_name("DIR"), "vault folder to index (default: the index's)")
       ("index,i", po::value(&a.index)->value_name("DIR"),
        "index folder (default: $SAGASU_INDEX, else $XDG_DATA_HOME/sagasu/index)")
       ("rebuild", po::bool_switch(&a.opts.rebuild),
        "build a new index beside the live one and switch to it atomically (also replaces an index of another vault)")
-      ("jobs,j", po::value(&a.opts.jobs)->value_name("N"), "threads parsing and analysing notes (default: one per core)")
-      ("shards", po::value(&a.opts.shards)->value_name("N"),
+      ("jobs,j", cli::count_option(a.opts.jobs, "--jobs", 0, 1024), "threads parsing and analysing notes (default: one per core)")
+      ("shards", cli::count_option(a.opts.shards, "--shards", 1, 1024),
        "split the notes by path hash into N shard indexes DIR/shard-0 … (each servable by xapian-tcpsrv); "
        "default: the index's count, 1 for a new index; another count rebuilds")
       ("wait", po::bool_switch(&a.opts.wait), "wait for another indexer to finish instead of stopping")
@@ -70,11 +70,12 @@ po::options_description options(Args& a) {
       ("dry-run,n", po::bool_switch(&a.opts.dry_run), "list what would be added, updated, renamed and deleted; write nothing")
       ("strict", po::bool_switch(&a.opts.strict), "any skipped file is an error, and nothing is written")
       ("config", po::value(&a.opts.config)->value_name("FILE"),
-       "vault config file: metadata keys, path patterns, kinds, name lists (default: VAULT/.sagasu/config.yaml when it exists)")
+       "vault config file: metadata keys, path patterns, kinds, name lists (default: the index's, else "
+       "VAULT/.sagasu/config.yaml when it exists)")
       ("ext", po::value(&a.extensions)->value_name("LIST"),
-       "comma-separated file name endings to index, '*' for every file (default: md)")
-      ("max-file-size", po::value(&a.opts.max_file_bytes)->value_name("N"),
-       "skip files larger than N bytes (default: 8388608)")
+       "comma-separated file name endings to index, '*' for every file (default: the index's, else md)")
+      ("max-file-size", cli::count_option(a.opts.max_file_bytes, "--max-file-size", 1),
+       "skip files larger than N bytes (default: the index's, else 8388608)")
       ("report", po::value(&a.report)->value_name("entities|facets|glossary"),
        "after indexing, print to stdout every linked entity (name, kind, evidence, notes; unresolved and ambiguous "
        "ones first), or each facet's coverage (notes with a value, from which sources) and the property keys no facet "
@@ -182,21 +183,31 @@ std::string empty_facets(const IndexReport& r) {
 // Parses argv into a; returns the option table for --help. Checks the values.
 po::options_description parse(int argc, char** argv, Args& a) {
   auto desc = options(a);
+  // Words that are no option's value (a stray word, a pattern the shell
+  // expanded: --ext * gives the first file name, then the rest) are an error.
+  std::vector<std::string> stray;
+  po::options_description all;
+  all.add(desc).add_options()("stray", po::value(&stray));
+  po::positional_options_description pos;
+  pos.add("stray", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
+  if (!stray.empty())
+    throw UsageError(fmt::format("unexpected argument '{}': every value follows its option (quote a pattern: "
+                                 "--ext '*')",
+                                 cli::visible(stray.front())));
   if (a.help) return desc;
-  if (a.opts.vault.empty()) throw UsageError("--vault DIR is required");
   a.opts.index = resolve_index_path(a.index, std::getenv("SAGASU_INDEX"), std::getenv("XDG_DATA_HOME"),
                                     std::getenv("HOME"));
-  a.opts.extensions = split_list(a.extensions);
-  if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
-  if (vm.count("shards") && (a.opts.shards < 1 || a.opts.shards > 1024))
-    throw UsageError(fmt::format("--shards {}: expected a number from 1 to 1024", a.opts.shards));
+  if (vm.count("ext")) {
+    a.opts.extensions = split_list(a.extensions);
+    if (a.opts.extensions.empty()) throw UsageError("--ext needs at least one file name ending");
+  }
   if (!a.report.empty() && a.report != "entities" && a.report != "facets" && a.report != "glossary")
     throw UsageError(fmt::format("--report {}: expected 'entities', 'facets' or 'glossary'", a.report));
   a.opts.entity_notes = a.report == "entities";
@@ -409,6 +420,10 @@ int run_checked(int argc, char** argv) {
     cli::write_out(s.str());
     return EXIT_OK;
   }
+  // What is not given is what the index was built with; a setting given
+  // otherwise is said (one that would drop notes stops the run: run_index).
+  for (const std::string& change : settle_options(a.opts))
+    if (!a.quiet) fmt::print(stderr, "{}: {}\n", g_names.indexer, cli::visible(change));
   if (a.watch) return watch(a);
   std::optional<ProgressBar> bar;
   if (isatty(STDERR_FILENO) && !a.quiet) attach(bar.emplace(), a.opts);

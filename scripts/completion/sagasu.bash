@@ -226,7 +226,7 @@ _sagasu_arg() {
       compopt -o nospace 2>/dev/null
       ;;
     --filter) [[ $prog == searcher ]] && _sagasu_facet_word "$prefix" "$value" ;;
-    --report) _sagasu_offer "$prefix" "$value" entities facets ;;
+    --report) _sagasu_offer "$prefix" "$value" entities facets glossary ;;
     --sort) _sagasu_offer "$prefix" "$value" relevance year title ;;
     --ext) _sagasu_offer "$prefix" "$value" md txt md,txt ;;
   esac

@@ -69,9 +69,9 @@ po::options_description options(Args& a) {
       "Usage: " + g_names.searcher +
           " [options] QUERY...\n\n"
           "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
-          "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance kind:person\n"
+          "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance\n"
           "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
-      110, 60);
+      80, 40);
   const std::string facet_list = schema::field_names(true);
   // clang-format off
   d.add_options()
@@ -81,12 +81,12 @@ po::options_description options(Args& a) {
       ("allow-partial", po::bool_switch(&a.allow_partial),
        "search the shards that answer when some do not; the result says which are missing")
       ("filter,f", po::value(&a.req.filters)->value_name("F:V"), "add a facet filter FIELD:VALUE (repeatable)")
-      ("limit,n", po::value(&a.req.limit)->value_name("N"), "show at most N hits (default: 10; all with --paths, --vimgrep, --jsonl)")
-      ("offset", po::value(&a.req.offset)->value_name("N"), "skip the first N hits")
-      ("snippets", po::value(&a.req.snippets)->value_name("N"), "snippet fragments per hit (default: 1, 0 for none)")
+      ("limit,n", cli::count_option(a.req.limit, "--limit"), "show at most N hits (default: 10; all with --paths, --vimgrep, --jsonl)")
+      ("offset", cli::count_option(a.req.offset, "--offset"), "skip the first N hits")
+      ("snippets", cli::count_option(a.req.snippets, "--snippets"), "snippet fragments per hit (default: 1, 0 for none)")
       ("facet", po::value(&a.facet)->value_name("NAME"), ("count this facet (repeatable): " + facet_list).c_str())
       ("facets", po::value(&a.facets)->value_name("LIST"), "facets to count: all (default), none, or a comma-separated list")
-      ("facet-limit", po::value(&a.facet_limit)->value_name("N"), "facet values shown per facet (default: 10, 0: all)")
+      ("facet-limit", cli::count_option(a.facet_limit, "--facet-limit"), "facet values shown per facet (default: 10, 0: all)")
       ("list", po::value(&a.list)->value_name("FACET"),
        ("print every value of FACET in the index with its note count: " + facet_list + " or tag").c_str())
       ("fields", po::bool_switch(&a.fields), "print the query fields (name, kind, facet or filter, values) and exit")
@@ -104,7 +104,7 @@ po::options_description options(Args& a) {
        "also notes where the pieces of a word typed as one (文字列型: 文字列 + 型) are apart")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
       ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
-      ("width", po::value(&a.width)->value_name("N"),
+      ("width", cli::count_option(a.width, "--width"),
        "text: no line wider than N columns (default on a terminal: its width, or $COLUMNS; in a pipe: 0, lines as they are)")
       ("open", po::value(&a.open)->value_name("N"),
        "open the Nth hit in $VISUAL or $EDITOR at its first matching line (+LINE for vi, Emacs, nano …); "

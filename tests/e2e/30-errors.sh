@@ -58,6 +58,22 @@ check empty-field "$SEARCHER" --index "$WORK/idx" 'venue: OSDI'
 check no-hits "$SEARCHER" --index "$WORK/idx" 存在しない語
 check other-vault "$INDEXER" --vault "$SAGASU_SRC/tests/e2e/fixtures/tiny" --index "$WORK/idx"
 
+
+# The index keeps its settings: a plain run (no --vault, no --ext) indexes what the last run did; an
+# --ext that would leave notes out that are still in the vault stops the run (exit 2, nothing written)
+# unless --rebuild; words that are no option's value are an error, not a silent run.
+kept="$WORK/kept" && mkdir -p "$kept" && printf '# A\nalpha note\n' >"$kept/a.md" && printf 'beta text\n' >"$kept/b.txt"
+"$INDEXER" --vault "$kept" --index "$WORK/kept-idx" --ext md,txt --quiet
+check settings-kept "$INDEXER" --index "$WORK/kept-idx"
+check settings-left-out "$INDEXER" --vault "$kept" --index "$WORK/kept-idx" --ext md
+check settings-left-out-kept sh -c "cd '$WORK' && '$SEARCHER' --index kept-idx --paths beta"
+check settings-rebuild-drops "$INDEXER" --vault "$kept" --index "$WORK/kept-idx" --ext md --rebuild
+check settings-size-said "$INDEXER" --index "$WORK/kept-idx" --max-file-size 100000
+check stray-argument "$INDEXER" --vault "$kept" --index "$WORK/kept-idx" --ext a.md b.md
+check negative-limit "$SEARCHER" --index "$WORK/kept-idx" --limit -3 alpha
+check limit-not-a-number "$SEARCHER" --index "$WORK/kept-idx" --limit 5x alpha
+check unknown-field "$SEARCHER" --index "$WORK/kept-idx" 'alpha foo:bar'
+check unknown-field-quoted sh -c "cd '$WORK' && '$SEARCHER' --index kept-idx --paths '\"alpha:note\"'"
 # A folder that cannot be read: its notes keep their indexed versions.
 mkdir -p "$v/locked" && printf '鍵のかかったフォルダのノート。\n' >"$v/locked/inside.md"
 "$INDEXER" --vault "$v" --index "$WORK/idx" --max-file-size 1000 --quiet

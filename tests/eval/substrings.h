@@ -60,7 +60,7 @@ class ReferenceFold {
 // Why a drawn string is not a query a user could type as one word, or nullptr
 // when it is one: the query language reads blanks (ASCII ones, U+3000 and the
 // no-break and typographic spaces), quotes, parentheses, a leading '-', a
-// leading "field:" and the bare operators OR, AND and NOT as syntax, and a
+// leading "field:" (known or not) and the bare operators OR, AND and NOT as syntax, and a
 // string that folds to nothing has nothing to search for.
 inline const char* not_one_word(std::string_view needle, std::string_view folded) {
   if (needle.find_first_of(" \t\r\n") != std::string_view::npos) return "a blank (space, tab, line break)";
@@ -75,13 +75,7 @@ inline const char* not_one_word(std::string_view needle, std::string_view folded
   if (needle.find_first_of("\"()") != std::string_view::npos) return "a quote or parenthesis";
   if (needle.front() == '-') return "a leading '-'";
   if (needle == "OR" || needle == "AND" || needle == "NOT") return "an operator";
-  const auto colon = needle.find(':');
-  if (colon != std::string_view::npos) {
-    std::string field(needle.substr(0, colon));
-    std::transform(field.begin(), field.end(), field.begin(), [](char c) { return std::tolower(c); });
-    const schema::Field* f = schema::find_field(field);
-    if (f && f->kind != schema::FieldKind::Internal) return "a field prefix";
-  }
+  if (schema::field_prefix(needle) != schema::Prefix::None) return "a field prefix";
   if (folded.find_first_not_of(" \t\r\n") == std::string_view::npos) return "nothing but blanks once folded";
   return nullptr;
 }

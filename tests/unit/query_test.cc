@@ -79,7 +79,7 @@ TEST_CASE("Query, phrases and quoted field values", "[query]") {
   CHECK(parsed("title:\"SDCs in the Wild\"") == "title~SDCs in the Wild");
 }
 
-TEST_CASE("Query, every query field of the schema's table is recognised, others are text", "[query]") {
+TEST_CASE("Query, every query field of the schema's table is recognised, other names are errors", "[query]") {
   for (const schema::Field& f : schema::FIELDS) {
     const std::string q = std::string(f.name) + ":x";
     const QueryNode n = parse_query_tree(q);
@@ -95,7 +95,8 @@ TEST_CASE("Query, every query field of the schema's table is recognised, others 
   }
   CHECK(parsed("VENUE:OSDI") == "venue:OSDI");  // field names are case-insensitive
   CHECK(parsed("http://example.org") == "http://example.org");
-  CHECK(parsed("planet:mars") == "planet:mars");
+  CHECK(parsed("std::move") == "std::move");
+  CHECK_THROWS_AS(parse_query_tree("planet:mars"), UsageError);  // a typo is not searched as text
 }
 
 TEST_CASE("Query, malformed queries name the problem and the column (in characters)", "[query]") {
@@ -116,6 +117,12 @@ TEST_CASE("Query, malformed queries name the problem and the column (in characte
   CHECK(error_of("a NOT") == "query: NOT needs something after it at column 3");
   CHECK(error_of("venue: OSDI") == "query: venue: needs a value at column 7");
   CHECK(error_of("\"  \"") == "query: empty quotes at column 1");
+  // An unknown field is an error that lists the fields and says how to search the text.
+  CHECK(error_of("検知 foo:bar") ==
+        "query: foo: no such field at column 4 (fields: title, venue, year, person, org, kind, tag, path, links and "
+        "cites); to search the text, quote it: \"foo:bar\"");
+  CHECK(error_of("\"foo:bar\"") == "no error");
+  CHECK(error_of("https://example.org std::vector C:\\x 10:30 a: 注意:b") == "no error");
   CHECK(error_of(std::string(300, '(') + "a" + std::string(300, ')')).find("nested more than 200 levels") !=
         std::string::npos);
 }

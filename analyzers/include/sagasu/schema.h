@@ -279,6 +279,9 @@ inline constexpr std::string_view META_DIGESTS = "sagasu.digests";
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
 inline constexpr std::string_view META_KINDS =
     "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
+/// The settings the index was built with, which a plain run uses
+/// (index_settings.h: "KEY\tVALUE" lines for ext, max-file-size, config).
+inline constexpr std::string_view META_SETTINGS = "sagasu.settings";
 inline constexpr std::string_view META_CONFIG =
     "sagasu.config";  ///< the vault config file's text, as last read
 inline constexpr std::string_view META_COVERAGE =
@@ -334,6 +337,15 @@ std::string filter_term(const Field& field, std::string_view value);
 const Field* find_facet(std::string_view name);
 /// The names of every facet, in table order.
 std::vector<std::string> facet_list();
+/// How the query language reads the start of a word.
+enum class Prefix {
+  None,     ///< text ("https://x", "std::move", "C:\\x", "10:30", "id:3")
+  Field,    ///< name:value with the name of a field (*field set)
+  Unknown,  ///< two letters or more that name no field, ':' and a value: an error, not text
+};
+/// How `word` begins: a name of ASCII letters (any case), ':' and a value that
+/// starts with none of '/', ':' and '\\' tells a field, known or not.
+Prefix field_prefix(std::string_view word, const Field** field = nullptr);
 /// The names of the facets (or of every filter field), in table order, joined
 /// by ", " and the last two by `last`: "venue, year, person, org or kind".
 std::string field_names(bool facets_only, std::string_view last = ", ");

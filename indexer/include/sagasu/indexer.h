@@ -18,13 +18,15 @@ namespace sagasu {
 
 /// What to index and where.
 struct IndexOptions {
+  // What a run leaves unset (empty, 0) is what the index was built with
+  // (settle_options), else the default given here.
   std::string vault;  ///< vault root directory
   std::string index;  ///< index folder
-  /// The vault config file ("": VAULT/.sagasu/config.yaml when it exists). A
-  /// config the index was not built with rebuilds it.
+  /// The vault config file (default: VAULT/.sagasu/config.yaml when it
+  /// exists). A config the index was not built with rebuilds it.
   std::string config;
-  std::vector<std::string> extensions{"md"};  ///< file name endings to index ("*" = every file)
-  std::uint64_t max_file_bytes = 8u << 20;    ///< larger files are skipped
+  std::vector<std::string> extensions;  ///< file name endings to index ("*" = every file; default: md)
+  std::uint64_t max_file_bytes = 0;     ///< larger files are skipped (default: 8 MiB)
   bool rebuild = false;  ///< build a new index beside the live one and switch to it (also for another vault)
   bool wait = false;     ///< wait for another indexer's lock instead of failing
   bool dry_run = false;  ///< find what would change; write nothing
@@ -109,7 +111,17 @@ struct IndexReport {
   std::size_t notes() const { return added + updated + unchanged + renamed; }
 };
 
-/// Indexes opts.vault into opts.index. Per-file problems go into the report;
+/// Fills what opts leaves unset (vault, config, extensions, max_file_bytes)
+/// with the settings the index at opts.index was built with, else the
+/// defaults. Returns each setting given that differs from the index's, one
+/// line each ("--ext md,txt (the index was built with --ext md)"). Throws
+/// UsageError when no vault is given and the index names none. run_index and
+/// VaultWatch settle their own copy.
+std::vector<std::string> settle_options(IndexOptions& opts);
+
+/// Indexes opts.vault into opts.index. A note the index holds whose file is
+/// still in the vault is not dropped because opts.extensions leaves it out:
+/// that is an Error unless opts.rebuild. Per-file problems go into the report;
 /// problems with the vault or the index itself throw sagasu::Error.
 IndexReport run_index(const IndexOptions& opts);
 
