@@ -175,11 +175,14 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
         continue;
       }
       if (t.kind == TokenKind::Part) {
+        // (In the title as XN, not S: an equivalent reaches the title's S
+        // words, and none may reach a part — 生成 → create found createPortal.)
         doc.add_posting(std::string(schema::PART.prefix) + t.text, t.position, 0);
-      } else {
-        doc.add_posting(t.text, t.position, wdf);
-        add_shown_runs(t.text, words.shown_runs);
+        if (field == Field::Title) doc.add_posting(std::string(schema::TITLE_PART.prefix) + t.text, t.position);
+        continue;
       }
+      doc.add_posting(t.text, t.position, wdf);
+      add_shown_runs(t.text, words.shown_runs);
       if (field == Field::Title) doc.add_posting(std::string(schema::TITLE.prefix) + t.text, t.position);
     }
     return last;

@@ -432,7 +432,10 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
     c.rarity = rarity(c.info.words);
     if (c.info.words.size() > 1 && !phrase)
       for (const auto& w : c.info.words)
-        c.words_in_title.emplace_back(Xapian::Query(std::string(schema::TITLE.prefix) + w), rarity({w}));
+        c.words_in_title.emplace_back(Xapian::Query(Xapian::Query::OP_OR,
+                                                    Xapian::Query(std::string(schema::TITLE.prefix) + w),
+                                                    Xapian::Query(std::string(schema::TITLE_PART.prefix) + w)),
+                                      rarity({w}));
   }
   return c;
 }
@@ -444,11 +447,15 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
     c.word = Xapian::Query(prefix + words[0]);
     c.alternatives.push_back({{prefix + words[0]}, false});
     if (!prefix.empty()) return;
-    // A word in the title counts again, as its own field.
-    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(title_prefix + words[0]));
-    c.in_title.emplace_back(title_prefix + words[0]);
-    // A word of a name written as one (scale in MegaScale), as typed.
+    // A word in the title counts again, as its own field; a part of a title
+    // (scale in MegaScale) as that word (one term to BM25: a rare XN term
+    // would outweigh the title words).
     const std::string part = std::string(schema::PART.prefix) + words[0];
+    const Xapian::Query title(Xapian::Query::OP_SYNONYM, Xapian::Query(title_prefix + words[0]),
+                              Xapian::Query(std::string(schema::TITLE_PART.prefix) + words[0]));
+    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, title);
+    c.in_title.push_back(title);
+    // A word of a name written as one, as typed.
     c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(part));
     c.alternatives.push_back({{part}, false});
     if (!c.info.stems[0].empty() && !phrase) {

@@ -2,6 +2,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <cctype>
 
 #include "sagasu/error.h"
@@ -104,6 +106,16 @@ using strings::trim;
 
 // A list label: short, no links or brackets, no sentence punctuation, and
 // spaces only in Latin labels ("Related people").
+// A title that names nothing: a template's placeholder (gettext's PO header
+// "# SOME DESCRIPTIVE TITLE.", an editor's "Untitled", 無題). The first real
+// heading or the file name says more.
+bool placeholder_title(std::string_view title) {
+  std::string t(trim(title));
+  while (!t.empty() && t.back() == '.') t.pop_back();
+  std::transform(t.begin(), t.end(), t.begin(), [](char c) { return static_cast<char>(std::tolower(c)); });
+  return t == "some descriptive title" || t == "untitled" || t == "無題";
+}
+
 bool is_label(std::string_view label) {
   label = trim(label);
   if (label.empty() || unicode::length(label) > 30) return false;
@@ -185,7 +197,7 @@ class LineRenderer {
     if (!m_out.empty() && m_out.back() != '\n') m_out += '\n';
     m_line_start = m_out.size();
     while (m_i < m_line.size()) {
-      if (blank() || wikilink() || comment() || emphasis() || markdown_link() || hashtag() ||
+      if (blank() || code_span() || wikilink() || comment() || emphasis() || markdown_link() || hashtag() ||
           no_break_space())
         continue;
       copy_character();
@@ -245,11 +257,43 @@ class LineRenderer {
     return true;
   }
 
-  // **bold**, ~~struck~~, `code`: the marks go, the text stays.
+  // `code`, ``a ` b``: the text as it is, with no link, tag or mark read in
+  // it ([[x]] in code is no link). A run of backticks that no run of the same
+  // length closes on the line is a mark: it goes, and the text after is read.
+  bool code_span() {
+    if (m_line[m_i] != '`') return false;
+    std::size_t n = 0;
+    while (m_i + n < m_line.size() && m_line[m_i + n] == '`') ++n;
+    const std::size_t open = m_i + n;
+    // The line's runs of backticks, found once (a line of them stays linear).
+    if (!m_ticks) {
+      m_ticks.emplace();
+      for (std::size_t at = m_line.find('`'); at != std::string_view::npos; at = m_line.find('`', at)) {
+        std::size_t run = 0;
+        while (at + run < m_line.size() && m_line[at + run] == '`') ++run;
+        (*m_ticks)[run].push_back(at);
+        at += run;
+      }
+    }
+    std::size_t close = std::string_view::npos;
+    if (const auto runs = m_ticks->find(n); runs != m_ticks->end()) {
+      const auto next = std::lower_bound(runs->second.begin(), runs->second.end(), open);
+      if (next != runs->second.end()) close = *next;
+    }
+    if (close == std::string_view::npos) {
+      m_i = open;
+      return true;
+    }
+    for (m_i = open; m_i < close;)
+      if (!blank()) copy_character();
+    m_i = close + n;
+    return true;
+  }
+
+  // **bold**, ~~struck~~: the marks go, the text stays.
   bool emphasis() {
-    const bool tick = m_line[m_i] == '`';
-    if (!tick && !starts_with(rest(), "**") && !starts_with(rest(), "~~")) return false;
-    m_i += tick ? 1 : 2;
+    if (!starts_with(rest(), "**") && !starts_with(rest(), "~~")) return false;
+    m_i += 2;
     return true;
   }
 
@@ -339,6 +383,7 @@ class LineRenderer {
   bool m_space = false;          // a blank was read since the last text
   std::size_t m_no_double = std::string_view::npos, m_no_square = std::string_view::npos,
               m_no_paren = std::string_view::npos;  // see find_from
+  std::optional<std::map<std::size_t, std::vector<std::size_t>>> m_ticks;  // run length → starts
 };
 
 // `Label: a / [[B]] / [[C|c]]` → a relation; items split at top level.
@@ -502,7 +547,7 @@ class BodyRenderer {
       leading_tags(rest);
       if (!rest.empty()) render_line(rest);
     } else if (level == 1 && m_first_block && m_note.fm_title.empty() && !heading.empty() &&
-               unicode::length(heading) <= MAX_HEADING_TITLE) {
+               unicode::length(heading) <= MAX_HEADING_TITLE && !placeholder_title(heading)) {
       m_note.heading_title = std::string(heading);
     } else {
       m_seen_heading = true;
@@ -624,7 +669,7 @@ void read_front_matter(const YAML::Node& fm, Note& note) {
         for (auto& word : strings::split_nonempty(field, ' ')) out.push_back(std::move(word));
     return out;
   };
-  if (const auto titles = note.property("title"); !titles.empty())
+  if (const auto titles = note.property("title"); !titles.empty() && !placeholder_title(titles[0]))
     note.fm_title = std::string(trim(titles[0]));
   for (const char* key : {"aliases", "alias"})
     for (const auto& a : note.property(key)) note.aliases.push_back(a);

@@ -115,3 +115,19 @@ TEST_CASE("Ranking, a word of a name written as one is found when typed", "[rank
   }
   CHECK(search(index.index, "megascale").total == 1);
 }
+
+TEST_CASE("Ranking, a part of a title weighs as the title when typed, and no equivalent reaches it",
+          "[ranking]") {
+  // ja-techdocs: the vault's gloss 生成 (create) bridged into the title of
+  // createPortal.md through its part "create", a note that says neither.
+  test::TestIndex index({
+      {"createPortal.md", "ポータルを作る関数。portal の使い方。\n"},
+      {"gloss.md", "要素を生成 (create) する。\n"},
+      {"notes.md", "portal portal portal について。\n"},
+  });
+  CHECK(paths(search(index.index, "生成").hits) == std::vector<std::string>{"gloss.md"});
+  const SearchResult r = search(index.index, "portal", true);
+  REQUIRE(r.hits.size() == 2);
+  CHECK(r.hits[0].path == "createPortal.md");
+  CHECK(part(r.hits[0], "title") > 0);
+}

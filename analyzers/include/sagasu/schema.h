@@ -172,7 +172,7 @@ std::optional<std::string> path_value(std::string_view typed);
 
 // clang-format off
 /// The field table. Facets are counted and printed, and fields listed, in this order.
-inline constexpr std::array<Field, 14> FIELDS{{
+inline constexpr std::array<Field, 15> FIELDS{{
   // name        prefix kind                folding        facet slot    hit key    normalize       values
   {"title",     "S",  FieldKind::Text,      Folding::Name, -1,           "",        nullptr,        "words of the title"},
   {"venue",     "XV", FieldKind::Term,      Folding::Name, SLOT_VENUES,  "venues",  venue_value,    "a venue such as OSDI"},
@@ -187,6 +187,7 @@ inline constexpr std::array<Field, 14> FIELDS{{
   {"id",        "Q",  FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
   {"stem",      "Z",  FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
   {"part",      "XW", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
+  {"titlepart", "XN", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
   {"substring", "XB", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
 }};
 // clang-format on
@@ -228,6 +229,8 @@ inline constexpr const Field& UNIQUE_ID = detail::row("id");
 inline constexpr const Field& STEM = detail::row("stem");
 /// A word of a name written as one (mega, scale of MegaScale): found when typed, by no equivalent.
 inline constexpr const Field& PART = detail::row("part");
+/// A part in the title: the title evidence of a typed word (never S, which equivalents reach).
+inline constexpr const Field& TITLE_PART = detail::row("titlepart");
 inline constexpr const Field& GRAM = detail::row("substring");
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
@@ -308,7 +311,10 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 14: the tags a note gives itself are words too (a note tagged fault-tolerance has "fault tolerance").
 /// 15: no substring grams of letters and digits alone in a run a word term shows (the word list finds it;
 ///     each of its letters and digits is a one-character gram).
-inline constexpr std::string_view SCHEMA_VERSION = "16";
+/// 16: the words of a name written as one (CamelCase, snake_case) as XW parts at its position.
+/// 17: a placeholder title (a PO header's "SOME DESCRIPTIVE TITLE.", "Untitled") is no title; a
+///     title's parts under XN, not S (an equivalent of a word reached a part through S).
+inline constexpr std::string_view SCHEMA_VERSION = "17";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
