@@ -38,14 +38,12 @@ std::string encode_settings(const IndexOptions& opts) {
 
 std::vector<std::string> settle_options(IndexOptions& opts) {
   std::string vault, text;
-  if (!opts.rebuild || opts.vault.empty() || opts.extensions.empty() || !opts.max_file_bytes || opts.config.empty()) {
-    try {
-      Xapian::Database db(opts.index);
-      vault = db.get_metadata(std::string(schema::META_VAULT));
-      text = db.get_metadata(std::string(schema::META_SETTINGS));
-    } catch (const Xapian::Error&) {
-      // no index yet, or one the run reports on when it opens it
-    }
+  try {
+    Xapian::Database db(opts.index);
+    vault = db.get_metadata(std::string(schema::META_VAULT));
+    text = db.get_metadata(std::string(schema::META_SETTINGS));
+  } catch (const Xapian::Error&) {
+    // no index yet, or one the run reports on when it opens it
   }
   const auto stored = decode_settings(text);
   auto kept = [&](const char* key) -> const std::string* {
