@@ -19,17 +19,17 @@ namespace {
 // the word list finds those; each such letter is a gram of one character),
 // counted first so Xapian gets one add_term per
 // distinct gram (its per-document term map is the costliest part of indexing).
-void add_grams(Xapian::Document& doc, const Note& note, const std::vector<std::string>& names,
+void add_grams(Xapian::Document& doc, const Note& note, const std::string& text, const std::vector<std::string>& names,
                const std::unordered_set<std::string>& shown_runs, const FoldingJoins& joins) {
   std::unordered_map<std::string, Xapian::termcount> grams;
-  grams.reserve(note.text.size() / 4);
+  grams.reserve(text.size() / 4);
   std::string key;
   const auto shown = [&](std::string_view run) { return shown_runs.count(key.assign(run)) > 0; };
   const auto add_gram = [&](const std::string& gram) { ++grams[gram]; };
-  auto add = [&](const std::string& text) { for_each_indexed_gram(fold_text(text).text, shown, add_gram); };
+  auto add = [&](const std::string& part) { for_each_indexed_gram(fold_text(part).text, shown, add_gram); };
   add(note.display_title());
   for (const auto& name : names) add(name);
-  add(note.text);
+  add(text);
   // Each letter or digit of those runs as a gram of its own (no gram is one
   // ASCII character otherwise): a query of one letter finds the note by it,
   // not by a synonym of the thousands of words holding that letter.
@@ -64,12 +64,12 @@ void add_fields(Xapian::Document& doc, const FieldValues& values) {
 // beside a character folding deletes (find_joins), and those of its words too
 // long to be terms (unindexed), sorted: what its word terms may not show
 // (schema.h, FOLDS_TO_ASCII).
-std::string folds_to_ascii(const Note& note, const std::vector<std::string>& names, std::string unindexed,
-                           const FoldingJoins& joins) {
+std::string folds_to_ascii(const Note& note, const std::string& text, const std::vector<std::string>& names,
+                           std::string unindexed, const FoldingJoins& joins) {
   // Fold the non-ASCII characters alone.
   std::string non_ascii;
   const std::string title = note.display_title();
-  for (const std::string* t : {&note.text, &title})
+  for (const std::string* t : {&text, &title})
     for (char c : *t) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
   for (const auto& name : names)
     for (char c : name) non_ascii += static_cast<unsigned char>(c) < 0x80 ? ' ' : c;
@@ -111,13 +111,20 @@ void add_shown_runs(const std::string& word, std::unordered_set<std::string>& ru
 
 }  // namespace
 
+std::string searchable_text(const Note& note) {
+  if (note.unshown.empty()) return note.text;
+  return note.text + (note.text.empty() ? "" : "\n") + note.unshown;
+}
+
 std::vector<std::string> other_names(const Note& note) {
   std::vector<std::string> names;
   auto add = [&](const std::string& n) {
     if (!n.empty() && n != note.display_title() && std::find(names.begin(), names.end(), n) == names.end())
       names.push_back(n);
   };
-  if (note.source) add(note.source->title);
+  // A source page's file name is a citation key: its title is a name, its venue and year facets.
+  // Another's file name is a name when a heading or the front matter titles the note.
+  add(note.source ? note.source->title : note.title);
   add(note.fm_title);
   for (const auto& a : note.aliases) add(a);
   for (const auto& t : note.hidden_link_targets()) add(t);
@@ -142,6 +149,7 @@ std::string DocumentBuilder::signature(const Note& note, const FieldValues& valu
   feed(schema::SCHEMA_VERSION);
   feed(meta_json(note, values));  // path, title, kind, other names, citation spans
   feed(note.text);
+  feed(note.unshown);
   feed(note.fm_title);
   // Every field's values (a new field's too): what the terms and slots not made from the text come from.
   for (const schema::Field& field : schema::FIELDS) {
@@ -159,12 +167,14 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
   // Title words: a higher wdf, and S terms that the searcher ORs in as a
   // separate title field. Aliases are other names: words like the body's
   // (the searcher expands a name to the others through the synonym table).
-  enum class Field { Title, Alias, Body };
+  enum class Field { Title, Alias, Body, Unshown };
   Words words;
-  auto add = [&](std::string_view text, Xapian::termpos first, Field field) -> Xapian::termpos {
+  auto add = [&](std::string_view part, Xapian::termpos first, Field field) -> Xapian::termpos {
     Xapian::termpos last = first;
-    const Xapian::termcount wdf = field == Field::Title ? schema::TITLE_WDF : 1;
-    for (const Token& t : m_analyzer.analyze(text, first)) {
+    // What the file says unshown finds the note but weighs nothing (wdf 0, no length): a
+    // hub of links is not about the words of its addresses (measured: compiler, virtual DOM).
+    const Xapian::termcount wdf = field == Field::Title ? schema::TITLE_WDF : field == Field::Unshown ? 0 : 1;
+    for (const Token& t : m_analyzer.analyze(part, first)) {
       if (t.text.size() + 2 > schema::MAX_TERM_BYTES) {
         words.unindexed += t.text;
         continue;
@@ -188,9 +198,10 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
     return last;
   };
   // Title, then each other name, then the tags the note gives itself (a note
-  // tagged fault-tolerance is found by "fault tolerance", as grep finds the
-  // tag in its front matter; a tag without letters, a date, is no word),
-  // then the body, with gaps so no phrase spans two of them.
+  // tagged fault-tolerance is about fault tolerance: its words weigh as a
+  // name's; a tag without letters, a date, weighs nothing), then the text,
+  // then what the file says unshown (front matter, link addresses), with gaps
+  // so no phrase spans two of them.
   Xapian::termpos pos = add(note.display_title(), 1, Field::Title);
   for (const auto& name : names) pos = add(name, pos + schema::TITLE_BODY_GAP, Field::Alias);
   for (const auto& tag : note.own_tags)
@@ -201,7 +212,8 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
       std::replace(tag_words.begin(), tag_words.end(), '/', ' ');
       pos = add(tag_words, pos + schema::TITLE_BODY_GAP, Field::Alias);
     }
-  add(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
+  pos = add(note.text, pos + schema::TITLE_BODY_GAP, Field::Body);
+  add(note.unshown, pos + schema::TITLE_BODY_GAP, Field::Unshown);
   return words;
 }
 
@@ -209,20 +221,21 @@ Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& val
   Xapian::Document doc;
   doc.add_boolean_term(schema::unique_id_term(note.path));
   const std::vector<std::string> names = other_names(note);
+  const std::string text = searchable_text(note);
   const Words words = add_words(doc, note, names);
   FoldingJoins joins;  // of the texts the grams are of
   find_joins(note.display_title(), joins);
   for (const auto& name : names) find_joins(name, joins);
-  find_joins(note.text, joins);
-  add_grams(doc, note, names, words.shown_runs, joins);
+  find_joins(text, joins);
+  add_grams(doc, note, text, names, words.shown_runs, joins);
   add_fields(doc, values);
   doc.add_value(schema::SLOT_TITLE, note.display_title() + std::string(1, '\0') + note.path);
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
   doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
-  if (const std::string folds = folds_to_ascii(note, names, words.unindexed, joins); !folds.empty())
+  if (const std::string folds = folds_to_ascii(note, text, names, words.unindexed, joins); !folds.empty())
     doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
-  doc.set_data(note.text);
+  doc.set_data(text);
   return doc;
 }
 

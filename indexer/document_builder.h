@@ -14,10 +14,15 @@
 namespace sagasu {
 
 /// The note's other names, indexed like its title but weighted as body text:
-/// a source page's file-name title, the front-matter title, the aliases, and
+/// a source page's file-name title (another's file name when a heading or
+/// the front matter titles it), the front-matter title, the aliases, and
 /// the targets of links shown under another text ([[target|shown]]): a word
 /// only there is still found.
 std::vector<std::string> other_names(const Note& note);
+
+/// The text a note is found by and its snippets come from (the document's
+/// data): what it shows, then what its file says unshown (Note::unshown).
+std::string searchable_text(const Note& note);
 
 /// Builds the Xapian document of one note.
 class DocumentBuilder {

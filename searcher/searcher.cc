@@ -148,6 +148,8 @@ SearchResult Searcher::search(const SearchRequest& req) {
         fmt::format("{}: a shard stopped answering during the search: {}", m_index->name, e.get_msg()));
   } catch (const Xapian::DatabaseError& e) {
     throw index_failure(m_index->name, e, m_index->rebuild);
+  } catch (const Xapian::DocNotFoundError& e) {  // a posting list that names no document: damage
+    throw index_failure(m_index->name, e, m_index->rebuild);
   }
 }
 

@@ -33,7 +33,8 @@ Error index_failure(std::string_view index, const Xapian::Error& e, std::string_
   // A table that cannot be read (cut short, a block that does not check); the
   // subclasses of DatabaseError (a lock, a folder that is not an index, …) say
   // something else.
-  if (type == "DatabaseCorruptError" || type == "DatabaseError")
+  // A document the index's own lists name but cannot give is damage too.
+  if (type == "DatabaseCorruptError" || type == "DatabaseError" || type == "DocNotFoundError")
     return damaged_index(index, e.get_description(), rebuild);
   return Error(fmt::format("{}: index error: {}", index, e.get_description()));
 }

@@ -185,6 +185,14 @@ void add_tag(Note& note, std::string_view tag) {
   if (std::find(note.tags.begin(), note.tags.end(), t) == note.tags.end()) note.tags.push_back(std::move(t));
 }
 
+// Adds what the file says but the text does not show to Note::unshown, a line of its own.
+void add_unshown(Note& note, std::string_view what) {
+  what = trim(what);
+  if (what.empty()) return;
+  if (!note.unshown.empty()) note.unshown += '\n';
+  for (const char c : what) note.unshown += c == '\n' || c == '\r' ? ' ' : c;
+}
+
 // Renders one line of Markdown into the note's text (markup removed, link
 // display text kept, runs of blanks as one space) and records its links,
 // citations and #hashtags. Each markup step reads what starts at m_i and
@@ -249,10 +257,11 @@ class LineRenderer {
     return true;
   }
 
-  // <!-- comment -->, to the end of the line when it is not closed there.
+  // <!-- comment -->, to the end of the line when it is not closed there: not shown, but found.
   bool comment() {
     if (!starts_with(rest(), "<!--")) return false;
     const auto end = m_line.find("-->", m_i + 4);
+    add_unshown(m_note, m_line.substr(m_i + 4, end == std::string_view::npos ? end : end - m_i - 4));
     m_i = end == std::string_view::npos ? m_line.size() : end + 3;
     return true;
   }
@@ -308,6 +317,7 @@ class LineRenderer {
     const std::size_t paren = find_from(")", close + 2, m_no_paren);
     if (paren == std::string_view::npos) return false;
     emit(trim(m_line.substr(text_begin, close - text_begin)));
+    add_unshown(m_note, m_line.substr(close + 2, paren - close - 2));  // the address
     m_i = paren + 1;
     return true;
   }
@@ -361,9 +371,11 @@ class LineRenderer {
     }
     link.target = std::string(trim(target));
     std::string rendered = link.display;
-    if (embed && is_attachment(link.target))
+    if (!link.target.empty()) add_unshown(m_note, link.heading);
+    if (embed && is_attachment(link.target)) {
       rendered.clear();
-    else if (auto cit = parse_citation(link.target); cit && !link.target.empty() && link.target[0] == '@') {
+      add_unshown(m_note, link.target);
+    } else if (auto cit = parse_citation(link.target); cit && !link.target.empty() && link.target[0] == '@') {
       add_citation(m_note, *cit);
       if (rendered.empty()) rendered = fmt::format("{} ({} {})", cit->title, cit->venue, cit->year);
     } else if (rendered.empty()) {
@@ -485,6 +497,7 @@ class BodyRenderer {
       pos = nl + 1;
       if (starts_with(trim(raw), "```") || starts_with(trim(raw), "~~~")) {
         in_fence = !in_fence;
+        add_unshown(m_note, trim(raw).substr(3));  // the language: ```python
         continue;
       }
       if (in_fence) {
@@ -518,7 +531,8 @@ class BodyRenderer {
       render_heading(level, trim(line.substr(level)));
     } else if (const auto item = list_item(line)) {
       inline_field(*item);
-      render_item(*item);
+      // An ordered item's number is text ("27. :sall" in a help file), a bullet is not.
+      render_item(*item, std::isdigit(static_cast<unsigned char>(line[0])) ? line : *item);
     } else {
       if (starts_with(line, "> ")) line.remove_prefix(2);
       if (!table_row(line)) {
@@ -618,7 +632,7 @@ class BodyRenderer {
   }
 
   // A list item; a label before ':' (or '：', whichever comes first) makes a relation.
-  void render_item(std::string_view item) {
+  void render_item(std::string_view item, std::string_view shown) {
     std::size_t colon = item.find(':');
     std::size_t colon_len = 1;
     const std::size_t wide = item.find("\xEF\xBC\x9A");
@@ -630,7 +644,7 @@ class BodyRenderer {
       std::string_view label = item.substr(0, colon);
       if (is_label(label)) m_note.relations.push_back(parse_relation(label, item.substr(colon + colon_len)));
     }
-    render_line(item);
+    render_line(shown);
   }
 
   Note& m_note;
@@ -682,6 +696,34 @@ void read_front_matter(const YAML::Node& fm, Note& note) {
     }
 }
 
+// The front matter as grep sees it, keys aside, as unshown text: each line's
+// value (a list's items, a block's lines, comments), but the title's and the
+// aliases' (names the note is found by as names). Read line by line, so a
+// front matter YAML cannot read is searchable too.
+void add_front_matter_text(std::string_view yaml, Note& note) {
+  bool names = false;  // in the value of the title or the aliases
+  for (std::string_view line : strings::split(yaml, '\n')) {
+    std::size_t from = line.find_first_not_of(" \t");
+    if (from == std::string_view::npos) continue;
+    std::string_view rest = trim(line.substr(from));
+    if (starts_with(rest, "- ")) rest = trim(rest.substr(2));
+    // A key: a name and ':' before a blank or the end; with blanks only at the
+    // top level, where every line is a key or a comment.
+    const std::size_t colon = rest.find(':');
+    if (colon != std::string_view::npos && colon > 0 && (colon + 1 == rest.size() || rest[colon + 1] == ' ') &&
+        rest.substr(0, colon).find_first_of(from == 0 ? "\"'[{#" : " \"'[{#") == std::string_view::npos) {
+      if (from == 0) {
+        const std::string key = unicode::fold_name(rest.substr(0, colon));
+        names = key == "aliases" || key == "alias" || (key == "title" && !note.fm_title.empty());
+      }
+      rest = trim(rest.substr(colon + 1));
+    } else if (from == 0 && rest.front() != '#') {
+      names = false;
+    }
+    if (!rest.empty() && (!names || rest.front() == '#')) add_unshown(note, rest);  // a comment is no name
+  }
+}
+
 // Reads YAML front matter into the note; what is wrong with it becomes a warning, not an error.
 void load_front_matter(const std::string& yaml, Note& note) {
   try {
@@ -707,6 +749,7 @@ std::string_view strip_front_matter(std::string_view content, Note& note) {
         trim(content.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
     if (l == "---" || l == "...") {
       load_front_matter(std::string(content.substr(first, pos - first)), note);
+      add_front_matter_text(content.substr(first, pos - first), note);
       return content.substr(nl == std::string_view::npos ? content.size() : nl + 1);
     }
     if (nl == std::string_view::npos) break;

@@ -4,8 +4,9 @@
 # the literal-substring property with sagasu-parity (tests/eval/parity.cc):
 # seeded words, phrases and partial words whose --exact hits must equal
 # grep -F on the stored text and whose default hits must be a superset
-# explained fold by fold; thousands of substrings that must find every note
-# holding them.
+# explained fold by fold; 500 words drawn from each vault's files (front
+# matter and link addresses included) whose --exact hits must equal grep -F on
+# the files; thousands of substrings that must find every note holding them.
 . "$(dirname "$0")/lib.sh"
 CORPUS="$SAGASU_SRC/../shared/corpus"
 if [ ! -d "$CORPUS/matsuura-research-note" ] || [ ! -d "$CORPUS/robotics-paper-notes" ] ||
@@ -132,7 +133,7 @@ ranking "$M" matsuura-research-note
 ranking "$R" robotics-paper-notes
 ranking "$T" ja-techdocs
 
-parity --index "$M" --name matsuura --samples 150 --substrings 1000
-parity --index "$R" --name robotics --samples 150 --substrings 1000
-parity --index "$T" --name ja-techdocs --samples 90 --substrings 120
+parity --index "$M" --name matsuura --samples 150 --substrings 1000 --vault "$MV"
+parity --index "$R" --name robotics --samples 150 --substrings 1000 --vault "$RV"
+parity --index "$T" --name ja-techdocs --samples 90 --substrings 120 --vault "$TV"
 finish

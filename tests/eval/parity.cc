@@ -7,10 +7,17 @@
 //   other spacing, a tag the note gives itself, or a bridge (an equivalent in the other language, which
 //   the note holds as words). An extra note no fold explains, or a missed one, fails.
 // Then the literal-substring property (substrings.h) over the same vault.
+// With --vault, words drawn from the files themselves (front-matter values
+// and link addresses included, a third of the draws from those): --exact must
+// give exactly the notes whose file or file name holds the word (grep -F;
+// front-matter keys are structure, not text, and are left out of both), the
+// default search a superset.
 #include <fmt/format.h>
 #include <xapian.h>
 
 #include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -249,10 +256,124 @@ void check(const Sample& s, Searcher& searcher, Explainer& explain,
   }
 }
 
+
+// A file's text as grep -F sees it, but for the front matter's keys: a
+// line `key: value` of the front matter keeps its value alone.
+std::string without_keys(const std::string& file) {
+  if (file.rfind("---\n", 0) != 0) return file;
+  const std::size_t end = file.find("\n---", 3);
+  if (end == std::string::npos) return file;
+  std::string out = "---\n";
+  for (const std::string& line : strings::split(file.substr(4, end - 4), '\n')) {
+    // Indented keys (a nested map) and a list item's are keys too.
+    std::size_t from = line.find_first_not_of(' ');
+    if (from != std::string::npos && line.compare(from, 2, "- ") == 0) from += 2;
+    const std::size_t colon = line.find(':', from == std::string::npos ? 0 : from);
+    const bool keyed = from != std::string::npos && colon != std::string::npos && colon > from &&
+                       (colon + 1 == line.size() || line[colon + 1] == ' ') &&
+                       line.substr(from, colon - from).find_first_of(" \"'[{") == std::string::npos;
+    out += (keyed ? line.substr(0, from) + line.substr(colon + 1) : line) + "\n";
+  }
+  return out + file.substr(end + 1);
+}
+
+// The places of a file a search used to miss, where a third of the words are
+// drawn: the front matter's lines and the addresses of Markdown links.
+std::vector<std::string> hidden_places(const std::string& file) {
+  std::vector<std::string> out;
+  if (file.rfind("---\n", 0) == 0)
+    if (const std::size_t end = file.find("\n---", 3); end != std::string::npos)
+      for (const std::string& line : strings::split(file.substr(4, end - 4), '\n')) out.push_back(line);
+  for (std::size_t at = file.find("]("); at != std::string::npos; at = file.find("](", at + 2)) {
+    const std::size_t close = file.find_first_of(")\n", at + 2);
+    if (close != std::string::npos && file[close] == ')') out.push_back(file.substr(at + 2, close - at - 2));
+  }
+  return out;
+}
+
+struct FileCounts {
+  std::size_t checked = 0, ascii = 0, hidden = 0, exact_mismatch = 0, missed = 0;
+};
+
+// Words drawn from the files of the vault (every other one ASCII, a third of
+// the draws from hidden places): --exact = grep -F on the file and its name,
+// the default a superset.
+FileCounts file_check(const std::string& vault, const std::map<std::string, ReferenceText>& notes,
+                      Searcher& searcher, Analyzer& analyzer, std::size_t count, unsigned seed) {
+  std::map<std::string, std::string> files;  // path → text without front-matter keys
+  std::vector<const std::string*> order;
+  std::vector<std::vector<std::string>> hidden;
+  for (const auto& [path, note] : notes) {
+    std::ifstream in(std::filesystem::path(vault) / path, std::ios::binary);
+    if (!in) throw Error(fmt::format("{}: cannot read the indexed note {}", vault, path));
+    const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    files[path] = std::string(note_title(path)) + "\n" + without_keys(file);  // its name is the note's too
+    order.push_back(&files[path]);
+    hidden.push_back(hidden_places(files[path]));
+  }
+  std::vector<std::size_t> with_hidden;
+  for (std::size_t i = 0; i < hidden.size(); ++i)
+    if (!hidden[i].empty()) with_hidden.push_back(i);
+  std::mt19937 rng(seed + 1);
+  FileCounts c;
+  std::set<std::string> seen;
+  for (std::size_t attempts = 0; c.checked < count && attempts < count * 200; ++attempts) {
+    const bool want_ascii = c.checked % 2 == 0;
+    const bool want_hidden = attempts % 3 == 0 && !with_hidden.empty();  // a third of the draws
+    std::string_view line;
+    std::string place;
+    if (want_hidden) {
+      const auto& places = hidden[with_hidden[rng() % with_hidden.size()]];
+      place = places[rng() % places.size()];
+      line = place;
+    } else {
+      const std::string& text = *order[rng() % order.size()];
+      if (text.empty()) continue;
+      const std::size_t at = rng() % text.size();
+      const std::size_t b = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+      const std::size_t e = std::min(text.find('\n', at), text.size());
+      line = std::string_view(text).substr(b, std::min<std::size_t>(e - b, 600));
+    }
+    std::vector<Token> words;
+    for (Token& t : analyzer.analyze(line))
+      if (t.kind == TokenKind::Word) words.push_back(std::move(t));
+    if (words.empty()) continue;
+    const Token& w = words[rng() % words.size()];
+    const std::string word(line.substr(w.byte_begin, w.byte_end - w.byte_begin));
+    const bool ascii = std::all_of(word.begin(), word.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; });
+    if (ascii != want_ascii || !typable(word) || !seen.insert(word).second) continue;
+    std::set<std::string> grep;
+    for (const auto& [path, text] : files)
+      if (text.find(word) != std::string::npos) grep.insert(path);
+    const std::set<std::string> exact = found(searcher, word, notes.size(), true);
+    const std::set<std::string> loose = found(searcher, word, notes.size(), false);
+    ++c.checked;
+    c.ascii += ascii;
+    c.hidden += want_hidden;
+    if (exact != grep) {
+      ++c.exact_mismatch;
+      std::string diff;
+      for (const auto& p : grep)
+        if (!exact.count(p)) diff += " -" + p;
+      for (const auto& p : exact)
+        if (!grep.count(p)) diff += " +" + p;
+      fmt::print("FILE EXACT '{}'{}: grep -F {} notes, --exact {}:{}\n", word, want_hidden ? " (hidden)" : "",
+                 grep.size(), exact.size(), diff.substr(0, 300));
+    }
+    for (const auto& p : grep)
+      if (!loose.count(p)) {
+        ++c.missed;
+        fmt::print("FILE MISSED '{}': {}\n", word, p);
+      }
+  }
+  return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string index, name;
+  std::string index, name, vault;
+  std::size_t file_words = 500;
   std::size_t samples = 100, substrings = 500;
   unsigned seed = 20261201;
   bool verbose = false;
@@ -261,6 +382,8 @@ int main(int argc, char** argv) {
       "name", po::value(&name), "the vault's name, for the report")(
       "samples", po::value(&samples), "words, phrases and partial words to check (default 100)")(
       "substrings", po::value(&substrings), "literal substrings to check (default 500)")(
+      "vault", po::value(&vault), "the vault's folder: also check words drawn from its files")(
+      "file-words", po::value(&file_words), "words drawn from the files with --vault (default 500)")(
       "seed", po::value(&seed), "the draw's seed (default 20261201)")(
       "verbose", po::bool_switch(&verbose), "list every extra hit and the fold that explains it");
   try {
@@ -297,7 +420,16 @@ int main(int argc, char** argv) {
     fmt::print(
         "{}: literal substrings: {} checked, {} missed a note or failed, --exact other than grep -F: {}\n",
         name.empty() ? index : name, sub.checked, sub.failed, sub.exact_failed);
-    const bool ok = t.exact_mismatch == 0 && t.missed == 0 && t.unexplained == 0 && sub.failed == 0 &&
+    FileCounts files;
+    if (!vault.empty()) {
+      files = file_check(vault, notes, searcher, analyzer, file_words, seed);
+      fmt::print("{}: {} words from the files ({} ASCII, {} from front matter and link addresses): "
+                 "--exact other than grep -F: {}; default missed a note: {}\n",
+                 name.empty() ? index : name, files.checked, files.ascii, files.hidden, files.exact_mismatch,
+                 files.missed);
+    }
+    const bool ok = files.exact_mismatch == 0 && files.missed == 0 &&
+                    (vault.empty() || files.checked == file_words) && t.exact_mismatch == 0 && t.missed == 0 && t.unexplained == 0 && sub.failed == 0 &&
                     sub.exact_failed == 0 && drawn == samples;
     fmt::print("{}\n", ok ? "ok" : "FAIL");
     return ok ? 0 : 1;

@@ -298,3 +298,33 @@ TEST_CASE("NoteParser, a note's own tags: front matter and lines of #tags before
   const Note flat = NoteParser().parse("NVIDIA.md", "# NVIDIA #company 米国の半導体企業。 #gpu ## 関連");
   CHECK(flat.own_tags == std::vector<std::string>{"company"});
 }
+
+TEST_CASE("NoteParser, what the file says unshown: front-matter values, link addresses, comments", "[parser]") {
+  // A Web Clipper note: words only its description, its source URL or a
+  // Zotero link hold were not found, not even with --exact (grep finds them).
+  const Note n = NoteParser().parse(
+      "Clippings/a.md",
+      "---\ntitle: \"Transformer解説\"\naliases: [TF]\nsource: \"https://zenn.dev/k/articles/tf\"\n"
+      "author:\n  - \"[[Zenn]]\"\ndescription: 自己注意をゼロから実装する\nextra:\n  nested: deep value\n"
+      "tags: [clippings]\n---\n"
+      "本文 [pdf](file:///Users/me/Zotero/storage/AB12/rl.pdf) と ![図](img/arch.png) と "
+      "[[Attention#Model Architecture]] と ![[figure.png]]。<!-- TODO 追記 -->\n```python\nx = 1\n```\n");
+  CHECK(n.text == "本文 pdf と 図 と Attention と 。\nx = 1");
+  CHECK(n.unshown ==
+        "\"https://zenn.dev/k/articles/tf\"\n\"[[Zenn]]\"\n自己注意をゼロから実装する\ndeep value\n[clippings]\n"
+        "file:///Users/me/Zotero/storage/AB12/rl.pdf\nimg/arch.png\nModel Architecture\nfigure.png\nTODO 追記\n"
+        "python");  // the title and aliases are names, not unshown text
+  CHECK(n.fm_title == "Transformer解説");
+  // A placeholder title says nothing of the note, but grep finds it: unshown text. So do
+  // comments and what YAML cannot read (rurema's `#%since`, a broken front matter).
+  CHECK(NoteParser().parse("u.md", "---\ntitle: Untitled\n---\n# Raft\n").unshown == "Untitled");
+  CHECK(NoteParser().parse("r.md", "---\nrequire:\n#%since 3.4\n  - pathname\n#%end\n---\nx").unshown ==
+        "#%since 3.4\npathname\n#%end");
+  CHECK(NoteParser().parse("r.md", "---\nalias:\n#%until 3.2\n  - Struct::Group\n#%end\n---\nx").unshown ==
+        "#%until 3.2\n#%end");
+  const Note broken = NoteParser().parse("b.md", "---\ntitle: [unclosed\nnote: 壊れた値\n---\nx");
+  CHECK_FALSE(broken.warnings.empty());
+  CHECK(broken.unshown == "[unclosed\n壊れた値");
+  // An ordered item's number is text (grep finds "27." in a help file); a bullet is not.
+  CHECK(NoteParser().parse("l.md", "27. :sall\n- item\n").text == "27. :sall\nitem");
+}

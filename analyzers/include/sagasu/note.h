@@ -92,6 +92,12 @@ struct Note {
   std::vector<Property> properties;  ///< every property, in the order written
   std::optional<Citation> source;    ///< set when the file name is a citation key
   std::string text;  ///< plain text: markup removed, link display text kept, one line per block
+  /// What the file says that the text does not show, one item per line: the
+  /// front matter's values (but the title and aliases, which are names), the
+  /// addresses of Markdown links and images, the headings links point to,
+  /// embedded attachments, HTML comments and code fences' languages. The
+  /// note is found by it as grep finds it in the file; it weighs nothing in ranking.
+  std::string unshown;
   std::vector<Link> links;
   std::vector<Citation> citations;  ///< distinct, in order of first appearance
   std::vector<Relation> relations;

@@ -8,8 +8,10 @@
 //
 //   Q<id>            unique id: the vault-relative path (or "#" + xxh64 hex of
 //                    it when the path is too long for a Xapian term)
-//   <word>           body, title, alias and own-tag word terms, positional;
-//                    title words carry a higher wdf (TITLE_WDF)
+//   <word>           body, title, alias and own-tag word terms, positional; title
+//                    words carry a higher wdf (TITLE_WDF), the words of what
+//                    the file says unshown (Note::unshown: front matter, link
+//                    addresses) wdf 0: they find the note and weigh nothing
 //   S<word>          title word terms, positional: title: queries, and a title
 //                    field the searcher ORs with each query word
 //   Z<stem>          English stems of Latin words, no positions
@@ -62,7 +64,9 @@
 //                        letters and digits (or of katakana, without the mark)
 //                        is in the note only inside a word term (word_list.h)
 //
-//   document data        the note's plain text (snippets, substring checks)
+//   document data        the note's plain text, then what its file says unshown
+//                        (front-matter values, link addresses: Note::unshown),
+//                        for snippets and substring checks
 //
 // Synonyms, as metadata (Xapian's remote backend does not serve the synonym
 // table): META_SYNONYM + key → names, '\n'-separated, as a star per page
@@ -314,7 +318,9 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 16: the words of a name written as one (CamelCase, snake_case) as XW parts at its position.
 /// 17: a placeholder title (a PO header's "SOME DESCRIPTIVE TITLE.", "Untitled") is no title; a
 ///     title's parts under XN, not S (an equivalent of a word reached a part through S).
-inline constexpr std::string_view SCHEMA_VERSION = "17";
+/// 18: the document's text goes on with what the file says unshown (Note::unshown): front-matter
+///     values, link addresses, as words of wdf 0; the file name is a name when a heading titles the note.
+inline constexpr std::string_view SCHEMA_VERSION = "18";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
