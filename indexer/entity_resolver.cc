@@ -87,7 +87,8 @@ NoteDigest make_digest(const Note& note, const NoteMetadata& meta) {
     if (const auto k = kind_of_label(rel.label))
       for (const auto& item : rel.items) d.labelled.emplace_back(item.name, *k);
   }
-  for (const auto& p : meta.persons) d.labelled.emplace_back(p.value, kinds::PERSON);
+  for (const auto& p : meta.persons)
+    if (p.person_shaped) d.labelled.emplace_back(p.value, kinds::PERSON);
   for (const auto& o : meta.orgs) d.labelled.emplace_back(o.value, kinds::ORGANIZATION);
   d.names = mentioned_names(note, meta);
   for (const auto& v : meta.venues)
@@ -164,6 +165,32 @@ std::string link_page_name(std::string_view target) {
   return std::string(strings::trim(t));
 }
 
+namespace {
+
+// A Japanese name, not a sentence or a chapter's title: 情報・システム研究機構
+// is one, 第3章 タンパク質輸送の機構 and 膜輸送の分子機構 are not (a particle,
+// sentence punctuation or a chapter's number says so).
+bool reads_as_name(std::string_view folded) {
+  for (const char* mark : {"。", "、", "「", "」", "?", "!"})
+    if (folded.find(mark) != std::string_view::npos) return false;
+  // A particle between two words of kanji or katakana (輸送の機構), not inside
+  // a word of kana (ものつくり大学, はこだて未来大学).
+  char32_t before = 0;
+  for (std::size_t i = 0; i < folded.size();) {
+    const char32_t c = unicode::next_code_point(folded, i);
+    if ((c == U'の' || c == U'を' || c == U'は' || c == U'が') && before && !unicode::is_hiragana(before) &&
+        i < folded.size()) {
+      std::size_t j = i;
+      if (!unicode::is_hiragana(unicode::next_code_point(folded, j))) return false;
+    }
+    before = c;
+  }
+  if (strings::starts_with(folded, "第") && folded.find("章") != std::string_view::npos) return false;
+  return unicode::length(folded) <= 30;
+}
+
+}  // namespace
+
 std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view folded) {
   const auto org = [](const char* word) {
     return std::make_pair(Kind(kinds::ORGANIZATION), std::string(word));
@@ -198,7 +225,7 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::strin
         const bool right = e == folded.size() || folded[e] == ' ' || folded[e] == ',' || folded[e] == '.';
         if (left && right) return org(k.word);
       }
-    } else if (folded.find(w) != std::string::npos) {
+    } else if (folded.find(w) != std::string::npos && reads_as_name(folded)) {
       return org(k.word);
     }
   }

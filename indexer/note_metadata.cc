@@ -105,9 +105,25 @@ void add_venues(NoteMetadata& m, std::string_view value, Origin o, const VaultCo
   for (auto& v : venues) m.venues.push_back({std::move(v), o});
 }
 
+// Does a venue that a `source:` names read as one: a venue the config knows,
+// a proceedings or journal name, or a short name written with a year (ICRA 2025)?
+bool reads_as_venue(const std::string& venue, bool with_year, const VaultConfig& config) {
+  if (config.known_venue(venue)) return true;
+  const std::string folded = unicode::fold_name(venue);
+  for (const char* word : {"proceedings", "conference", "symposium", "workshop", "journal", "transactions",
+                           "letters", "review", "magazine", "論文誌", "学会", "会議", "研究会", "紀要",
+                           "論集", "大会", "シンポジウム", "ジャーナル", "学会誌"})
+    if (folded.find(unicode::fold_name(word)) != std::string::npos) return true;
+  // A short name of capitals, written with a year: NeurIPS 2024, CoRL'23.
+  const auto capitals = std::count_if(venue.begin(), venue.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+  return with_year && capitals >= 2 && venue.size() <= 12 && venue.find(' ') == std::string::npos;
+}
+
 void add_value(NoteMetadata& m, Facet f, const std::string& raw, Origin o, const VaultConfig& config) {
   const std::string v = plain(raw);
   if (v.empty()) return;
+  // A file ([[paper.pdf]]) is where a text is, not what it is.
+  if (f != &schema::KIND && f != &schema::TAG && is_attachment(v)) return;
   if (f == &schema::VENUE) {
     // A `source:` that is a link (a web clipping's URL) names no venue.
     if (raw.find("://") == std::string::npos) add_venues(m, v, o, config);
@@ -147,6 +163,29 @@ void read_properties(const Note& note, const VaultConfig& config, NoteMetadata& 
       const int rank = config.key_rank(f, p.key);
       if (rank < 0) continue;
       used = true;
+      if (f == &schema::PERSON) {
+        // One name alone must read as a person's; an author list is one of people.
+        const std::size_t from = m.persons.size();
+        for (const auto& v : p.values) add_value(m, f, v, o, config);
+        if (m.persons.size() - from < 2)
+          for (std::size_t i = from; i < m.persons.size(); ++i)
+            m.persons[i].person_shaped = names::reads_as_person(m.persons[i].value);
+        continue;
+      }
+      if (f == &schema::VENUE && unicode::fold_name(p.key) == "source") {
+        // `source:` is where anything came from (a sync plugin's LINE, a file):
+        // a venue only when it reads as one.
+        NoteMetadata v;
+        for (const auto& value : p.values) add_value(v, f, value, o, config);
+        std::size_t kept = 0;
+        for (auto& venue : v.venues)
+          if (reads_as_venue(venue.value, !v.years.empty(), config)) {
+            m.venues.push_back(std::move(venue));
+            ++kept;
+          }
+        if (kept > 0) m.years.insert(m.years.end(), v.years.begin(), v.years.end());
+        continue;
+      }
       if (f != &schema::KIND) {
         for (const auto& v : p.values) add_value(m, f, v, o, config);
         continue;

@@ -26,6 +26,10 @@ std::string_view to_string(Origin o);
 struct Found {
   std::string value;
   Origin origin;
+  /// A person's only: the value reads as a person's name or is one of an
+  /// author list (names::reads_as_person). A site or a handle credited
+  /// alone ("author: [[Zenn]]") is not; its page may still say it is one.
+  bool person_shaped = true;
 };
 
 /// What a note says about itself.

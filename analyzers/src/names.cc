@@ -131,6 +131,33 @@ std::string person(std::string_view name) {
   return drop_han_spaces(s);
 }
 
+bool reads_as_person(std::string_view name) {
+  const std::string n = squeeze(name);
+  if (n.empty() || n.find_first_of("@/:#0123456789()[]") != std::string::npos) return false;
+  std::size_t i = 0;
+  const char32_t first = unicode::next_code_point(n, i);
+  if (unicode::is_latin_alpha(first)) {
+    // Latin words of letters (and the marks of names: O'Brien, Jean-Paul, J. R. R.); no domain.
+    const auto words = strings::split_nonempty(n, ' ');
+    if (words.size() < 2 || words.size() > 5 || n.find(".com") != std::string::npos) return false;
+    return std::all_of(words.begin(), words.end(), [](const std::string& w) {
+      return unicode::is_latin_alpha(static_cast<unsigned char>(w[0])) || static_cast<unsigned char>(w[0]) >= 0x80;
+    });
+  }
+  std::size_t chars = 0, parts = 1;
+  for (std::size_t j = 0; j < n.size();) {
+    const char32_t c = unicode::next_code_point(n, j);
+    if (c == 0x30FB || c == ' ') {
+      ++parts;
+      continue;
+    }
+    if (!unicode::is_han(c) && !unicode::is_hiragana(c) && !unicode::is_katakana(c)) return false;
+    ++chars;
+  }
+  if (unicode::is_han(first)) return chars >= 2 && chars <= 8 && parts <= 2;
+  return unicode::is_katakana(first) && parts >= 2 && parts <= 4;
+}
+
 std::vector<std::string> split_people(std::string_view text) {
   const std::string t = squeeze(text);
   std::vector<std::string> parts;

@@ -66,4 +66,26 @@ printf -- '---\ntags: [alpha, "#beta"]\n---\n# A\ntext\n' >"$t/a.md"
 printf -- '---\ntags: gamma delta\n---\n# B\ntext\n' >"$t/b.md"
 "$INDEXER" --vault "$t" --index "$WORK/tags-idx" --quiet
 check meta-tags-once "$SEARCHER" --index "$WORK/tags-idx" --list tag
+# A Web Clipper vault (tests/e2e/fixtures/webclipper, written with the traps real ones hold): sites
+# credited as authors ([[Zenn]], [[note]], [[qiita]]), a sync plugin's source: LINE, a linked PDF as
+# source, a textbook's chapter titles ending in 機構 and a placeholder title are no persons, venues,
+# organizations or titles; every front-matter value and link address is text, --exact as grep -F.
+w="$SAGASU_SRC/tests/e2e/fixtures/webclipper"
+"$INDEXER" --vault "$w" --index "$WORK/wc" --quiet
+W() { "$SEARCHER" --index "$WORK/wc" --snippets 0 --facets none "$@"; }
+check webclipper-venues W --list venue
+check webclipper-persons W --list person
+check webclipper-orgs W --list org
+expect "webclipper: a placeholder title falls back to the first heading" \
+  test "$(cd "$w" && W --paths '"細胞生物学ノート"' | head -1)" = "Textbook/細胞生物学ノート.md"
+for word in ゼロから実装 Zotero rl-lecture zenn.dev REINFORCE architecture-diagram 2023-11-20 clippings python; do
+  expect "webclipper: --exact $word finds the notes grep -F finds" \
+    test "$(cd "$w" && W --paths --null --exact -- "$word" | tr '\0' '\n' | sort)" = "$(cd "$w" && grep -rlF -- "$word" . | sed 's|^\./||' | sort)"
+done
+check webclipper-description-snippet "$SEARCHER" --index "$WORK/wc" --facets none --color never ゼロから実装
+if [ -x "$SAGASU_BIN/tests/sagasu-parity" ]; then
+  expect "webclipper: 60 words of the files, --exact = grep -F, the default a superset" \
+    sh -c "'$SAGASU_BIN/tests/sagasu-parity' --index '$WORK/wc' --vault '$w' --samples 3 --substrings 20 \
+      --file-words 60 >'$WORK/wc-parity' || { cat '$WORK/wc-parity'; false; }"
+fi
 finish

@@ -327,3 +327,18 @@ TEST_CASE("EntityResolver, rows stored by one run resolve as the digests they ca
   for (const std::string& bad : {rows.substr(0, rows.size() - 3), "x" + rows.substr(1), std::string()})
     CHECK_FALSE(EntityResolver().read_rows(std::make_shared<const std::string_view>(bad)));
 }
+
+TEST_CASE("EntityResolver, the organization suffix is read in names, not chapter titles", "[entities]") {
+  NoteParser p;
+  const Note book = p.parse("細胞生物学ノート.md",
+                            "- [[第3章 タンパク質輸送の機構]]\n- [[膜輸送の分子機構]]\n"
+                            "共同研究先: [[情報・システム研究機構]]、[[ものつくり大学]]、[[はこだて未来大学]]\n");
+  EntityResolver r;
+  r.add(test::digest(book));
+  r.finish();
+  CHECK_FALSE(r.kind("第3章 タンパク質輸送の機構"));
+  CHECK_FALSE(r.kind("膜輸送の分子機構"));
+  CHECK(r.kind("情報・システム研究機構") == "organization");
+  CHECK(r.kind("ものつくり大学") == "organization");  // の inside a word of kana
+  CHECK(r.kind("はこだて未来大学") == "organization");
+}

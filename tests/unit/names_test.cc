@@ -43,3 +43,13 @@ TEST_CASE("names, organizations without their legal form", "[names]") {
   CHECK(names::organization("ByteDance") == "ByteDance");
   CHECK(names::split_organizations("京都大学; 東京大学、株式会社X") == V{"京都大学", "東京大学", "X"});
 }
+
+TEST_CASE("names, a person's name by its shape: not a site, a handle or one word", "[names]") {
+  // Web Clipper credits sites as authors: author: [[note]], [[Zenn]], [[qiita]].
+  for (const char* person : {"Andrej Karpathy", "Jean-Paul Sartre", "J. R. R. Tolkien", "吉野賢二", "山田さくら",
+                             "高井ゆと里", "ジョン・スミス", "ジョン スミス"})
+    CHECK(names::reads_as_person(person));
+  for (const char* other : {"note", "Zenn", "qiita", "@kanazawa", "zenn.dev", "example.com Staff", "はてなブログ",
+                            "ヤマト", "株", "Team 42", "A very long list of six words"})
+    CHECK_FALSE(names::reads_as_person(other));
+}

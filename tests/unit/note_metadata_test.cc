@@ -99,3 +99,34 @@ TEST_CASE("Metadata, a config adds keys, path patterns and venue spellings", "[m
   CHECK(values(m.years) == V{"2017"});
   CHECK(values(m.persons) == V{"Yann LeCun"});
 }
+
+TEST_CASE("Metadata, a source: names a venue only when it reads as one; a file is no venue", "[metadata]") {
+  // A sync plugin writes source: LINE; Zotero links the PDF; a Web Clipper note credits its site.
+  auto venues = [](const std::string& front) {
+    return values(test::metadata(NoteParser().parse("n.md", "---\n" + front + "---\nx\n")).venues);
+  };
+  CHECK(venues("source: LINE\n").empty());
+  CHECK(venues("source: \"[[Vaswani2017.pdf]]\"\n").empty());
+  CHECK(venues("venue: \"[[Vaswani2017.pdf]]\"\n").empty());
+  CHECK(venues("source: ICRA 2025 / arXiv\n") == V{"ICRA"});
+  CHECK(venues("source: NeurIPS\n") == V{"NeurIPS"});                      // a venue the config knows
+  CHECK(venues("source: Proceedings of the VLDB Endowment\n") == V{"Proceedings of the VLDB Endowment"});
+  CHECK(venues("source: CoRL'23\n") == V{"CoRL"});
+  CHECK(venues("source: ABCD 2024\n") == V{"ABCD"});                        // capitals with a year
+  CHECK(venues("journal: 人文学部研究論集\n") == V{"人文学部研究論集"});  // a venue key says so
+  const NoteMetadata m = test::metadata(NoteParser().parse("n.md", "---\nsource: 日記 2024\n---\nx\n"));
+  CHECK(m.years.empty());  // no venue, so no year from it
+}
+
+TEST_CASE("Metadata, an author credited alone must read as a person; an author list is people", "[metadata]") {
+  auto shaped = [](const std::string& front) {
+    V out;
+    for (const Found& f : test::metadata(NoteParser().parse("n.md", "---\n" + front + "---\nx\n")).persons)
+      out.push_back(f.value + (f.person_shaped ? "" : " (no person)"));
+    return out;
+  };
+  CHECK(shaped("author:\n  - \"[[Zenn]]\"\n") == V{"Zenn (no person)"});
+  CHECK(shaped("author: note\n") == V{"note (no person)"});
+  CHECK(shaped("author:\n  - \"[[Andrej Karpathy]]\"\n") == V{"Andrej Karpathy"});
+  CHECK(shaped("authors: Vaswani; Shazeer\n") == V{"Vaswani", "Shazeer"});  // a paper's author list
+}

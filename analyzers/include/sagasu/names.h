@@ -24,6 +24,13 @@ std::vector<std::string> split_people(std::string_view text);
 /// between two kanji dropped ("吉野 賢二" → "吉野賢二"); blanks squeezed.
 std::string person(std::string_view name);
 
+/// Is this a person's name by its shape: two to five Latin words, each
+/// beginning with a letter ("Andrej Karpathy", "Jean-Paul Sartre"), a name of
+/// two to eight characters beginning with a kanji ("吉野賢二", "山田さくら"), or
+/// katakana parts joined by '・' or a space ("ジョン・スミス")? One word, a
+/// handle or a site ("Zenn", "note", "@kanazawa", "zenn.dev") is not.
+bool reads_as_person(std::string_view name);
+
 /// The organizations of a string: split at ';', '、' and '，'; each organization().
 std::vector<std::string> split_organizations(std::string_view text);
 
