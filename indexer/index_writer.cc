@@ -162,44 +162,57 @@ void IndexWriter::build_shard(std::size_t shard, const std::vector<RunNote*>& no
   m_shards.open_new(shard);
 }
 
-// Documents are built in parallel; one thread writes them, in path order.
+// Documents are built in parallel; one thread writes them, in path order,
+// a slice at a time: a run that re-adds thousands of notes holds one slice's
+// documents, not all of them (measured on ja-techdocs, 2,800 notes re-added:
+// 1.26 GB held whole, against 468 MB for a fresh build of all 4,100).
 void IndexWriter::update(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report) {
+  constexpr std::size_t SLICE = 256;
   std::vector<RunNote>& notes = state.notes();
   m_changes.docids.resize(m_shards.size());
   std::vector<std::optional<Xapian::Document>> built(notes.size());
   state.load_values(to_build);  // their indexed signatures and digests, before the threads start
   std::vector<std::unique_ptr<Analyzer>> analyzers(m_jobs);
-  parallel_for(to_build.size(), m_jobs, [&](std::size_t k, unsigned t) {
-    if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
-    DocumentBuilder builder(*analyzers[t]);
-    built[to_build[k]] = document(notes[to_build[k]], builder);
-    progress(to_build.size());
-  });
-  report_build_failures(notes, report);
   if (!m_opts.dry_run) m_shards.begin_transaction();
-  apply(state, built, report);
+  Renames renames(state);
+  std::size_t applied = 0;  // the notes before this one are written
+  for (std::size_t from = 0; from < to_build.size() || applied < notes.size();) {
+    const std::size_t to = std::min(to_build.size(), from + SLICE);
+    parallel_for(to - from, m_jobs, [&](std::size_t k, unsigned t) {
+      if (!analyzers[t]) analyzers[t] = std::make_unique<Analyzer>();
+      DocumentBuilder builder(*analyzers[t]);
+      built[to_build[from + k]] = document(notes[to_build[from + k]], builder);
+      progress(to_build.size());
+    });
+    const std::size_t until = to == to_build.size() ? notes.size() : to_build[to];
+    apply(state, built, applied, until, renames, report);
+    applied = until;
+    from = to;
+  }
+  report_build_failures(notes, report);
+  delete_vanished(state, renames.renamed, report);
+}
+
+IndexWriter::Renames::Renames(const IndexState& state) {
+  for (const auto& path : state.vanished()) vanished_by_hash.emplace(state.indexed().at(path).state.hash, path);
 }
 
 void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Document>>& built,
-                        IndexReport& report) {
-  // Renames: a new path whose content equals a vanished one's.
-  std::map<std::string, std::string> vanished_by_hash;  // hash → old path
-  for (const auto& path : state.vanished())
-    vanished_by_hash.emplace(state.indexed().at(path).state.hash, path);
-  std::set<std::string> renamed;
+                        std::size_t from, std::size_t to, Renames& renames, IndexReport& report) {
   std::vector<RunNote>& notes = state.notes();
-  for (std::size_t i = 0; i < notes.size(); ++i) {
+  for (std::size_t i = from; i < to; ++i) {
     const RunNote& n = notes[i];
     if (n.status == RunNote::Status::Failed) continue;
     if (!built[i]) {
       keep(n, report);
       continue;
     }
+    // A rename: a new path whose content equals a vanished one's.
     std::string renamed_from;
-    if (auto v = n.old ? vanished_by_hash.end() : vanished_by_hash.find(n.file_hash());
-        v != vanished_by_hash.end()) {
+    if (auto v = n.old ? renames.vanished_by_hash.end() : renames.vanished_by_hash.find(n.file_hash());
+        v != renames.vanished_by_hash.end()) {
       renamed_from = v->second;
-      vanished_by_hash.erase(v);
+      renames.vanished_by_hash.erase(v);
     }
     if (!m_opts.dry_run) {
       if (n.old) count_out(n.old->shard, n.old->docid);
@@ -208,14 +221,15 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
             *built[i], 1);
       m_wrote = true;
     }
+    built[i].reset();
     if (!renamed_from.empty()) {
       ++report.renamed;
       report.renamed_paths.emplace_back(renamed_from, n.file->path);
-      renamed.insert(renamed_from);  // not a deletion: it moved
+      renames.renamed.insert(renamed_from);  // not a deletion: it moved
       if (!m_opts.dry_run) {
-        const IndexedNote& from = state.indexed().at(renamed_from);
-        count_out(from.shard, from.docid);
-        m_shards.db(from.shard).delete_document(schema::unique_id_term(renamed_from));
+        const IndexedNote& moved = state.indexed().at(renamed_from);
+        count_out(moved.shard, moved.docid);
+        m_shards.db(moved.shard).delete_document(schema::unique_id_term(renamed_from));
       }
     } else if (n.old) {
       ++report.updated;
@@ -225,7 +239,6 @@ void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Doc
       report.added_paths.push_back(n.file->path);
     }
   }
-  delete_vanished(state, renamed, report);
 }
 
 // A note whose document stays. Same content with a new mtime: only the state

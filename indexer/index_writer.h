@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -71,7 +72,17 @@ class IndexWriter {
   void build_fresh(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);
   void build_shard(std::size_t shard, const std::vector<RunNote*>& notes, std::size_t total);
   void update(IndexState& state, const std::vector<std::size_t>& to_build, IndexReport& report);
-  void apply(IndexState& state, std::vector<std::optional<Xapian::Document>>& built, IndexReport& report);
+  /// Vanished paths by content hash (a new path with one's content is its
+  /// rename), and the paths found renamed so far.
+  struct Renames {
+    explicit Renames(const IndexState& state);
+    std::map<std::string, std::string> vanished_by_hash;  ///< hash → old path
+    std::set<std::string> renamed;
+  };
+  /// Writes notes [from, to) (in path order): built ones replace their
+  /// documents (each let go once written), the others are kept.
+  void apply(IndexState& state, std::vector<std::optional<Xapian::Document>>& built, std::size_t from,
+             std::size_t to, Renames& renames, IndexReport& report);
   void keep(const RunNote& note, IndexReport& report);
   void delete_vanished(const IndexState& state, const std::set<std::string>& renamed, IndexReport& report);
   void progress(std::size_t total);

@@ -350,4 +350,18 @@ check incremental-rename-touch "$INDEXER" --vault "$v" --index "$inc"
 printf '\n追記。\n' >>"$v/wiki/concepts/障害検知.md"
 rm "$v/wiki/entities/NVIDIA.md"
 check incremental-dry-run "$INDEXER" --vault "$v" --index "$inc" --dry-run
+# Many notes added at once are written a slice of 256 at a time (memory as a
+# fresh build's): 700 notes added, one renamed from the first slice's range
+# into the last's, one deleted; the update is what a rebuild makes.
+big="$WORK/big" && binc="$WORK/big-inc"
+mkdir -p "$big"
+for i in $(seq -w 1 100); do printf '# 既存 %s\n[[共通]] の本文 %s。\n' "$i" "$i" >"$big/a-$i.md"; done
+"$INDEXER" --vault "$big" --index "$binc" --quiet
+for i in $(seq -w 1 700); do printf '# 追加 %s\n[[共通]] と [[既存 %s]]。\n' "$i" "$i" >"$big/m-$i.md"; done
+mv "$big/a-050.md" "$big/z-renamed.md"
+rm "$big/a-099.md"
+"$INDEXER" --vault "$big" --index "$binc" >"$WORK/big.out" 2>&1
+expect "700 added, one renamed, one deleted: $(grep -m1 added "$WORK/big.out")" \
+  grep -q "added 700,.*deleted 1, renamed 1," "$WORK/big.out"
+same_as_rebuild "$big" "$binc" "700 notes added, one renamed across slices, one deleted"
 finish
