@@ -6,7 +6,8 @@
 # sourcing it by hand also works:  . scripts/completion/sagasu.bash
 #
 # Options are read from the binary's own --help when you press TAB, so they
-# follow the option tables in indexer/cli/cli.cc and searcher/cli/cli.cc; the
+# follow the option tables in indexer/cli/cli.cc and searcher/cli/cli.cc (an
+# argument of fixed choices is named by them there: --sort relevance|year|title); the
 # facet names from `searcher --fields` (the schema's field table). The searcher
 # also completes facet values after venue: year: person: org: kind: (also as
 # --filter arguments) with `searcher --list FACET`, against the index the
@@ -216,7 +217,6 @@ _sagasu_arg() {
       local d
       while IFS= read -r d; do COMPREPLY+=("$d"); done < <(compgen -d -- "$value")
       ;;
-    --color) _sagasu_offer "$prefix" "$value" auto always never ;;
     --facet) _sagasu_offer "$prefix" "$value" "${_sagasu_facets[@]}" ;;
     --list) _sagasu_offer "$prefix" "$value" "${_sagasu_facets[@]}" tag ;;
     --facets)
@@ -226,9 +226,16 @@ _sagasu_arg() {
       compopt -o nospace 2>/dev/null
       ;;
     --filter) [[ $prog == searcher ]] && _sagasu_facet_word "$prefix" "$value" ;;
-    --report) _sagasu_offer "$prefix" "$value" entities facets glossary ;;
-    --sort) _sagasu_offer "$prefix" "$value" relevance year title ;;
     --ext) _sagasu_offer "$prefix" "$value" md txt md,txt ;;
+    *)
+      # An argument of fixed choices is named by them in the option table (--sort relevance|year|title).
+      local choices=${_sagasu_optarg[$opt]-}
+      if [[ $choices == *'|'* ]]; then
+        local -a each
+        IFS='|' read -ra each <<<"$choices"
+        _sagasu_offer "$prefix" "$value" "${each[@]}"
+      fi
+      ;;
   esac
 }
 

@@ -95,7 +95,7 @@ po::options_description options(Args& a) {
       ("paths", po::bool_switch(&a.paths), "print only the hits' paths, one per line (blanks escaped for xargs)")
       ("null,0", po::bool_switch(&a.null), "with --paths: end each path with NUL, unescaped (xargs -0)")
       ("vimgrep", po::bool_switch(&a.vimgrep), "print path:line:column:text for every match (editors, fzf)")
-      ("sort", po::value(&a.sort)->value_name("ORDER"), "relevance (default), year (newest first) or title")
+      ("sort", po::value(&a.sort)->value_name("relevance|year|title"), "relevance (default), year (newest first) or title")
       ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed (no bridges either)")
       ("no-bridge", po::bool_switch(&a.no_bridge),
        "no bridge tier: a word does not also find the notes that say it in the other language "
@@ -103,7 +103,7 @@ po::options_description options(Args& a) {
       ("loose", po::bool_switch(&a.req.loose),
        "also notes where the pieces of a word typed as one (文字列型: 文字列 + 型) are apart")
       ("explain", po::bool_switch(&a.req.explain), "show the query's tokens per tier and each hit's score parts")
-      ("color", po::value(&a.color)->value_name("WHEN"), "auto, always or never (NO_COLOR is respected)")
+      ("color", po::value(&a.color)->value_name("auto|always|never"), "when to colour: auto (default), always or never (NO_COLOR is respected)")
       ("width", cli::count_option(a.width, "--width"),
        "text: no line wider than N columns (default on a terminal: its width, or $COLUMNS; in a pipe: 0, lines as they are)")
       ("open", po::value(&a.open)->value_name("N"),

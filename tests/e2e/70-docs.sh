@@ -197,6 +197,10 @@ expect "searcher --filter year: offers the index's years" offers 'sagasu-search 
   $("$SEARCHER" --index "$idx" --list year | cut -f1)
 expect "searcher person:Xin offers a quoted value" offers 'sagasu-search person:Xin' "'\"Xin Liu\"'"
 expect "searcher --color offers auto always never" offers 'sagasu-search --color ' auto always never
+# An argument of fixed choices is completed from the option table's own name for it (a|b|c): a value
+# added there is offered with no change to the completion.
+expect "searcher --sort= offers relevance year title" offers 'sagasu-search --sort=' relevance year title
+expect "indexer --report offers entities facets glossary" offers 'sagasu-index --report ' entities facets glossary
 expect "searcher --list offers the facet names" offers 'sagasu-search --list ' venue year person org kind
 expect "searcher --facet= offers the facet names" offers 'sagasu-search --facet=' venue year person org kind
 expect "searcher ki offers kind:" offers 'sagasu-search ki' kind:
@@ -222,7 +226,9 @@ if command -v zsh >/dev/null; then
     expect "_$name specs: one per option spelling of $prog --help" test "$(spellings <"$WORK/zsh.specs")" = \
       "$("$SAGASU_BIN/$prog/$prog" --help | sed -n 's/^  -\([[:alnum:]]\) \[ --\([^ ]*\) \].*/-\1\n--\2/p; s/^  \(--[[:alnum:]][-[:alnum:]_]*\).*/\1/p' | sort)"
   done
-  expect "_searcher specs: --color values" grep -q '^(--color)--color=\[.*\]:WHEN:(auto always never)$' "$WORK/zsh.specs"
+  expect "_searcher specs: --color values" grep -q '^(--color)--color=\[.*\]:auto|always|never:(auto always never)$' "$WORK/zsh.specs"
+  expect "_searcher specs: --sort values from the option table" \
+    grep -q '^(--sort)--sort=\[.*\]:relevance|year|title:(relevance year title)$' "$WORK/zsh.specs"
   expect "_searcher specs: --filter is repeatable and completes facet words" \
     grep -q '^\*--filter=\[.*\]:.*:_sagasu_facet_word$' "$WORK/zsh.specs"
   expect "_searcher specs: query words complete facet words" grep -qx '\*:query:_sagasu_facet_word' "$WORK/zsh.specs"
