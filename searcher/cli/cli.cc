@@ -93,7 +93,7 @@ po::options_description options(Args& a) {
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
       ("jsonl", po::bool_switch(&a.jsonl), "print JSON Lines: one object per hit, then a summary object")
       ("paths", po::bool_switch(&a.paths), "print only the hits' paths, one per line (blanks escaped for xargs)")
-      ("null,0", po::bool_switch(&a.null), "with --paths: end each path with NUL, unescaped (xargs -0)")
+      ("null,0", po::bool_switch(&a.null), "with --paths: end each path with NUL, unescaped (xargs -0); with --vimgrep: the path unescaped, then NUL, then line:column:text")
       ("vimgrep", po::bool_switch(&a.vimgrep), "print path:line:column:text for every match (editors, fzf)")
       ("sort", po::value(&a.sort)->value_name("relevance|year|title"), "relevance (default), year (newest first) or title")
       ("exact", po::bool_switch(&a.req.exact), "no folding: each query word must occur as typed (no bridges either)")

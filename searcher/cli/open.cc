@@ -55,12 +55,14 @@ std::optional<std::string> editor_from_environment() {
 std::vector<std::string> editor_arguments(std::string_view editor, const std::string& file, std::size_t line,
                                           std::size_t column) {
   const std::string_view program = program_of(editor);
-  const std::string at = fmt::format("{}:{}:{}", file, line, column);
+  // A relative path is given as ./PATH: a note named "-c!cmd.md" or "+!cmd.md" is never an editor's option.
+  const std::string path = file.empty() || file.front() == '/' ? file : "./" + file;
+  const std::string at = fmt::format("{}:{}:{}", path, line, column);
   for (const char* p : {"code", "code-insiders", "codium", "vscodium", "cursor"})
     if (program == p) return {"--goto", at};
   for (const char* p : {"subl", "sublime_text", "hx", "helix", "zed"})
     if (program == p) return {at};
-  return {fmt::format("+{}", line), file};
+  return {fmt::format("+{}", line), path};
 }
 
 int run_editor(const std::string& editor, const std::vector<std::string>& args) {

@@ -561,22 +561,25 @@ class PathsPrinter : public Printer {
 };
 
 // path:line:column:text for each match in each hit's file (editors, fzf);
-// with colour, the matched words of the text highlighted.
+// with colour, the matched words of the text highlighted. NUL-separated, the
+// path is written as it is and ends with NUL instead of ':' (as ripgrep's
+// --null), so a program reads any file name a vault can hold.
 class VimgrepPrinter : public Printer {
  public:
-  VimgrepPrinter(Analyzer& analyzer, bool color) : m_analyzer(analyzer), m_color(color) {}
+  VimgrepPrinter(Analyzer& analyzer, bool color, bool null_separated)
+      : m_analyzer(analyzer), m_color(color), m_null(null_separated) {}
 
   void result(std::string& out, const SearchRequest&, const SearchResult& res) override {
     const auto cwd = current_folder();
     for (const Hit& h : res.hits) {
       const std::vector<LineMatch> lines = line_matches(h, m_analyzer);
       if (lines.empty()) continue;
-      const std::string p = cli::visible(shown_path(h, cwd));
+      const std::string p = m_null ? shown_path(h, cwd) + '\0' : cli::visible(shown_path(h, cwd)) + ':';
       for (const LineMatch& m : lines) {
         // The columns are the file's (where the editor jumps); the text is escaped for the terminal.
         if (m.text.size() <= MAX_VIMGREP_LINE) {
           const std::string text = shown(m, 0, m.text.size());
-          for (const auto& [b, e] : m.spans) out += fmt::format("{}:{}:{}:{}\n", p, m.line, b + 1, text);
+          for (const auto& [b, e] : m.spans) out += fmt::format("{}{}:{}:{}\n", p, m.line, b + 1, text);
           continue;
         }
         // A long line (a one-line note of megabytes): each match with the text around it, not the
@@ -586,7 +589,7 @@ class VimgrepPrinter : public Printer {
           std::size_t to = std::min(m.text.size(), from + MAX_VIMGREP_LINE);
           from = unicode::char_start(m.text, from);
           while (to < m.text.size() && (static_cast<unsigned char>(m.text[to]) & 0xC0) == 0x80) ++to;
-          out += fmt::format("{}:{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "",
+          out += fmt::format("{}{}:{}:{}{}{}\n", p, m.line, b + 1, from > 0 ? ELLIPSIS : "",
                              shown(m, from, to), to < m.text.size() ? ELLIPSIS : "");
         }
       }
@@ -611,6 +614,7 @@ class VimgrepPrinter : public Printer {
 
   Analyzer& m_analyzer;
   bool m_color;
+  bool m_null;
 };
 
 }  // namespace
@@ -677,7 +681,7 @@ std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& o
     case OutputFormat::Paths:
       return std::make_unique<PathsPrinter>(options.null_separated);
     case OutputFormat::Vimgrep:
-      return std::make_unique<VimgrepPrinter>(analyzer, options.color);
+      return std::make_unique<VimgrepPrinter>(analyzer, options.color, options.null_separated);
     case OutputFormat::Text:
       break;
   }

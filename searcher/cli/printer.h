@@ -22,7 +22,7 @@ enum class OutputFormat { Text, Json, JsonLines, Paths, Vimgrep };
 struct PrintOptions {
   bool color = false;            ///< text: ANSI colours (a TTY); else plain ** markers
   std::size_t facet_limit = 10;  ///< text: values shown per facet (0: all)
-  bool null_separated = false;   ///< paths: NUL-terminated and raw instead of escaped lines
+  bool null_separated = false;   ///< paths and vimgrep: each path raw and NUL-terminated, not escaped
   /// Text: the terminal's width in columns; no line is wider (titles, paths
   /// and snippets cut at a character boundary with …, a snippet's sources
   /// shortened to venue and year, the years as a histogram). 0: lines as they

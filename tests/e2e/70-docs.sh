@@ -257,7 +257,7 @@ if cmake --install "$SAGASU_BIN" --prefix "$prefix" >"$WORK/install.out" 2>&1; t
   "$prefix/bin/sagasu-index" --vault "$VAULT" --index "$WORK/installed-idx" --quiet
   expect "the installed sagasu-fzf runs the installed sagasu-search" test "$(cd "$SAGASU_SRC/data" &&
     env -u SAGASU_SEARCH PATH=/usr/bin:/bin SAGASU_FZF_OPTS="--index $WORK/installed-idx" \
-      "$prefix/bin/sagasu-fzf" --reload 'title:AEGIS' | head -1 | cut -d: -f1)" = vault/wiki/entities/AEGIS.md
+      "$prefix/bin/sagasu-fzf" --reload 'title:AEGIS' | head -1 | cut -d: -f2)" = vault/wiki/entities/AEGIS.md
   check installed-no-index env -u SAGASU_INDEX XDG_DATA_HOME="$WORK/empty" "$prefix/bin/sagasu-search" GPU
   check installed-bad-option "$prefix/bin/sagasu-index" --frobnicate
 else

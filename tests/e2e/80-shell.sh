@@ -89,9 +89,9 @@ expect "VS Code gets --goto FILE:LINE:COL after its own options" \
   grep -qx -- "--goto" "$WORK/editor.args"
 expect "VS Code: the file with line and column" grep -q "^$VAULT/wiki/entities/AEGIS.md:[0-9]*:[0-9]*\$" "$WORK/editor.args"
 (cd "$SAGASU_SRC/data" && env -u VISUAL EDITOR="$editor" "$SEARCHER" --open 'vault/Xin Liu.md:7')
-expect "--open FILE:LINE opens that file at that line, no index needed" \
+expect "--open FILE:LINE opens that file (as ./FILE) at that line, no index needed" \
   test "$(cat "$WORK/editor.args")" = "+7
-vault/Xin Liu.md"
+./vault/Xin Liu.md"
 check open-no-editor env -u VISUAL -u EDITOR "$SEARCHER" --index "$idx" --open 1 GPU
 check open-past-the-hits env -u VISUAL EDITOR="$editor" "$SEARCHER" --index "$idx" --open 99 'title:AEGIS'
 check open-no-hits env -u VISUAL EDITOR="$editor" "$SEARCHER" --index "$idx" --open 1 存在しない語彙zzqx
