@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -34,6 +35,11 @@ ShardLocation remote_of(const std::string& hostport, const std::string& shown) {
                        (n = std::stoul(port)) >= 1 && n <= 65535;
   if (host.empty() || !numeric)
     throw Error(fmt::format("{}: expected a shard address HOST:PORT (port 1-65535)", shown));
+  // Xapian 1.4's remote backend resolves host names for IPv4 only.
+  if (host.front() == '[' || host.find(':') != std::string::npos)
+    throw Error(fmt::format("{}: an IPv6 address; Xapian 1.4 reaches shards over IPv4 only: serve the shard on an "
+                            "IPv4 address (xapian-tcpsrv --interface 127.0.0.1) or a host name",
+                            shown));
   return ShardLocation{"tcp://" + hostport, "", host, static_cast<unsigned>(n)};
 }
 
@@ -45,10 +51,27 @@ std::vector<std::string> lines_of(const fs::path& file) {
   return lines;
 }
 
+// Stub files deeper than this (a stub naming a stub naming …) are refused.
+constexpr std::size_t MAX_STUB_DEPTH = 8;
+
+void expand_into(const std::string& loc, std::vector<ShardLocation>& out, std::vector<std::string>& stubs);
+
 // A stub file the user wrote: "auto PATH" and "remote :HOST:PORT" lines.
-std::vector<ShardLocation> from_stub_file(const std::string& file) {
-  std::vector<ShardLocation> out;
+// `stubs` holds the stub files being read, outermost first: one that names
+// itself, directly or through others, is an error naming the loop.
+void from_stub_file(const std::string& file, std::vector<ShardLocation>& out,
+                    std::vector<std::string>& stubs) {
+  std::error_code ec;
+  const std::string real = fs::weakly_canonical(file, ec).string();
+  if (std::find(stubs.begin(), stubs.end(), real) != stubs.end()) {
+    stubs.push_back(real);
+    throw Error(fmt::format("{}: stub files name each other in a loop ({})", file, fmt::join(stubs, " → ")));
+  }
+  if (stubs.size() == MAX_STUB_DEPTH)
+    throw Error(fmt::format("{}: stub files nested more than {} deep", file, MAX_STUB_DEPTH));
+  stubs.push_back(real);
   const auto lines = lines_of(file);
+  const std::size_t before = out.size();
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
     if (line.empty() || line.front() == '#') continue;
@@ -59,42 +82,44 @@ std::vector<ShardLocation> from_stub_file(const std::string& file) {
     if ((type == "auto" || type == "glass") && !arg.empty()) {
       fs::path p(arg);
       if (p.is_relative()) p = fs::path(file).parent_path() / p;
-      for (auto& s : expand_locations({p.lexically_normal().string()})) out.push_back(std::move(s));
+      expand_into(p.lexically_normal().string(), out, stubs);
     } else if (type == "remote" && !arg.empty() && arg.front() == ':') {
       out.push_back(remote_of(arg.substr(1), at));
     } else {
       throw Error(fmt::format("{}: expected 'auto PATH' or 'remote :HOST:PORT', not '{}'", at, line));
     }
   }
-  if (out.empty()) throw Error(fmt::format("{}: the stub file lists no shard", file));
-  return out;
+  if (out.size() == before) throw Error(fmt::format("{}: the stub file lists no shard", file));
+  stubs.pop_back();
+}
+
+void expand_into(const std::string& loc, std::vector<ShardLocation>& out, std::vector<std::string>& stubs) {
+  if (loc.rfind("tcp://", 0) == 0) {
+    out.push_back(remote_of(loc.substr(6), loc));
+    return;
+  }
+  std::error_code ec;
+  if (fs::is_directory(loc, ec)) {
+    // A sharded index folder: its stub names one generation of each shard.
+    const std::size_t before = out.size();
+    for (const auto& entry : layout::read_stub(loc))
+      if (const auto shard = layout::shard_entry(entry))
+        out.push_back(
+            {(fs::path(loc) / shard->folder).string(), (fs::path(loc) / entry).string(), "", 0, loc});
+    if (out.size() == before) out.push_back({loc, loc, "", 0, ""});
+  } else if (fs::is_regular_file(loc, ec)) {
+    from_stub_file(loc, out, stubs);
+  } else {
+    out.push_back({loc, loc, "", 0, ""});  // opening it says what is wrong
+  }
 }
 
 }  // namespace
 
 std::vector<ShardLocation> expand_locations(const std::vector<std::string>& locations) {
   std::vector<ShardLocation> out;
-  for (const auto& loc : locations) {
-    if (loc.rfind("tcp://", 0) == 0) {
-      out.push_back(remote_of(loc.substr(6), loc));
-      continue;
-    }
-    std::error_code ec;
-    if (fs::is_directory(loc, ec)) {
-      // A sharded index folder: its stub names one generation of each shard.
-      std::vector<ShardLocation> shards;
-      for (const auto& entry : layout::read_stub(loc))
-        if (const auto shard = layout::shard_entry(entry))
-          shards.push_back(
-              {(fs::path(loc) / shard->folder).string(), (fs::path(loc) / entry).string(), "", 0});
-      if (shards.empty()) shards.push_back({loc, loc, "", 0});
-      for (auto& s : shards) out.push_back(std::move(s));
-    } else if (fs::is_regular_file(loc, ec)) {
-      for (auto& s : from_stub_file(loc)) out.push_back(std::move(s));
-    } else {
-      out.push_back({loc, loc, "", 0});  // opening it says what is wrong
-    }
-  }
+  std::vector<std::string> stubs;
+  for (const auto& loc : locations) expand_into(loc, out, stubs);
   return out;
 }
 
@@ -127,8 +152,10 @@ Xapian::Database open_shard(const ShardLocation& shard, const std::string& index
   }
 }
 
-// What the opened shards must agree on: one schema, one vault, each shard of
-// one shard count once (or one whole index), so no note counts twice or not at all.
+// What the opened shards must agree on: one schema, one vault, each database
+// once (by its UUID, whatever path or address reached it), each shard of one
+// shard count once (or one whole index), all written by one indexer run, so no
+// note counts twice, not at all, or as a replica left behind has it.
 class ShardCheck {
  public:
   explicit ShardCheck(const std::string& indexer) : m_indexer(indexer) {}
@@ -143,6 +170,9 @@ class ShardCheck {
     if (!version.empty() && version != schema::SCHEMA_VERSION)
       throw Error(fmt::format("{}: index schema {} is not {}; rebuild it with: {} --rebuild", shard.name,
                               version, schema::SCHEMA_VERSION, m_indexer));
+    if (auto [it, fresh] = m_uuids.emplace(db.get_uuid(), shard.name); !fresh)
+      throw Error(fmt::format("{}: the same index as {}, given twice (every hit would count twice)",
+                              shard.name, it->second));
     const std::string vault = db.get_metadata(std::string(schema::META_VAULT));
     if (m_first.empty()) {
       m_first = shard.name;
@@ -155,8 +185,23 @@ class ShardCheck {
     const std::string id = db.get_metadata(std::string(schema::META_SHARD));  // "K/N"
     const auto slash = id.find('/');
     if (slash == std::string::npos) {
-      m_unnumbered = true;
+      if (!m_whole.empty())
+        throw Error(fmt::format("{}: a whole index of vault {}, as {} is: search one of them", shard.name,
+                                vault.empty() ? "(none)" : vault, m_whole));
+      m_whole = shard.name;
       return;
+    }
+    // Shards of one sharded folder may hold two runs for a moment: an update cut
+    // short between its shards' commits (the next run builds them fresh).
+    // Shards given one by one (replicas, tcp://) must hold one run.
+    const std::string run = db.get_metadata(std::string(schema::META_RUN));
+    if (m_runs.empty()) {
+      m_runs = {run, shard.name, shard.index_folder};
+    } else if (run != m_runs.run && (shard.index_folder.empty() || shard.index_folder != m_runs.folder)) {
+      throw Error(fmt::format(
+          "{}: written by another indexer run than {} (a replica behind the others, or an update cut short): "
+          "search shards of one run, or run {} again",
+          shard.name, m_runs.name, m_indexer));
     }
     const std::size_t k = std::stoul(id.substr(0, slash)), n = std::stoul(id.substr(slash + 1));
     if (m_count && n != m_count)
@@ -170,7 +215,7 @@ class ShardCheck {
 
   /// The numbers of the shards not given (1-based); throws when a whole index was mixed in.
   std::vector<std::size_t> absent(const std::string& name) const {
-    if (m_unnumbered && m_count)
+    if (!m_whole.empty() && m_count)
       throw Error(fmt::format("{}: a whole index given with shards of a {}-shard index", name, m_count));
     std::vector<std::size_t> absent;
     for (std::size_t k = 0; k < m_count; ++k)
@@ -182,9 +227,14 @@ class ShardCheck {
  private:
   std::string m_indexer;
   std::string m_first, m_vault;
-  std::map<std::size_t, std::string> m_seen;  // shard number → its location
+  std::map<std::size_t, std::string> m_seen;   // shard number → its location
+  std::map<std::string, std::string> m_uuids;  // database UUID → its location
+  struct FirstRun {
+    std::string run, name, folder;
+    bool empty() const { return name.empty(); }
+  } m_runs;             // the first numbered shard's run
+  std::string m_whole;  // the whole (unsharded) index given, if any
   std::size_t m_count = 0;
-  bool m_unnumbered = false;
 };
 
 }  // namespace

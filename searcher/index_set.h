@@ -21,6 +21,7 @@ struct ShardLocation {
   std::string path;  ///< local: the database folder (a Xapian stub file or a glass folder)
   std::string host;  ///< remote: the xapian-tcpsrv host (empty for a local shard)
   unsigned port = 0;
+  std::string index_folder;  ///< a shard of a sharded index folder: that folder (empty otherwise)
   bool remote() const { return !host.empty(); }
 };
 
@@ -29,7 +30,8 @@ struct ShardLocation {
 ///   tcp://HOST:PORT  a shard served by xapian-tcpsrv
 ///   FILE             a Xapian stub file: "auto PATH" (relative to the file's folder) and
 ///                    "remote :HOST:PORT" lines; blank lines and # comments are skipped
-/// Throws Error naming the location (and line) for anything else.
+/// Throws Error naming the location (and line) for anything else, and for stub
+/// files that name each other in a loop or nest more than 8 deep.
 std::vector<ShardLocation> expand_locations(const std::vector<std::string>& locations);
 
 /// The databases a search runs on: every shard as one, and each alone.
@@ -56,7 +58,8 @@ struct OpenIndex {
 };
 
 /// Opens the shards the locations name and checks that they are one vault's
-/// complete set of shards, each once, of this schema. With allow_partial a
+/// complete set of shards, each database once, of this schema, of one indexer
+/// run (shards of one sharded folder may differ after an update cut short). With allow_partial a
 /// remote shard that does not answer (or one not given) is left out and
 /// named in OpenIndex::missing. Throws Error naming the shard otherwise.
 OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial,

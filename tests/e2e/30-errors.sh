@@ -31,6 +31,12 @@ check clean-vault-exit-0 "$INDEXER" --vault "$SAGASU_SRC/tests/e2e/fixtures/tiny
 check missing-index "$SEARCHER" --index "$WORK/nowhere" SDC
 mkdir -p "$WORK/not-an-index"
 check not-an-index "$SEARCHER" --index "$WORK/not-an-index" SDC
+# An index list that would double every hit, or loop: one error naming it (issue 44).
+ln -s "$WORK/idx" "$WORK/idx-link"
+check index-twice "$SEARCHER" --index "$WORK/idx" --index "$WORK/idx-link" 本文
+printf 'auto loop-b.stub\n' >"$WORK/loop-a.stub"
+printf 'auto loop-a.stub\n' >"$WORK/loop-b.stub"
+check stub-loop "$SEARCHER" --index "$WORK/loop-a.stub" 本文
 check no-vault "$INDEXER" --vault "$WORK/no-such-vault" --index "$WORK/idx2"
 check no-vault-option "$INDEXER" --index "$WORK/idx2"
 check unbalanced-quote "$SEARCHER" --index "$WORK/idx" '"本番 クラスタ'
