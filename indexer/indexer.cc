@@ -33,8 +33,13 @@ VaultConfig load_config(const IndexOptions& opts) {
   if (!opts.config.empty()) return VaultConfig::load(opts.config, opts.config);
   std::error_code ec;
   const std::filesystem::path file = std::filesystem::path(opts.vault) / CONFIG_FILE;
-  if (std::filesystem::exists(file, ec)) return VaultConfig::load(file, CONFIG_FILE);
-  return VaultConfig();
+  if (!std::filesystem::exists(file, ec)) return VaultConfig();
+  // A vault from a stranger cannot make the indexer read a file outside it.
+  const std::string root = std::filesystem::canonical(opts.vault, ec).string();
+  if (ec || !inside_folder(root, file.string()))
+    throw Error(fmt::format("{}: a symbolic link to a file outside the vault, not read (give it with --config)",
+                            CONFIG_FILE));
+  return VaultConfig::load(file, CONFIG_FILE);
 }
 
 // An id for this run's commit (META_RUN): unlike any other run's.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -205,11 +206,7 @@ VaultConfig::VaultConfig() {
 
 VaultConfig VaultConfig::load(const std::filesystem::path& file, std::string_view shown) {
   VaultConfig config;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read the config file", shown));
-  std::ostringstream text;
-  text << in.rdbuf();
-  config.m_text = text.str();
+  config.m_text = read_regular_file(file.string(), fmt::format("{} (the config file)", shown));
   ConfigReader reader(config, shown);
   try {
     reader.read(YAML::Load(config.m_text));

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -16,6 +17,7 @@
 
 #include "parallel_for.h"
 #include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 
 namespace fs = std::filesystem;
 
@@ -96,7 +98,9 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
     scan.unreadable_dirs.push_back(shown(rel));
   };
   // Hidden folders (.obsidian, .git, .sagasu, .trash) are not notes; symbolic
-  // links to folders are not followed, so link loops cannot trap the walk.
+  // links to folders are not followed, so link loops cannot trap the walk; a
+  // link to a file is followed only to a file inside the vault, so a vault
+  // from a stranger cannot make /etc/passwd or ~/.ssh searchable.
   std::vector<std::string> stack{""};  // vault-relative folders; "" is the vault
   std::vector<Entry> entries;
   while (!stack.empty()) {
@@ -151,6 +155,10 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
         report.skipped.push_back({rel, "not a regular file"});
         continue;
       }
+      if (e.is_link && !inside_folder(root, root + "/" + rel)) {
+        report.skipped.push_back({rel, "symbolic link to a file outside the vault, not followed"});
+        continue;
+      }
       VaultFile f;
       f.path = std::move(rel);
       f.size = e.size;
@@ -163,19 +171,17 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
   return scan;
 }
 
+bool inside_folder(const std::string& root, const std::string& path) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return false;
+  const std::string_view r = real;
+  const bool in = r.size() > root.size() && r.compare(0, root.size(), root) == 0 && r[root.size()] == '/';
+  std::free(real);
+  return in;
+}
+
 std::string read_vault_file(const fs::path& file, const std::string& shown, std::uint64_t limit) {
-  std::error_code ec;
-  const auto size = fs::file_size(file, ec);
-  if (ec) throw Error(fmt::format("{}: cannot read: {}", shown, ec.message()));
-  if (size > limit) throw Error(fmt::format("{}: file too large ({} bytes, limit {})", shown, size, limit));
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
-  std::string data;
-  data.resize(size);
-  in.read(data.data(), static_cast<std::streamsize>(size));
-  if (in.bad()) throw Error(fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
-  data.resize(static_cast<std::size_t>(in.gcount()));
-  return data;
+  return read_regular_file(file.string(), shown, limit);
 }
 
 std::string content_hash(std::string_view content) {

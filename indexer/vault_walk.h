@@ -45,7 +45,11 @@ bool wanted_file_name(std::string_view name, const std::vector<std::string>& ext
 /// report.skipped. Throws Error when the vault is not a folder.
 VaultScan walk_vault(const IndexOptions& opts, IndexReport& report);
 
-/// The whole content of a file of at most `limit` bytes; throws Error naming it as `shown`.
+/// Does `path`, its symbolic links resolved, lie inside the folder `root`
+/// (a resolved path, as VaultScan::root)?
+bool inside_folder(const std::string& root, const std::string& path);
+
+/// The whole content of a regular file of at most `limit` bytes; throws Error naming it as `shown`.
 std::string read_vault_file(const std::filesystem::path& file, const std::string& shown, std::uint64_t limit);
 
 /// The content hash of a file (hex), as a note's STATE keeps it.

@@ -17,6 +17,8 @@
 #include <unordered_set>
 
 #include "sagasu/analyzer.h"
+#include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
@@ -112,12 +114,11 @@ Entry parse_line(std::string_view line) {
 
 // A whole file; "" when it cannot be read.
 std::string read_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) return "";
-  std::string bytes(static_cast<std::size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
-  in.seekg(0);
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return "";
-  return bytes;
+  try {
+    return read_regular_file(file, file);
+  } catch (const Error&) {
+    return "";
+  }
 }
 
 // An English gloss's words as the analyzer has them (lower-cased, parted at
@@ -248,17 +249,16 @@ Dictionary::Dictionary(const std::string& folder, bool parse) {
   // Parsed once, then mapped from the cache (kept here when it cannot be written).
   if (parse && (cache.empty() || !fs::exists(cache))) m_text = parse_into_cache(folder, cache);
   if (!cache.empty()) {
-    const int fd = ::open(cache.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat st {};
-    if (fd >= 0 && ::fstat(fd, &st) == 0 && st.st_size > 0) {
-      void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    const RegularFile file(cache);
+    if (file && file.size() > 0) {
+      void* map =
+          ::mmap(nullptr, static_cast<std::size_t>(file.size()), PROT_READ, MAP_PRIVATE, file.fd(), 0);
       if (map != MAP_FAILED) {
         m_map = map;
-        m_size = static_cast<std::size_t>(st.st_size);
+        m_size = static_cast<std::size_t>(file.size());
         m_text.clear();
       }
     }
-    if (fd >= 0) ::close(fd);
   }
 }
 
@@ -279,9 +279,11 @@ std::string Dictionary::prepare() {
   if (!fs::exists(edict, ec)) return "";  // not installed: no dictionary, and nothing to say
   const std::string cache = cache_file(folder);
   if (cache.empty()) return fmt::format("{}: not used: no cache folder (set XDG_CACHE_HOME or HOME)", edict);
-  if (fs::exists(cache, ec)) return "";
-  if (std::ifstream in(edict, std::ios::binary); !in)
-    return fmt::format("{}: cannot be read: {}", edict, std::strerror(errno));
+  if (fs::exists(cache, ec)) {
+    if (const RegularFile file(cache); !file) return fmt::format("{}: not used: {}", cache, file.error());
+    return "";
+  }
+  if (const RegularFile file(edict); !file) return fmt::format("{}: cannot be read: {}", edict, file.error());
   if (parse_into_cache(folder, cache).empty())
     return fmt::format("{}: no entry in EDICT's format (EUC-JP)", edict);
   if (!fs::exists(cache, ec))

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 
 namespace sagasu::generation_file {
 
@@ -37,11 +38,10 @@ std::string header(std::string_view magic, Xapian::rev revision) {
 
 bool describes(const std::string& file, std::string_view magic, Xapian::rev revision) {
   if (revision == 0) return false;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
+  const RegularFile in(file);
+  if (!in) return false;
   unsigned char head[HEADER];
-  const bool ok = ::read(fd, head, sizeof head) == static_cast<ssize_t>(sizeof head);
-  ::close(fd);
+  const bool ok = ::read(in.fd(), head, sizeof head) == static_cast<ssize_t>(sizeof head);
   return ok && std::memcmp(head, magic.data(), magic.size()) == 0 &&
          static_cast<Xapian::rev>(get(head + 8, 8)) == revision;
 }
@@ -142,15 +142,11 @@ std::unique_ptr<Mapped> Mapped::open(const std::string& file, std::string_view m
 }
 
 std::unique_ptr<Mapped> Mapped::open(const std::string& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return nullptr;
-  struct stat st {};
-  void* map = MAP_FAILED;
-  if (::fstat(fd, &st) == 0 && st.st_size > 0)
-    map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
+  const RegularFile in(file);
+  if (!in || in.size() == 0) return nullptr;
+  void* map = ::mmap(nullptr, static_cast<std::size_t>(in.size()), PROT_READ, MAP_SHARED, in.fd(), 0);
   if (map == MAP_FAILED) return nullptr;
-  return std::unique_ptr<Mapped>(new Mapped(map, static_cast<std::size_t>(st.st_size)));
+  return std::unique_ptr<Mapped>(new Mapped(map, static_cast<std::size_t>(in.size())));
 }
 
 Mapped::~Mapped() {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/strings.h"
 
 namespace sagasu::layout {
@@ -49,11 +51,16 @@ std::string stub_text(const std::vector<std::string>& entries) {
   return text;
 }
 
+// A stub file is a few lines; more than this is no stub of ours.
+constexpr std::uint64_t STUB_LIMIT = 1 << 20;
+
 std::vector<std::string> read_stub(const std::string& index_dir) {
-  std::ifstream in(std::filesystem::path(index_dir) / STUB_FILE, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return stub_entries(s.str());
+  const std::string stub = (std::filesystem::path(index_dir) / STUB_FILE).string();
+  try {
+    return stub_entries(read_regular_file(stub, stub, STUB_LIMIT));
+  } catch (const Error&) {
+    return {};  // none, or not a file: opening the index says what is wrong
+  }
 }
 
 std::optional<ShardEntry> shard_entry(std::string_view entry) {

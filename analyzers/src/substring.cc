@@ -38,6 +38,12 @@ const icu::Normalizer2& nfkc_cf() {
 // ズ, so スデス is not in the NFD text スデズ), as the normalised search of
 // find_substring sees it. Found by fuzzing (contains and find disagreed).
 bool contains_apart(std::string_view text, std::string_view needle) {
+  // A needle that starts with a combining mark joins the character before it
+  // wherever it occurs: only the normalised text can say (A + U+0308 is Ä).
+  std::int32_t first = 0;
+  UChar32 head;
+  U8_NEXT(needle.data(), first, static_cast<std::int32_t>(needle.size()), head);
+  if (head < 0 || !nfkc_cf().hasBoundaryBefore(head)) return false;
   for (std::size_t at = strings::find(text, needle); at != std::string_view::npos;
        at = strings::find(text, needle, at + 1)) {
     auto i = static_cast<std::int32_t>(at + needle.size());

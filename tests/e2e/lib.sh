@@ -23,7 +23,7 @@ cd "$SAGASU_SRC" || exit 2  # paths printed relative to the current folder are s
 
 sanitise() {
   sed -e "s|$WORK|<TMP>|g" -e "s|$SAGASU_SRC|<SRC>|g" \
-      -e 's/127\.0\.0\.1:[0-9]\+/127.0.0.1:<PORT>/g' -e 's/[0-9]\+\.[0-9]\+ s$/<T> s/' -e 's/"score":[0-9.e+-]*/"score":<S>/g'
+      -e 's/127\.0\.0\.1:[0-9]\+/127.0.0.1:<PORT>/g' -e 's/dictionary-[0-9a-f]\{16\}/dictionary-<HASH>/g' -e 's/[0-9]\+\.[0-9]\+ s$/<T> s/' -e 's/"score":[0-9.e+-]*/"score":<S>/g'
 }
 
 check() {

@@ -212,3 +212,20 @@ TEST_CASE("Substring, a combining mark joins the needle's last character: not an
   CHECK(find_substring(a, plain, needle).size() == 1);
   CHECK(contains_substring(a, plain, needle));
 }
+
+// Found by fuzzing (tests/fuzz/corpus/analyzer/lone-combining-mark): a needle
+// that is a combining mark alone (U+0308) is in the bytes of "A" + U+0308, but
+// that text is Ä: contains_substring said yes, find_substring found nothing.
+TEST_CASE("Substring, a needle starting with a combining mark is no occurrence inside a composed character",
+          "[substring]") {
+  Analyzer a;
+  const SubstringNeedle needle{fold_query("\xCC\x88"), fold_query("\xCC\x88", Fold::Width)};
+  for (const std::string text : {"A\xCC\x88", "xA\xCC\x88y", "\xC3\x84"}) {
+    INFO(text);
+    CHECK(find_substring(a, text, needle).empty());
+    CHECK_FALSE(contains_substring(a, text, needle));
+  }
+  // Where nothing composes with it, both find it.
+  const std::string apart = "x \xCC\x88";
+  CHECK(find_substring(a, apart, needle).size() == contains_substring(a, apart, needle));
+}
