@@ -37,8 +37,8 @@ VaultConfig load_config(const IndexOptions& opts) {
   // A vault from a stranger cannot make the indexer read a file outside it.
   const std::string root = std::filesystem::canonical(opts.vault, ec).string();
   if (ec || !inside_folder(root, file.string()))
-    throw Error(fmt::format("{}: a symbolic link to a file outside the vault, not read (give it with --config)",
-                            CONFIG_FILE));
+    throw Error(fmt::format(
+        "{}: a symbolic link to a file outside the vault, not read (give it with --config)", CONFIG_FILE));
   return VaultConfig::load(file, CONFIG_FILE);
 }
 
@@ -144,6 +144,7 @@ IndexReport run_phases(const IndexOptions& opts) {
   //    A run that changed nothing (no document, no entity) commits nothing:
   //    its summary is the one the last commit stored.
   if (!opts.dry_run) {
+    check_vault_in_place(scan, report);
     phase("commit");
     // A fresh generation is counted whole (merged and reopened: nothing pending).
     CoverageTally whole;

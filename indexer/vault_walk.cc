@@ -88,8 +88,11 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
   VaultScan scan;
   std::error_code ec;
   scan.root = fs::canonical(opts.vault, ec);
-  if (ec || !fs::is_directory(scan.root))
+  struct stat st {};
+  if (ec || ::stat(scan.root.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw Error(fmt::format("{}: not a vault folder: {}", opts.vault, ec ? ec.message() : "not a directory"));
+  scan.device = st.st_dev;
+  scan.inode = st.st_ino;
   const unsigned jobs = opts.jobs ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
   const std::string root = scan.root.string();
   auto shown = [](const std::string& rel) { return rel.empty() ? std::string(".") : rel; };
@@ -178,6 +181,20 @@ bool inside_folder(const std::string& root, const std::string& path) {
   const bool in = r.size() > root.size() && r.compare(0, root.size(), root) == 0 && r[root.size()] == '/';
   std::free(real);
   return in;
+}
+
+void check_vault_in_place(const VaultScan& scan, const IndexReport& report) {
+  struct stat st {};
+  if (::stat(scan.root.c_str(), &st) != 0 || st.st_dev != scan.device || st.st_ino != scan.inode)
+    throw Error(
+        fmt::format("{}: the vault folder moved or vanished during the run: the index is kept as it was",
+                    scan.root.string()));
+  std::size_t vanished = 0;
+  for (const Skipped& s : report.skipped)
+    if (::lstat((scan.root / s.path).c_str(), &st) != 0 && errno == ENOENT) ++vanished;
+  if (vanished > 0 && 2 * vanished > scan.files.size())
+    throw Error(fmt::format("{}: {} of its {} files vanished during the run: the index is kept as it was",
+                            scan.root.string(), vanished, scan.files.size()));
 }
 
 std::string read_vault_file(const fs::path& file, const std::string& shown, std::uint64_t limit) {

@@ -22,6 +22,7 @@ struct VaultFile {
 /// What a walk of the vault found.
 struct VaultScan {
   std::filesystem::path root;    ///< the vault folder, canonical
+  std::uint64_t device = 0, inode = 0;  ///< the vault folder's identity when walked
   std::vector<VaultFile> files;  ///< the files to index, sorted by path
   /// Vault-relative folders that could not be listed ("." for the vault itself):
   /// the notes the index holds below them keep their indexed versions.
@@ -48,6 +49,13 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report);
 /// Does `path`, its symbolic links resolved, lie inside the folder `root`
 /// (a resolved path, as VaultScan::root)?
 bool inside_folder(const std::string& root, const std::string& path);
+
+/// Throws Error when the vault the scan walked is not in place any more: its
+/// folder gone or another folder at its path, or most of its files vanished
+/// since the walk (the notes skipped as unreadable that no longer exist).
+/// A run checks it before its commit, so a rebuild whose vault was moved
+/// away mid-run keeps the old generation instead of switching to a few notes.
+void check_vault_in_place(const VaultScan& scan, const IndexReport& report);
 
 /// The whole content of a regular file of at most `limit` bytes; throws Error naming it as `shown`.
 std::string read_vault_file(const std::filesystem::path& file, const std::string& shown, std::uint64_t limit);

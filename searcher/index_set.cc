@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -37,9 +40,10 @@ ShardLocation remote_of(const std::string& hostport, const std::string& shown) {
     throw Error(fmt::format("{}: expected a shard address HOST:PORT (port 1-65535)", shown));
   // Xapian 1.4's remote backend resolves host names for IPv4 only.
   if (host.front() == '[' || host.find(':') != std::string::npos)
-    throw Error(fmt::format("{}: an IPv6 address; Xapian 1.4 reaches shards over IPv4 only: serve the shard on an "
-                            "IPv4 address (xapian-tcpsrv --interface 127.0.0.1) or a host name",
-                            shown));
+    throw Error(
+        fmt::format("{}: an IPv6 address; Xapian 1.4 reaches shards over IPv4 only: serve the shard on an "
+                    "IPv4 address (xapian-tcpsrv --interface 127.0.0.1) or a host name",
+                    shown));
   return ShardLocation{"tcp://" + hostport, "", host, static_cast<unsigned>(n)};
 }
 
@@ -142,9 +146,20 @@ Xapian::Database open_shard(const ShardLocation& shard, const std::string& index
        !fs::exists(fs::path(path) / "iamglass", ec)))
     throw Error(fmt::format("{}: no index here; build one with: {} --vault DIR --index {}", shard.name,
                             indexer, shard.name));
+  // A folder the system does not let us read (the index's, or the generation
+  // its stub names) is that, not "no index".
+  std::vector<std::string> folders{path};
+  if (fs::is_directory(path, ec))
+    for (const auto& entry : layout::read_stub(path)) folders.push_back((fs::path(path) / entry).string());
+  for (const auto& folder : folders)
+    if (fs::is_directory(folder, ec) && ::access(folder.c_str(), R_OK | X_OK) != 0)
+      throw Error(
+          fmt::format("{}: cannot read the index: {} ({})", shard.name, std::strerror(errno), folder));
   try {
     return Xapian::Database(path);
   } catch (const Xapian::DatabaseOpeningError& e) {
+    if (const std::string why = system_refusal(e); !why.empty())
+      throw Error(fmt::format("{}: cannot read the index: {} ({})", shard.name, why, e.get_msg()));
     throw Error(fmt::format("{}: not a Sagasu index ({}); build one with: {} --vault DIR --index {}",
                             shard.name, e.get_msg(), indexer, shard.name));
   } catch (const Xapian::Error& e) {

@@ -13,10 +13,20 @@ Error damaged_index(std::string_view index, std::string_view what, std::string_v
   return Error(fmt::format("{}: the index is damaged ({}); {}", index, what, rebuild));
 }
 
+std::string system_refusal(const Xapian::Error& e) {
+  // Xapian keeps the errno of a failed read or write as its text, and an
+  // error it wraps (a failed commit's "Couldn't write new rev file") only in
+  // its description, in parentheses.
+  if (const char* cause = e.get_error_string(); cause && *cause) return cause;
+  const std::string description = e.get_description();
+  for (const int err : {EACCES, EPERM, EROFS, EIO, ENOSPC, EDQUOT, EFBIG, EMFILE, ENFILE, ENOMEM, ENOTDIR})
+    if (const std::string why = std::strerror(err); description.find("(" + why + ")") != std::string::npos)
+      return why;
+  return "";
+}
+
 Error index_failure(std::string_view index, const Xapian::Error& e, std::string_view rebuild) {
-  // Xapian keeps the errno of a failed read or write as its text.
-  const char* cause = e.get_error_string();
-  const std::string why = cause ? cause : "";
+  const std::string why = system_refusal(e);
   if (why == std::strerror(ENOSPC) || why == std::strerror(EDQUOT))
     return Error(
         fmt::format("{}: the disk is full ({}): nothing of this run was kept, the index is as it was; "
@@ -28,7 +38,8 @@ Error index_failure(std::string_view index, const Xapian::Error& e, std::string_
     return Error(fmt::format("{}: the index changed while it was read; run again", index));
   // A read or write the system refused (EIO, EFBIG, EACCES…): not the index's
   // fault, and a rebuild would meet it too.
-  if (!why.empty() && (type == "DatabaseError" || type == "DatabaseCorruptError"))
+  if (!why.empty() &&
+      (type == "DatabaseError" || type == "DatabaseCorruptError" || type == "DatabaseOpeningError"))
     return Error(fmt::format("{}: cannot read or write the index: {} ({})", index, why, e.get_msg()));
   // A table that cannot be read (cut short, a block that does not check); the
   // subclasses of DatabaseError (a lock, a folder that is not an index, …) say

@@ -97,4 +97,21 @@ check newer-schema-update "$INDEXER" --vault "$VAULT" --index "$WORK/idx"
 check newer-schema-shards "$INDEXER" --vault "$VAULT" --index "$WORK/idx" --shards 2
 check newer-schema-rebuild "$INDEXER" --vault "$VAULT" --index "$WORK/idx" --rebuild --quiet
 expect "newer schema: --rebuild replaces it" [ "$(paths "$WORK/idx" MegaScale)" = "$good" ]
+
+# What the system refuses (a read-only generation, a table or a folder that
+# cannot be read) is said as that, with the system's reason, not as damage
+# to rebuild. (As root, as_user drops the right to override permissions.)
+cp -r "$VAULT" "$WORK/ro-vault"
+"$INDEXER" --vault "$WORK/ro-vault" --index "$WORK/ro" --quiet
+printf '# 追加\n\n本文。\n' >"$WORK/ro-vault/added.md"
+chmod a-w "$WORK"/ro/gen-*
+check readonly-generation-update as_user "$INDEXER" --vault "$WORK/ro-vault" --index "$WORK/ro" --quiet
+chmod u+w "$WORK"/ro/gen-*
+chmod 000 "$WORK"/ro/gen-*/postlist.glass
+check unreadable-table-search as_user "$SEARCHER" --index "$WORK/ro" MegaScale
+chmod 644 "$WORK"/ro/gen-*/postlist.glass
+chmod 000 "$WORK"/ro/gen-*
+check unreadable-generation-search as_user "$SEARCHER" --index "$WORK/ro" MegaScale
+chmod 755 "$WORK"/ro/gen-*
+check readable-again "$INDEXER" --vault "$WORK/ro-vault" --index "$WORK/ro" --quiet
 finish

@@ -2,6 +2,7 @@
 // generations switched by one rename of the stub, stale folders removed.
 #include "index_store.h"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -779,4 +780,49 @@ TEST_CASE("run_index, damaged entity rows are not read; the update equals a rebu
   const sagasu::IndexReport update = sagasu::run_index(o);
   same_as_rebuild(ti, update);
   CHECK(bytes() == good);  // (the vault as it was first: the same bytes)
+}
+
+// Issue 44: a --rebuild while the vault folder was moved away switched to a
+// generation holding 752 of 3,000 notes. The run now checks, before its
+// commit, that the vault it walked is still in place.
+TEST_CASE("run_index, a run whose vault moves away or empties mid-run keeps the index as it was",
+          "[index_store]") {
+  std::map<std::string, std::string> notes;
+  for (int i = 0; i < 20; ++i) notes[fmt::format("n{:02}.md", i)] = fmt::format("# N{}\n本文 {}。\n", i, i);
+  sagasu::test::TestIndex ti(notes);
+  const auto generation = sagasu::layout::read_stub(ti.index);
+  const fs::path moved = ti.dir.path / "moved";
+  sagasu::IndexOptions o = ti.options();
+  o.rebuild = true;
+  o.phase = [&](std::string_view phase) {
+    if (phase == "index") fs::rename(ti.vault, moved);
+  };
+  CHECK_THROWS_WITH(sagasu::run_index(o),
+                    Catch::Contains("the vault folder moved or vanished during the run"));
+  CHECK(sagasu::layout::read_stub(ti.index) == generation);
+  CHECK(ti.db().get_doccount() == 20);
+  fs::rename(moved, ti.vault);
+  // Another folder at the vault's path is not the vault walked either.
+  o.phase = [&](std::string_view phase) {
+    if (phase == "index") {
+      fs::rename(ti.vault, moved);
+      fs::create_directories(ti.vault);
+    }
+  };
+  CHECK_THROWS_WITH(sagasu::run_index(o), Catch::Contains("moved or vanished"));
+  CHECK(ti.db().get_doccount() == 20);
+  fs::remove(ti.vault);
+  fs::rename(moved, ti.vault);
+  // Most files gone since the walk: the same.
+  o.phase = [&](std::string_view phase) {
+    if (phase == "index")
+      for (int i = 0; i < 15; ++i) fs::remove(fs::path(ti.vault) / fmt::format("n{:02}.md", i));
+  };
+  CHECK_THROWS_WITH(sagasu::run_index(o), Catch::Contains("15 of its 20 files vanished during the run"));
+  CHECK(sagasu::layout::read_stub(ti.index) == generation);
+  CHECK(ti.db().get_doccount() == 20);
+  // And with the vault in place, the next run completes (the 5 notes left).
+  o.phase = nullptr;
+  CHECK(sagasu::run_index(o).rebuilt);
+  CHECK(ti.db().get_doccount() == 5);
 }
