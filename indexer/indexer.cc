@@ -20,6 +20,7 @@
 #include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "shard_set.h"
+#include "terminate_watch.h"
 #include "vault_config.h"
 #include "vault_walk.h"
 
@@ -97,6 +98,7 @@ std::vector<CoverageTally> stored_tallies(ShardSet& shards, bool& all_stored) {
 IndexReport run_index(const IndexOptions& given) {
   IndexOptions opts = given;
   settle_options(opts);
+  const TerminateWatch watch(opts.index);
   try {
     return run_phases(opts);
   } catch (const Xapian::Error& e) {
@@ -157,7 +159,7 @@ IndexReport run_phases(const IndexOptions& opts) {
     const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() &&
                                  entities.reused() && shards.metadata(schema::META_SETTINGS) == settings;
     if (nothing_written && tallies_stored) {
-      shards.keep_as_is();
+      for (auto& w : shards.keep_as_is()) report.warnings.push_back(std::move(w));
     } else {
       auto metadata = entities.metadata(shards);
       metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
@@ -180,7 +182,7 @@ IndexReport run_phases(const IndexOptions& opts) {
       write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
       entities.stamp(shards);
-      shards.commit(writer.changes());
+      for (auto& w : shards.commit(writer.changes())) report.warnings.push_back(std::move(w));
       report.rebuilt = shards.fresh();
     }
   }

@@ -1,16 +1,20 @@
 #include "shard_set.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cerrno>
 
 #include "sagasu/error.h"
 #include "sagasu/facet_columns.h"
 #include "sagasu/generation_file.h"
+#include "sagasu/index_error.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
 #include "sagasu/word_list.h"
+#include "terminate_watch.h"
 #include "vault_walk.h"
 
 namespace sagasu {
@@ -28,6 +32,35 @@ void update_generation_files(const Xapian::Database& db, const std::string& fold
                              const std::set<Xapian::docid>& docids, const std::set<std::string>& words) {
   FacetColumns::update(db, folder, before, docids);
   WordList::update(db, folder, before, words);
+}
+
+// Writes what the searcher reads beside a committed generation. The commit
+// stands without them (readers ignore files of another revision and count
+// from the index), so failing to write them (a full disk) is a warning.
+template <class Write>
+void write_beside(std::vector<Skipped>& warnings, const std::string& folder, Write write) {
+  try {
+    write();
+  } catch (const Error& e) {
+    warnings.push_back(
+        {folder, fmt::format("{}: the run is committed; facets and substrings are counted from "
+                             "the index until a run writes it",
+                             e.what())});
+  }
+}
+
+// Drops what a database holds uncommitted: its transaction, or the changes a
+// failed commit_transaction() left pending outside one.
+void discard_pending(Xapian::WritableDatabase& db) {
+  try {
+    db.cancel_transaction();
+  } catch (const Xapian::Error&) {
+    try {
+      db.begin_transaction(false);  // (unflushed: commits nothing first)
+      db.cancel_transaction();
+    } catch (const Xapian::Error&) {
+    }
+  }
 }
 
 }  // namespace
@@ -210,21 +243,46 @@ void ShardSet::begin_transaction() {
   for (Shard& sh : m_shards) sh.db.begin_transaction(true);
 }
 
-void ShardSet::commit(const ShardChanges& changes) {
+std::vector<Skipped> ShardSet::commit(const ShardChanges& changes) {
   // Each generation's facet columns and word list describe its committed revision; a run
   // killed before they are written leaves a file of another revision, which
   // readers ignore and the next run writes again.
+  std::vector<Skipped> warnings;
+  std::vector<std::pair<std::string, Xapian::rev>> before;
+  if (!m_fresh)
+    for (const Shard& sh : m_shards) before.emplace_back(sh.store->path_of(sh.store->current()), sh.opened);
+  const TerminateWatch::Committing committing(before);
   if (!m_fresh) {
+    try {
+      for (std::size_t k = 0; k < m_shards.size(); ++k) m_shards[k].db.commit_transaction();
+    } catch (const Xapian::Error& e) {
+      // A failed commit leaves its changes pending outside the transaction,
+      // and the database's destructor would commit them after all (measured:
+      // "nothing of this run was kept", and the run was there). Dropped here.
+      for (Shard& sh : m_shards) discard_pending(sh.db);
+      // A commit can fail after it wrote the new revision (a full disk met
+      // after it): what happened is what the databases say, not the error.
+      const std::size_t written = TerminateWatch::committed(before);
+      if (written == 0) throw;
+      if (written < before.size())
+        throw Error(
+            fmt::format("{}: the commit failed ({}) after {} of {} shards took this run: the index answers, "
+                        "and the next run builds them again",
+                        m_store.dir(), e.get_msg(), written, before.size()));
+      warnings.push_back({m_store.dir(), fmt::format("the run is committed, though Xapian then said: {}",
+                                                     e.get_description())});
+    }
     for (std::size_t k = 0; k < m_shards.size(); ++k) {
       Shard& sh = m_shards[k];
-      sh.db.commit_transaction();
       const std::string folder = sh.store->path_of(sh.store->current());
-      if (k < changes.docids.size())
-        update_generation_files(sh.db, folder, sh.opened, changes.docids[k], changes.words);
-      else
-        write_generation_files(sh.db, folder);
+      write_beside(warnings, folder, [&] {
+        if (k < changes.docids.size())
+          update_generation_files(sh.db, folder, sh.opened, changes.docids[k], changes.words);
+        else
+          write_generation_files(sh.db, folder);
+      });
     }
-    return;
+    return warnings;
   }
   std::vector<std::string> generations;
   for (std::size_t k = 0; k < m_shards.size(); ++k) {
@@ -245,11 +303,17 @@ void ShardSet::commit(const ShardChanges& changes) {
     m_committed = true;
     for (Shard& sh : m_shards) sh.store->switch_to(sh.new_generation);
   }
+  return warnings;
 }
 
-void ShardSet::keep_as_is() {
+std::vector<Skipped> ShardSet::keep_as_is() {
   // The generation files of a run that committed and died before writing them.
-  for (Shard& sh : m_shards) write_generation_files(sh.db, sh.store->path_of(sh.store->current()));
+  std::vector<Skipped> warnings;
+  for (Shard& sh : m_shards) {
+    const std::string folder = sh.store->path_of(sh.store->current());
+    write_beside(warnings, folder, [&] { write_generation_files(sh.db, folder); });
+  }
+  return warnings;
 }
 
 }  // namespace sagasu

@@ -95,11 +95,14 @@ class ShardSet {
   /// Makes the run visible: an update commits each shard's transaction (and
   /// brings the files beside its generation up to date with `changes`); a
   /// fresh build commits the new generations and switches every shard to them
-  /// with one atomic rename of the stub.
-  void commit(const ShardChanges& changes = {});
+  /// with one atomic rename of the stub. After an update's commit, the files
+  /// beside a generation that cannot be written (a full disk) are warnings,
+  /// returned, as the run is committed.
+  std::vector<Skipped> commit(const ShardChanges& changes = {});
   /// Ends an update that changed nothing without a commit; brings the
-  /// generation files up to date if a run died before writing them.
-  void keep_as_is();
+  /// generation files up to date if a run died before writing them (warnings
+  /// for those that cannot be written).
+  std::vector<Skipped> keep_as_is();
 
  private:
   struct Shard {

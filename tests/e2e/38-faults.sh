@@ -32,6 +32,46 @@ full_disk() {
   check full-disk-freed "$INDEXER" --vault "$v" --index "$disk/idx" --quiet
   expect "full disk: with space again, the update completes" \
     sh -c "'$SEARCHER' --index '$disk/idx' --paths 満杯テスト | grep -q 'full-disk-note.md\$'"
+  # The disk fills at every point of an update (documents, commit, the files
+  # beside the generation) and of a rebuild: 50 updates, each adding a note,
+  # on a disk left 0 to 196 KB, then 20 rebuilds left 0 to 950 KB. Each run
+  # ends committed (exit 0, its note found) or with one line naming the full
+  # disk (exit 2; "nothing of this run was kept" only when its note is not
+  # found); never an abort; the index answers after every one.
+  local k rc found wrong=0 failed=0
+  trial() {  # trial WHAT K: checks the run whose exit status is $rc
+    if [ "$rc" != 0 ] && [ "$rc" != 2 ]; then
+      echo "  $1 $2: exit $rc: $(head -c 300 "$WORK/fd.err")"; wrong=$((wrong + 1))
+    elif [ "$rc" = 2 ] && { [ "$(wc -l <"$WORK/fd.err")" != 1 ] || ! grep -q 'full' "$WORK/fd.err"; }; then
+      echo "  $1 $2: not one line about the full disk: $(head -c 300 "$WORK/fd.err")"; wrong=$((wrong + 1))
+    elif ! "$SEARCHER" --index "$disk/idx" --limit 0 MegaScale >/dev/null 2>&1; then
+      echo "  $1 $2: the index does not answer after it"; wrong=$((wrong + 1))
+    fi
+    [ "$rc" = 2 ] && failed=$((failed + 1))
+    return 0
+  }
+  for k in $(seq 0 4 196); do
+    printf '# 追加\n\nzq%03dx の本文。\n' "$k" >"$v/added-$k.md"
+    fill "$k"
+    "$INDEXER" --vault "$v" --index "$disk/idx" --quiet 2>"$WORK/fd.err"
+    rc=$?
+    rm -f "$disk/filler"
+    found=$("$SEARCHER" --index "$disk/idx" --paths "$(printf 'zq%03dx' "$k")" 2>/dev/null | wc -l)
+    if [ "$rc" = 0 ] && [ "$found" != 1 ]; then echo "  update $k: exit 0, its note not found"; wrong=$((wrong + 1)); fi
+    if grep -q 'nothing of this run was kept' "$WORK/fd.err" && [ "$found" != 0 ]; then
+      echo "  update $k: 'nothing of this run was kept', and its note is found"; wrong=$((wrong + 1))
+    fi
+    trial update "$k"
+  done
+  for k in $(seq 0 50 950); do
+    fill "$k"
+    "$INDEXER" --vault "$v" --index "$disk/idx" --rebuild --quiet 2>"$WORK/fd.err"
+    rc=$?
+    rm -f "$disk/filler"
+    trial rebuild "$k"
+  done
+  expect "full disk at 70 points of updates and rebuilds: each committed or one message, never an abort ($failed refused)" \
+    test "$wrong" = 0 -a "$failed" -gt 0
   umount "$disk"
   finish
 }
