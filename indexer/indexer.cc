@@ -18,6 +18,7 @@
 #include "index_writer.h"
 #include "sagasu/dictionary.h"
 #include "sagasu/index_error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "shard_set.h"
 #include "terminate_watch.h"

@@ -174,15 +174,6 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
   return scan;
 }
 
-bool inside_folder(const std::string& root, const std::string& path) {
-  char* real = ::realpath(path.c_str(), nullptr);
-  if (!real) return false;
-  const std::string_view r = real;
-  const bool in = r.size() > root.size() && r.compare(0, root.size(), root) == 0 && r[root.size()] == '/';
-  std::free(real);
-  return in;
-}
-
 void check_vault_in_place(const VaultScan& scan, const IndexReport& report) {
   struct stat st {};
   if (::stat(scan.root.c_str(), &st) != 0 || st.st_dev != scan.device || st.st_ino != scan.inode)

@@ -46,10 +46,6 @@ bool wanted_file_name(std::string_view name, const std::vector<std::string>& ext
 /// report.skipped. Throws Error when the vault is not a folder.
 VaultScan walk_vault(const IndexOptions& opts, IndexReport& report);
 
-/// Does `path`, its symbolic links resolved, lie inside the folder `root`
-/// (a resolved path, as VaultScan::root)?
-bool inside_folder(const std::string& root, const std::string& path);
-
 /// Throws Error when the vault the scan walked is not in place any more: its
 /// folder gone or another folder at its path, or most of its files vanished
 /// since the walk (the notes skipped as unreadable that no longer exist).

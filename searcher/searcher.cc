@@ -13,6 +13,7 @@
 #include "sagasu/error.h"
 #include "sagasu/index_error.h"
 #include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
 #include "suggest.h"
 #include "synonyms.h"
@@ -128,6 +129,30 @@ Searcher::Searcher(const IndexSet& indexes)
           open_index(indexes.locations, indexes.allow_partial, indexes.indexer_command))) {}
 
 Searcher::~Searcher() = default;
+
+std::optional<Hit> Searcher::note(const std::string& path) {
+  const std::string id = schema::unique_id_term(path);
+  for (auto it = m_index->all.postlist_begin(id); it != m_index->all.postlist_end(id); ++it) {
+    const Xapian::Document doc = m_index->all.get_document(*it);
+    const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
+    if (!meta || meta->path != path) continue;
+    Hit hit;
+    hit.path = meta->path;
+    hit.title = meta->title;
+    hit.kind = meta->kind;
+    if (const std::string vault = this->vault(); !vault.empty()) hit.file = vault + "/" + hit.path;
+    for (const schema::Field& f : schema::FIELDS)
+      if (f.is_facet() && !f.hit_key.empty())
+        hit.values[std::string(f.name)] =
+            schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f.facet_slot)));
+    return hit;
+  }
+  return std::nullopt;
+}
+
+std::size_t Searcher::note_count() const {
+  return m_index->all.get_doccount();
+}
 
 std::string Searcher::vault() const {
   return m_index->all.get_metadata(std::string(schema::META_VAULT));

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "sagasu/error.h"
@@ -45,6 +46,15 @@ RegularFile::RegularFile(const std::string& path) {
 
 RegularFile::~RegularFile() {
   if (m_fd >= 0) ::close(m_fd);
+}
+
+bool inside_folder(const std::string& root, const std::string& path) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return false;
+  const std::string_view r = real;
+  const bool in = r.size() > root.size() && r.compare(0, root.size(), root) == 0 && r[root.size()] == '/';
+  std::free(real);
+  return in;
 }
 
 std::string read_regular_file(const std::string& path, std::string_view shown, std::uint64_t limit) {

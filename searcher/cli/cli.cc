@@ -8,11 +8,13 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <limits>
 #include <sstream>
 
 #include "cli_support.h"
 #include "fallback.h"
+#include "mcp.h"
 #include "open.h"
 #include "printer.h"
 #include "sagasu/error.h"
@@ -52,6 +54,7 @@ struct Args {
   std::string facets;
   std::string list;
   bool fields = false;
+  bool mcp = false;
   bool help = false;
   bool no_bridge = false;
   std::vector<std::string> positional;  // query words, "-word" exclusions marked
@@ -65,13 +68,12 @@ constexpr char DASH_WORD = '\x01';
 
 // The option table: --help, the man page, the README usage and completion come from it.
 po::options_description options(Args& a) {
-  po::options_description d(
-      "Usage: " + g_names.searcher +
-          " [options] QUERY...\n\n"
-          "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
-          "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance\n"
-          "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
-      80, 40);
+  po::options_description d("Usage: " + g_names.searcher +
+                                " [options] QUERY...\n\n"
+                                "QUERY: words (all must match), \"phrases\", -word to exclude, and filters\n"
+                                "venue:OSDI year:2025 year:2024..2026 person:\"Xin Liu\" org:ByteDance\n"
+                                "(values of one facet are OR-ed, different facets AND-ed)\n\nOptions",
+                            80, 40);
   const std::string facet_list = schema::field_names(true);
   // clang-format off
   d.add_options()
@@ -90,6 +92,9 @@ po::options_description options(Args& a) {
       ("list", po::value(&a.list)->value_name("FACET"),
        ("print every value of FACET in the index with its note count: " + facet_list + " or tag").c_str())
       ("fields", po::bool_switch(&a.fields), "print the query fields (name, kind, facet or filter, values) and exit")
+      ("mcp", po::bool_switch(&a.mcp),
+       "serve the Model Context Protocol on standard input and output, for agents (tools: search, read_note, "
+       "facet_values, index_status)")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
       ("jsonl", po::bool_switch(&a.jsonl), "print JSON Lines: one object per hit, then a summary object")
       ("paths", po::bool_switch(&a.paths), "print only the hits' paths, one per line (blanks escaped for xargs)")
@@ -263,11 +268,17 @@ int open_hit(Searcher& searcher, Args& a, std::size_t rank) {
                         unicode::length(std::string_view(m.text).substr(0, m.spans.front().first)) + 1);
 }
 
-int search(Args& a) {
+// The indexes --index names, else the default index.
+IndexSet index_set(const Args& a) {
   IndexSet indexes{a.index, a.allow_partial, g_names.indexer};
   if (indexes.locations.empty())
     indexes.locations.push_back(resolve_index_path("", std::getenv("SAGASU_INDEX"),
                                                    std::getenv("XDG_DATA_HOME"), std::getenv("HOME")));
+  return indexes;
+}
+
+int search(Args& a) {
+  const IndexSet indexes = index_set(a);
   Searcher searcher(indexes);
   for (const auto& m : searcher.missing_shards())
     fmt::print(stderr,
@@ -337,6 +348,13 @@ int run_checked(int argc, char** argv) {
     if (format_of(a) != OutputFormat::Text || !a.list.empty())
       throw UsageError(
           "--open opens a hit: it prints nothing (no --json, --jsonl, --paths, --vimgrep, --list)");
+  }
+  if (a.mcp) {
+    if (!a.req.query.empty() || format_of(a) != OutputFormat::Text || !a.list.empty() || !a.open.empty())
+      throw UsageError("--mcp serves requests on standard input: it takes no query and no output option");
+    const IndexSet indexes = index_set(a);
+    Searcher check(indexes);  // an index that cannot be opened is an error before serving
+    return serve_mcp(indexes, std::cin, std::cout, SAGASU_VERSION);
   }
   if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
     throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));

@@ -23,9 +23,6 @@ constexpr std::string_view ELLIPSIS = "…";
 
 // JSON text, whatever bytes the values hold: a byte that is not UTF-8 (a vault
 // folder named in another encoding) becomes U+FFFD instead of failing the output.
-std::string dump(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 // A fragment with its text made safe for a terminal (cli::visible), the
 // highlights moved with it: each piece between highlight edges escaped alone.
@@ -492,17 +489,7 @@ class TextPrinter : public Printer {
 class JsonPrinter : public Printer {
  public:
   void result(std::string& out, const SearchRequest& req, const SearchResult& res) override {
-    nlohmann::json j = summary_json(req, res);
-    auto hits = nlohmann::json::array();
-    for (const Hit& h : res.hits) hits.push_back(hit_json(h));
-    j["hits"] = std::move(hits);
-    if (!res.beyond.empty()) {
-      auto beyond = nlohmann::json::array();
-      for (const Hit& h : res.beyond) beyond.push_back(hit_json(h));
-      j["beyond"] = std::move(beyond);
-    }
-    if (req.explain) j["explain"] = explain_json(res);
-    out += dump(j);
+    out += dump(result_json(req, res));
     out += '\n';
   }
 
@@ -619,6 +606,24 @@ class VimgrepPrinter : public Printer {
 
 }  // namespace
 
+std::string dump(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json result_json(const SearchRequest& req, const SearchResult& res) {
+  nlohmann::json j = summary_json(req, res);
+  auto hits = nlohmann::json::array();
+  for (const Hit& h : res.hits) hits.push_back(hit_json(h));
+  j["hits"] = std::move(hits);
+  if (!res.beyond.empty()) {
+    auto beyond = nlohmann::json::array();
+    for (const Hit& h : res.beyond) beyond.push_back(hit_json(h));
+    j["beyond"] = std::move(beyond);
+  }
+  if (req.explain) j["explain"] = explain_json(res);
+  return j;
+}
+
 std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer) {
   std::vector<LineMatch> out;
   std::ifstream in(h.file, std::ios::binary);
@@ -693,8 +698,10 @@ void print_tokens(std::string& out, const std::string& text, const std::vector<T
   for (const Token& t : tokens)
     out += fmt::format("{:>8}  {:<11}  {:<4}  {} ({})\n", t.position,
                        fmt::format("{}-{}", t.byte_begin, t.byte_end),
-                       t.kind == TokenKind::Word ? "word" : t.kind == TokenKind::Stem ? "stem" : "part", t.text,
-                       text.substr(t.byte_begin, t.byte_end - t.byte_begin));
+                       t.kind == TokenKind::Word   ? "word"
+                       : t.kind == TokenKind::Stem ? "stem"
+                                                   : "part",
+                       t.text, text.substr(t.byte_begin, t.byte_end - t.byte_begin));
 }
 
 }  // namespace sagasu

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@ namespace sagasu {
 
 /// The JSON schema version printed as "version".
 inline constexpr int JSON_VERSION = 1;
+
+/// The object `--json` prints for a result (README "JSON output").
+nlohmann::json result_json(const SearchRequest& req, const SearchResult& res);
+/// JSON as one line; bytes that are not UTF-8 become U+FFFD.
+std::string dump(const nlohmann::json& j);
 
 /// The output formats.
 enum class OutputFormat { Text, Json, JsonLines, Paths, Vimgrep };

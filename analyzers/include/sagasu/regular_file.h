@@ -35,6 +35,10 @@ class RegularFile {
   std::string m_error;
 };
 
+/// Does `path`, its symbolic links resolved, lie inside the folder `root`
+/// (a resolved path)?
+bool inside_folder(const std::string& root, const std::string& path);
+
 /// The whole of a regular file. Throws Error "SHOWN: cannot read: WHY", or
 /// "SHOWN: file too large (N bytes, limit L)" above `limit`.
 std::string read_regular_file(const std::string& path, std::string_view shown,

@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,11 @@ class Searcher {
   SearchResult search(const SearchRequest& request);
   /// Every value of a facet (or every tag) in the index with its note count (by count, then value).
   FacetCounts list(const std::string& facet);
+  /// The indexed note at this vault path (path, title, kind, file and facet
+  /// values; no score, tier or snippets), or nothing when the index holds none.
+  std::optional<Hit> note(const std::string& path);
+  /// How many notes the index holds.
+  std::size_t note_count() const;
   /// The analyzer, for token dumps.
   Analyzer& analyzer() { return m_analyzer; }
   /// The vault the index was built from.

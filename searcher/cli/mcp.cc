@@ -1,0 +1,378 @@
+#include "mcp.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <istream>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "printer.h"
+#include "sagasu/error.h"
+#include "sagasu/index_layout.h"
+#include "sagasu/regular_file.h"
+#include "sagasu/schema.h"
+#include "sagasu/strings.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace sagasu {
+namespace {
+
+// JSON-RPC 2.0's error codes.
+constexpr int PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601,
+              INVALID_PARAMS = -32602;
+
+// A JSON-RPC error to send back (an unknown tool, bad arguments, …).
+struct RpcError {
+  int code;
+  std::string message;
+};
+
+// The largest note read_note returns at once; longer ones are read by lines.
+constexpr std::uint64_t MAX_NOTE_BYTES = 8u << 20;
+
+json schema_object(json properties, json required = json::array()) {
+  return {{"type", "object"}, {"properties", std::move(properties)}, {"required", std::move(required)}};
+}
+
+json tool_list() {
+  const json read_only = {{"readOnlyHint", true}, {"openWorldHint", false}};
+  return json::array({
+      {{"name", "search"},
+       {"title", "Search the vault"},
+       {"description",
+        "Ranked full-text and faceted search of the vault's notes (Japanese and English). The query "
+        "language is searcher's: words, \"phrases\", -exclusions, OR, field:value (venue:OSDI, "
+        "year:2024.., person:\"Xin Liu\", org:, kind:, tag:, title:). Returns the total, the hits with "
+        "snippets, and exact facet counts, as `searcher --json`."},
+       {"inputSchema",
+        schema_object(
+            {{"query", {{"type", "string"}, {"description", "the query"}}},
+             {"filters",
+              {{"type", "string"},
+               {"description", "filters in the query language, each field:value: venue:OSDI year:2024.."}}},
+             {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}, {"default", 10}}},
+             {"offset", {{"type", "integer"}, {"minimum", 0}, {"default", 0}}},
+             {"exact", {{"type", "boolean"}, {"description", "the text as typed, no folding"}}},
+             {"loose", {{"type", "boolean"}, {"description", "also weaker matches (words apart)"}}}},
+            {"query"})},
+       {"outputSchema", schema_object({{"total", {{"type", "integer"}}},
+                                       {"hits", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                       {"facets", {{"type", "object"}}}},
+                                      {"total", "hits"})},
+       {"annotations", read_only}},
+      {{"name", "read_note"},
+       {"title", "Read a note"},
+       {"description",
+        "The text of a note the index holds, by its vault path as search returns it (optionally lines "
+        "from_line..to_line, 1-based). Never reads outside the vault."},
+       {"inputSchema", schema_object({{"path", {{"type", "string"}}},
+                                      {"from_line", {{"type", "integer"}, {"minimum", 1}}},
+                                      {"to_line", {{"type", "integer"}, {"minimum", 1}}}},
+                                     {"path"})},
+       {"outputSchema", schema_object({{"path", {{"type", "string"}}},
+                                       {"title", {{"type", "string"}}},
+                                       {"text", {{"type", "string"}}},
+                                       {"first_line", {{"type", "integer"}}},
+                                       {"last_line", {{"type", "integer"}}},
+                                       {"total_lines", {{"type", "integer"}}}},
+                                      {"path", "text", "first_line", "last_line", "total_lines"})},
+       {"annotations", read_only}},
+      {{"name", "facet_values"},
+       {"title", "Values of a facet"},
+       {"description",
+        "Every value of a facet (venue, year, org, person, kind, tag) with its note count, most notes "
+        "first; with query, counted over that query's hits; with prefix, only values starting so."},
+       {"inputSchema", schema_object({{"facet", {{"type", "string"}}},
+                                      {"query", {{"type", "string"}}},
+                                      {"prefix", {{"type", "string"}}},
+                                      {"limit", {{"type", "integer"}, {"minimum", 1}, {"default", 100}}}},
+                                     {"facet"})},
+       {"outputSchema", schema_object({{"facet", {{"type", "string"}}},
+                                       {"values", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                                      {"facet", "values"})},
+       {"annotations", read_only}},
+      {{"name", "index_status"},
+       {"title", "Index status"},
+       {"description", "What the index holds: its vault, the number of notes, its shards."},
+       {"inputSchema", schema_object(json::object())},
+       {"outputSchema",
+        schema_object({{"vault", {{"type", "string"}}},
+                       {"notes", {{"type", "integer"}}},
+                       {"locations", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                       {"missing_shards", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
+                      {"notes"})},
+       {"annotations", read_only}},
+  });
+}
+
+// An argument of a tool call, checked: absent gives `fallback`, a wrong type is an RpcError.
+template <class T>
+T argument(const json& args, const char* name, T fallback, bool required = false) {
+  if (!args.contains(name) || args[name].is_null()) {
+    if (required) throw RpcError{INVALID_PARAMS, fmt::format("missing argument '{}'", name)};
+    return fallback;
+  }
+  const json& v = args[name];
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.is_string()) throw RpcError{INVALID_PARAMS, fmt::format("argument '{}' must be a string", name)};
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) throw RpcError{INVALID_PARAMS, fmt::format("argument '{}' must be a boolean", name)};
+  } else {
+    if (!v.is_number_unsigned())
+      throw RpcError{INVALID_PARAMS, fmt::format("argument '{}' must be a whole number from 0", name)};
+  }
+  return v.get<T>();
+}
+
+// "venue:OSDI year:2024.. person:\"Xin Liu\"" → its field:value filters.
+std::vector<std::string> split_filters(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (const char c : s) {
+    if (c == '"') quoted = !quoted;
+    if (!quoted && (c == ' ' || c == '\t')) {
+      if (!cur.empty()) out.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+// A tool's result: the structured content and its text copy.
+json tool_result(json structured) {
+  return {{"content", json::array({{{"type", "text"}, {"text", dump(structured)}}})},
+          {"structuredContent", std::move(structured)},
+          {"isError", false}};
+}
+
+// A tool's failure the agent should see (a malformed query, a path it may not read).
+json tool_error(const std::string& message) {
+  return {{"content", json::array({{{"type", "text"}, {"text", message}}})}, {"isError", true}};
+}
+
+}  // namespace
+
+struct McpServer::State {
+  IndexSet indexes;
+  std::string version;
+  std::unique_ptr<Searcher> searcher;
+  std::vector<std::string> generations;  // each local generation and its revision, as last opened
+
+  // The searcher, opened again when an index folder's stub names another
+  // generation (a rebuild) or a generation has another revision (an update):
+  // a stub read and a database opened per local index, about a millisecond.
+  Searcher& open() {
+    std::vector<std::string> now;
+    for (const auto& loc : indexes.locations) {
+      for (const auto& entry : layout::read_stub(loc)) {
+        std::string revision;
+        try {
+          revision = std::to_string(Xapian::Database((fs::path(loc) / entry).string()).get_revision());
+        } catch (const Xapian::Error&) {  // (opening the searcher says what is wrong)
+        }
+        now.push_back(loc + "/" + entry + "@" + revision);
+      }
+    }
+    if (!searcher || now != generations) {
+      searcher = std::make_unique<Searcher>(indexes);
+      generations = std::move(now);
+    }
+    return *searcher;
+  }
+
+  json search(const json& args) {
+    SearchRequest req;
+    req.query = argument<std::string>(args, "query", "", true);
+    req.filters = split_filters(argument<std::string>(args, "filters", ""));
+    req.limit = argument<std::size_t>(args, "limit", 10);
+    if (req.limit > 100) throw RpcError{INVALID_PARAMS, "argument 'limit' must be at most 100"};
+    req.offset = argument<std::size_t>(args, "offset", 0);
+    req.exact = argument<bool>(args, "exact", false);
+    req.loose = argument<bool>(args, "loose", false);
+    req.bridge = !req.exact;
+    return result_json(req, open().search(req));
+  }
+
+  json read_note(const json& args) {
+    const std::string path = argument<std::string>(args, "path", "", true);
+    const std::size_t from = argument<std::size_t>(args, "from_line", 1);
+    const std::size_t to = argument<std::size_t>(args, "to_line", SIZE_MAX);
+    if (from == 0 || to < from)
+      throw RpcError{INVALID_PARAMS, "lines are counted from 1, from_line ≤ to_line"};
+    if (path.empty() || path.front() == '/' || fs::path(path).lexically_normal().string().rfind("..", 0) == 0)
+      throw Error(fmt::format("{}: not a vault path (give the path search returns)", path));
+    Searcher& s = open();
+    const auto note = s.note(path);
+    if (!note) throw Error(fmt::format("{}: the index holds no such note", path));
+    std::error_code ec;
+    const std::string root = fs::canonical(s.vault(), ec).string();
+    if (ec || !inside_folder(root, note->file))
+      throw Error(fmt::format("{}: not inside the vault (a link out of it), not read", path));
+    const std::string text = read_regular_file(note->file, path, MAX_NOTE_BYTES);
+    std::string part;
+    std::size_t line = 1, last = 0;
+    for (std::size_t at = 0; at < text.size(); ++line) {
+      std::size_t nl = text.find('\n', at);
+      const std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+      if (line >= from && line <= to) {
+        part.append(text, at, end - at);
+        last = line;
+      }
+      at = end;
+    }
+    const std::size_t total = line - 1;
+    return {{"path", path},
+            {"title", note->title},
+            {"text", part},
+            {"first_line", from},
+            {"last_line", last ? last : from - 1},
+            {"total_lines", total}};
+  }
+
+  json facet_values(const json& args) {
+    const std::string facet = argument<std::string>(args, "facet", "", true);
+    const std::string query = argument<std::string>(args, "query", "");
+    const std::string prefix = argument<std::string>(args, "prefix", "");
+    const std::size_t limit = argument<std::size_t>(args, "limit", 100);
+    Searcher& s = open();
+    std::vector<FacetValue> values;
+    if (query.empty()) {
+      values = s.list(facet).values;
+    } else {
+      SearchRequest req;
+      req.query = query;
+      req.limit = 0;
+      req.snippets = 0;
+      req.facets = {facet};
+      for (auto& f : s.search(req).facets)
+        if (f.name == facet) values = f.values;
+    }
+    json out = json::array();
+    for (const auto& v : values) {
+      if (!strings::starts_with(v.value, prefix)) continue;
+      if (out.size() == limit) break;
+      out.push_back({{"value", v.value}, {"count", v.count}});
+    }
+    return {{"facet", facet}, {"values", std::move(out)}};
+  }
+
+  json index_status() {
+    Searcher& s = open();
+    return {{"vault", s.vault()},
+            {"notes", s.note_count()},
+            {"locations", indexes.locations},
+            {"missing_shards", s.missing_shards()}};
+  }
+
+  json call(const json& params) {
+    if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
+      throw RpcError{INVALID_PARAMS, "tools/call needs a tool name"};
+    const std::string name = params["name"];
+    const json args = params.contains("arguments") ? params["arguments"] : json::object();
+    if (!args.is_object()) throw RpcError{INVALID_PARAMS, "arguments must be an object"};
+    try {
+      if (name == "search") return tool_result(search(args));
+      if (name == "read_note") return tool_result(read_note(args));
+      if (name == "facet_values") return tool_result(facet_values(args));
+      if (name == "index_status") return tool_result(index_status());
+    } catch (const Error& e) {
+      return tool_error(e.what());  // a malformed query, a note it may not read: the agent's to see
+    }
+    throw RpcError{INVALID_PARAMS, fmt::format("unknown tool '{}'", name)};
+  }
+
+  json initialize(const json& params) {
+    std::string asked =
+        params.is_object() && params.contains("protocolVersion") && params["protocolVersion"].is_string()
+            ? params["protocolVersion"].get<std::string>()
+            : "";
+    std::string answer = MCP_VERSIONS[0];
+    for (const char* v : MCP_VERSIONS)
+      if (asked == v) answer = v;
+    return {{"protocolVersion", answer},
+            {"capabilities", {{"tools", {{"listChanged", false}}}}},
+            {"serverInfo", {{"name", "sagasu"}, {"title", "Sagasu"}, {"version", version}}},
+            {"instructions",
+             "Search a vault of Markdown research notes (Japanese and English): search, then read_note on "
+             "a hit's path; facet_values lists venues, years, organizations, people, kinds and tags."}};
+  }
+
+  json dispatch(const std::string& method, const json& params) {
+    if (method == "initialize") return initialize(params);
+    if (method == "ping") return json::object();
+    if (method == "tools/list") return {{"tools", tool_list()}};
+    if (method == "tools/call") return call(params);
+    throw RpcError{METHOD_NOT_FOUND, fmt::format("method not found: {}", method)};
+  }
+};
+
+McpServer::McpServer(const IndexSet& indexes, std::string version) : m(std::make_unique<State>()) {
+  m->indexes = indexes;
+  m->version = std::move(version);
+}
+
+McpServer::~McpServer() = default;
+
+std::string McpServer::handle(const std::string& line) {
+  auto error = [](const json& id, int code, const std::string& message) {
+    return dump({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  };
+  if (line.size() > MCP_MAX_REQUEST)
+    return error(nullptr, INVALID_REQUEST, fmt::format("request over {} bytes", MCP_MAX_REQUEST));
+  json request;
+  try {
+    request = json::parse(line);
+  } catch (const json::parse_error& e) {
+    return error(nullptr, PARSE_ERROR, fmt::format("parse error: {}", e.what()));
+  }
+  if (!request.is_object() || request.value("jsonrpc", json()) != "2.0" || !request.contains("method") ||
+      !request["method"].is_string())
+    return error(request.is_object() && request.contains("id") ? request["id"] : json(nullptr),
+                 INVALID_REQUEST, "not a JSON-RPC 2.0 request");
+  const bool notification = !request.contains("id");
+  const json id = notification ? json(nullptr) : request["id"];
+  if (!id.is_null() && !id.is_string() && !id.is_number_integer())
+    return error(nullptr, INVALID_REQUEST, "an id is a string or an integer");
+  const std::string method = request["method"];
+  if (notification) return "";  // notifications/initialized, notifications/cancelled: nothing to say
+  try {
+    json result = m->dispatch(method, request.contains("params") ? request["params"] : json::object());
+    return dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+  } catch (const RpcError& e) {
+    return error(id, e.code, e.message);
+  } catch (const Error& e) {
+    return error(id, -32603, e.what());  // the index itself: cannot be opened, damaged
+  }
+}
+
+int serve_mcp(const IndexSet& indexes, std::istream& in, std::ostream& out, const std::string& version) {
+  McpServer server(indexes, version);
+  std::string line;
+  while (true) {
+    // A line is read up to the limit; the rest of a longer one is skipped, not held.
+    line.clear();
+    bool over = false;
+    int c;
+    while ((c = in.get()) != EOF && c != '\n') {
+      if (line.size() <= MCP_MAX_REQUEST)
+        line += static_cast<char>(c);
+      else
+        over = true;
+    }
+    if (c == EOF && line.empty()) return 0;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (strings::trim(line).empty() && !over) continue;
+    const std::string reply = server.handle(line);
+    if (!reply.empty()) out << reply << '\n' << std::flush;
+    if (c == EOF) return 0;
+  }
+}
+
+}  // namespace sagasu
