@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <set>
 
@@ -12,12 +13,15 @@
 #include "query_builder.h"
 #include "sagasu/error.h"
 #include "sagasu/index_error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/unicode.h"
 #include "suggest.h"
 #include "synonyms.h"
 #include "verifier.h"
+
+namespace fs = std::filesystem;
 
 namespace sagasu {
 
@@ -148,6 +152,89 @@ std::optional<Hit> Searcher::note(const std::string& path) {
     return hit;
   }
   return std::nullopt;
+}
+
+namespace {
+
+// The lines of a file that link to a note by one of its names (lower-cased ASCII).
+std::vector<LinkLine> link_lines(const std::string& file, const std::vector<std::string>& names) {
+  std::vector<LinkLine> out;
+  std::string text;
+  try {
+    text = read_regular_file(file, file, 8u << 20);
+  } catch (const Error&) {
+    return out;  // moved since indexing, or no longer a file: nothing to point at
+  }
+  auto lower = [](std::string s) {
+    for (char& c : s)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+  };
+  std::size_t number = 1;
+  for (std::size_t at = 0; at < text.size(); ++number) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, nl - at), folded = lower(line);
+    std::size_t link = std::string::npos;
+    for (const auto& name : names) {
+      for (std::size_t hit = folded.find("[[" + name); hit != std::string::npos && link == std::string::npos;
+           hit = folded.find("[[" + name, hit + 1)) {
+        const std::size_t end = hit + 2 + name.size();
+        if (end < folded.size() && (folded[end] == ']' || folded[end] == '|' || folded[end] == '#'))
+          link = hit;
+      }
+      if (link != std::string::npos) break;
+    }
+    if (link != std::string::npos) {
+      // A long line (a flattened note) is shown around its link: 400 bytes from 100 before it.
+      const std::size_t from = link > 100 ? unicode::char_start(line, link - 100) : 0;
+      std::size_t to = std::min(line.size(), from + 400);
+      if (to < line.size()) to = unicode::char_start(line, to);
+      out.push_back(
+          {number, (from > 0 ? "…" : "") + line.substr(from, to - from) + (to < line.size() ? "…" : "")});
+    }
+    at = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::size_t limit) {
+  Backlinks out;
+  const auto target = note(path);
+  if (!target) throw Error(fmt::format("{}: the index holds no such note", path));
+  out.target = *target;
+  // Its names: the file name (a source note's is its citation key), the title,
+  // and the other names the vault gives it (aliases).
+  const std::string stem = fs::path(path).stem().string();
+  std::vector<std::string> names{stem, target->title};
+  const Synonyms synonyms(m_index->all);
+  for (auto& n : synonyms.of(m_analyzer.key(stem))) names.push_back(std::move(n));
+  for (auto& n : synonyms.of(m_analyzer.key(target->title))) names.push_back(std::move(n));
+  for (auto& n : names)
+    for (char& c : n)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  // The index's candidates (links: also takes a page's works and list mates), each confirmed in its file.
+  auto quoted = [](std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), '"'), s.end());
+    return "\"" + s + "\"";
+  };
+  SearchRequest req;
+  req.query = fmt::format("(links:{} OR links:{} OR cites:{}) -path:{}", quoted(stem), quoted(target->title),
+                          quoted(stem), quoted(path));
+  req.limit = note_count();
+  req.snippets = 0;
+  req.facets.clear();
+  for (Hit& h : search(req).hits) {
+    auto lines = link_lines(h.file, names);
+    if (lines.empty()) continue;
+    if (out.total >= offset && out.notes.size() < limit)
+      out.notes.push_back({std::move(h), std::move(lines)});
+    ++out.total;
+  }
+  return out;
 }
 
 std::size_t Searcher::note_count() const {

@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -48,6 +49,7 @@ struct Args {
   std::string color = "auto";
   std::string analyze;
   std::string open;
+  std::string backlinks;
   std::size_t facet_limit = 10;
   std::size_t width = 0;
   std::vector<std::string> facet;
@@ -94,7 +96,7 @@ po::options_description options(Args& a) {
       ("fields", po::bool_switch(&a.fields), "print the query fields (name, kind, facet or filter, values) and exit")
       ("mcp", po::bool_switch(&a.mcp),
        "serve the Model Context Protocol on standard input and output, for agents (tools: search, read_note, "
-       "facet_values, index_status)")
+       "facet_values, backlinks, index_status)")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
       ("jsonl", po::bool_switch(&a.jsonl), "print JSON Lines: one object per hit, then a summary object")
       ("paths", po::bool_switch(&a.paths), "print only the hits' paths, one per line (blanks escaped for xargs)")
@@ -114,6 +116,9 @@ po::options_description options(Args& a) {
       ("open", po::value(&a.open)->value_name("N"),
        "open the Nth hit in $VISUAL or $EDITOR at its first matching line (+LINE for vi, Emacs, nano …); "
        "FILE:LINE opens that file at that line")
+      ("backlinks", po::value(&a.backlinks)->value_name("PATH"),
+       "list the notes that link to the note PATH ([[name]], [[alias]], a citation), ranked: path:line:text for each "
+       "link, or --paths, --json")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -149,7 +154,8 @@ po::options_description parse(int argc, char** argv, Args& a) {
     if (!v.empty() && v.front() == DASH_WORD) v.erase(0, 1);
   };
   for (auto* list : {&a.index, &a.req.filters, &a.facet}) std::for_each(list->begin(), list->end(), unmark);
-  for (auto* value : {&a.facets, &a.list, &a.sort, &a.color, &a.open, &a.analyze}) unmark(*value);
+  for (auto* value : {&a.facets, &a.list, &a.sort, &a.color, &a.open, &a.analyze, &a.backlinks})
+    unmark(*value);
   a.req.bridge = !a.no_bridge;
   return desc;
 }
@@ -268,6 +274,17 @@ int open_hit(Searcher& searcher, Args& a, std::size_t rank) {
                         unicode::length(std::string_view(m.text).substr(0, m.spans.front().first)) + 1);
 }
 
+// A note's vault path from a path typed: a file's path from here when it is
+// in the vault ("vault/Xin Liu.md" from data/), else as typed ("Xin Liu.md").
+std::string vault_path(const std::string& typed, const std::string& vault) {
+  std::error_code ec;
+  if (vault.empty() || !std::filesystem::is_regular_file(typed, ec)) return typed;
+  const auto root = std::filesystem::canonical(vault, ec);
+  const auto file = std::filesystem::weakly_canonical(typed, ec);
+  const std::string rel = ec ? "" : file.lexically_relative(root).generic_string();
+  return rel.empty() || rel.rfind("..", 0) == 0 ? typed : rel;
+}
+
 // The indexes --index names, else the default index.
 IndexSet index_set(const Args& a) {
   IndexSet indexes{a.index, a.allow_partial, g_names.indexer};
@@ -291,6 +308,12 @@ int search(Args& a) {
   const std::size_t width = output_width(a);
   const auto printer = make_printer(format_of(a), {color, a.facet_limit, a.null, width}, searcher.analyzer());
   std::string out;
+  if (!a.backlinks.empty()) {
+    const Backlinks b =
+        searcher.backlinks(vault_path(a.backlinks, searcher.vault()), a.req.offset, a.req.limit);
+    cli::write_out(backlinks_text(b, format_of(a), a.null));
+    return b.total > 0 ? EXIT_HITS : EXIT_NO_HITS;
+  }
   if (!a.list.empty()) {
     const FacetCounts counts = searcher.list(a.list);
     printer->facet_list(out, counts);
@@ -356,7 +379,9 @@ int run_checked(int argc, char** argv) {
     Searcher check(indexes);  // an index that cannot be opened is an error before serving
     return serve_mcp(indexes, std::cin, std::cout, SAGASU_VERSION);
   }
-  if (a.req.query.empty() && a.req.filters.empty() && a.list.empty())
+  if (!a.backlinks.empty() && (!a.req.query.empty() || !a.list.empty() || !a.open.empty()))
+    throw UsageError("--backlinks PATH lists the notes linking to PATH: it takes no query, --list or --open");
+  if (a.req.query.empty() && a.req.filters.empty() && a.list.empty() && a.backlinks.empty())
     throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));
   return search(a);
 }

@@ -94,6 +94,22 @@ json tool_list() {
                                        {"values", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
                                       {"facet", "values"})},
        {"annotations", read_only}},
+      {{"name", "backlinks"},
+       {"title", "What links here"},
+       {"description",
+        "The notes that link to a note ([[name]], [[alias]], a citation of a source note), ranked, each "
+        "with the lines where it links."},
+       {"inputSchema",
+        schema_object({{"path", {{"type", "string"}}},
+                       {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}},
+                       {"offset", {{"type", "integer"}, {"minimum", 0}, {"default", 0}}}},
+                      {"path"})},
+       {"outputSchema", schema_object({{"path", {{"type", "string"}}},
+                                       {"title", {{"type", "string"}}},
+                                       {"total", {{"type", "integer"}}},
+                                       {"backlinks", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                                      {"path", "total", "backlinks"})},
+       {"annotations", read_only}},
       {{"name", "index_status"},
        {"title", "Index status"},
        {"description", "What the index holds: its vault, the number of notes, its shards."},
@@ -263,6 +279,13 @@ struct McpServer::State {
     return {{"facet", facet}, {"values", std::move(out)}};
   }
 
+  json backlinks(const json& args) {
+    const std::string path = argument<std::string>(args, "path", "", true);
+    const std::size_t limit = argument<std::size_t>(args, "limit", 20);
+    if (limit > 100) throw RpcError{INVALID_PARAMS, "argument 'limit' must be at most 100"};
+    return backlinks_json(open().backlinks(path, argument<std::size_t>(args, "offset", 0), limit));
+  }
+
   json index_status() {
     Searcher& s = open();
     return {{"vault", s.vault()},
@@ -281,6 +304,7 @@ struct McpServer::State {
       if (name == "search") return tool_result(search(args));
       if (name == "read_note") return tool_result(read_note(args));
       if (name == "facet_values") return tool_result(facet_values(args));
+      if (name == "backlinks") return tool_result(backlinks(args));
       if (name == "index_status") return tool_result(index_status());
     } catch (const Error& e) {
       return tool_error(e.what());  // a malformed query, a note it may not read: the agent's to see

@@ -519,6 +519,17 @@ class JsonLinesPrinter : public Printer {
   }
 };
 
+// A path as a line xargs reads whole: escaped for the terminal, and xargs'
+// blanks and quotes backslash-escaped.
+std::string xargs_line(const std::string& p) {
+  std::string out;
+  for (char c : cli::visible(p)) {
+    if (c == ' ' || c == '\t' || c == '\'' || c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + '\n';
+}
+
 // One path per hit, relative to the current folder: newline-terminated with
 // blanks and quotes backslash-escaped (for xargs), or NUL-terminated and raw.
 class PathsPrinter : public Printer {
@@ -534,12 +545,7 @@ class PathsPrinter : public Printer {
         out += '\0';
         continue;
       }
-      // xargs splits at blanks and reads quotes: escape them so `| xargs cmd` gets whole paths.
-      for (char c : cli::visible(p)) {
-        if (c == ' ' || c == '\t' || c == '\'' || c == '"' || c == '\\') out += '\\';
-        out += c;
-      }
-      out += '\n';
+      out += xargs_line(p);
     }
   }
 
@@ -608,6 +614,37 @@ class VimgrepPrinter : public Printer {
 
 std::string dump(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json backlinks_json(const Backlinks& b) {
+  auto notes = nlohmann::json::array();
+  for (const auto& n : b.notes) {
+    auto lines = nlohmann::json::array();
+    for (const auto& l : n.lines) lines.push_back({{"line", l.line}, {"text", l.text}});
+    notes.push_back(
+        {{"path", n.note.path}, {"title", n.note.title}, {"kind", n.note.kind}, {"lines", lines}});
+  }
+  return {{"path", b.target.path},
+          {"title", b.target.title},
+          {"total", b.total},
+          {"backlinks", std::move(notes)}};
+}
+
+std::string backlinks_text(const Backlinks& b, OutputFormat format, bool null_separated) {
+  std::string out;
+  if (format == OutputFormat::Json || format == OutputFormat::JsonLines)
+    return dump(backlinks_json(b)) + "\n";
+  const auto cwd = current_folder();
+  for (const auto& n : b.notes) {
+    const std::string p = shown_path(n.note, cwd);
+    if (format == OutputFormat::Paths) {
+      out += null_separated ? p + '\0' : xargs_line(p);
+      continue;
+    }
+    for (const auto& l : n.lines)
+      out += fmt::format("{}:{}:{}\n", cli::visible(p), l.line, cli::visible(l.text));
+  }
+  return out;
 }
 
 nlohmann::json result_json(const SearchRequest& req, const SearchResult& res) {

@@ -16,13 +16,19 @@ namespace sagasu {
 /// The JSON schema version printed as "version".
 inline constexpr int JSON_VERSION = 1;
 
-/// The object `--json` prints for a result (README "JSON output").
-nlohmann::json result_json(const SearchRequest& req, const SearchResult& res);
-/// JSON as one line; bytes that are not UTF-8 become U+FFFD.
-std::string dump(const nlohmann::json& j);
-
 /// The output formats.
 enum class OutputFormat { Text, Json, JsonLines, Paths, Vimgrep };
+
+/// The object `--json` prints for a result (README "JSON output").
+nlohmann::json result_json(const SearchRequest& req, const SearchResult& res);
+/// What links to a note as JSON: {path, title, total, backlinks: [{path,
+/// title, kind, lines: [{line, text}]}]} (the MCP tool and --backlinks --json).
+nlohmann::json backlinks_json(const Backlinks& b);
+/// --backlinks for people and editors ("path:line:text", one line per link)
+/// or for xargs (paths, NUL-terminated with `null`).
+std::string backlinks_text(const Backlinks& b, OutputFormat format, bool null_separated);
+/// JSON as one line; bytes that are not UTF-8 become U+FFFD.
+std::string dump(const nlohmann::json& j);
 
 /// How output looks.
 struct PrintOptions {

@@ -34,6 +34,23 @@ check mcp-facets M <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"facet_values","arguments":{"facet":"person","prefix":"Xin"}}}
 {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"index_status","arguments":{}}}'
 
+# What links here: the backlinks tool (with the lines that link) and
+# searcher --backlinks list the notes grep finds linking the page or citing
+# the source, and no other (the index's links: also holds a system's paper
+# and list mates: ByteDance Seed links AEGIS's paper, not AEGIS).
+check mcp-backlinks M <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"backlinks","arguments":{"path":"Xin Liu.md","limit":2}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"backlinks","arguments":{"path":"nowhere.md"}}}'
+links_to() {  # NOTE PATTERN: --backlinks' paths = grep's files linking by PATTERN
+  expect "--backlinks '$1' = the notes grep finds linking it" test \
+    "$(cd "$VAULT" && "$SEARCHER" --index "$idx" --backlinks "$1" --paths --null --limit 1000 | tr '\0' '\n' | sort)" = \
+    "$(cd "$VAULT" && grep -rlE "$2" --include='*.md' . | sed 's|^\./||' | grep -vxF "$1" | sort)"
+}
+links_to 'Xin Liu.md' '\[\[Xin Liu(\]|\||#)'
+links_to 'wiki/sources/@2024__NSDI__MegaScale - Scaling Large Language Model Training to More Than 10,000 GPUs.md' \
+  '\[\[@2024__NSDI__MegaScale - Scaling Large Language Model Training to More Than 10,000 GPUs(\]|\||#)'
+links_to 'wiki/entities/AEGIS.md' '\[\[AEGIS(\]|\||#)'
+check backlinks-cli-path sh -c "cd '$SAGASU_SRC/data' && '$SEARCHER' --index '$idx' --backlinks 'vault/wiki/entities/AEGIS.md' --paths"
+
 # The search tool answers as searcher --json does, for the same requests.
 same() {  # QUERY FILTERS LIMIT: compares structuredContent with --json
   local args
@@ -61,9 +78,10 @@ if command -v node >/dev/null && [ -d "$client/node_modules/@modelcontextprotoco
           {"name":"read_note","arguments":{"path":"../README.md"}},
           {"name":"read_note","arguments":{"path":"/etc/passwd"}},
           {"name":"facet_values","arguments":{"facet":"venue"}},
-          {"name":"index_status","arguments":{}}]'
+          {"name":"index_status","arguments":{}},
+          {"name":"backlinks","arguments":{"path":"Xin Liu.md"}}]'
   node "$client/client.mjs" "$SEARCHER" "$idx" "$calls" >"$WORK/sdk.out" 2>"$WORK/sdk.err"
-  expect "the SDK client runs every call (exit $?)" test "$(wc -l <"$WORK/sdk.out")" = 9
+  expect "the SDK client runs every call (exit $?)" test "$(wc -l <"$WORK/sdk.out")" = 10
   "$SEARCHER" --index "$idx" --json --limit 5 ストラグラー >"$WORK/sdk-a.json"
   "$SEARCHER" --index "$idx" --json --filter venue:OSDI 'SDC 検知' >"$WORK/sdk-b.json"
   "$SEARCHER" --index "$idx" --list venue >"$WORK/sdk-venues.txt"
@@ -74,7 +92,7 @@ lines = [json.loads(l) for l in open(f"{work}/sdk.out")]
 def cli(name):
     j = json.load(open(f"{work}/{name}")); j.pop("beyond", None); return j
 ok = lambda what, cond: print(("ok   " if cond else "FAIL ") + what)
-ok("SDK: the four tools listed", lines[0] == {"server": "sagasu", "tools": ["facet_values", "index_status", "read_note", "search"]})
+ok("SDK: the five tools listed", lines[0] == {"server": "sagasu", "tools": ["backlinks", "facet_values", "index_status", "read_note", "search"]})
 ok("SDK: search = searcher --json (ストラグラー)", lines[1]["structuredContent"] == cli("sdk-a.json"))
 ok("SDK: search with filters = searcher --json --filter", lines[2]["structuredContent"] == cli("sdk-b.json"))
 ok("SDK: a malformed query is a tool error with the parser's column", lines[3]["isError"] and "column" in lines[3]["text"])
@@ -83,6 +101,9 @@ ok("SDK: read_note refuses ../ and absolute paths", lines[5]["isError"] and line
 venues = [l.split("\t") for l in open(f"{work}/sdk-venues.txt").read().splitlines()]
 ok("SDK: facet_values = searcher --list", [[v["value"], str(v["count"])] for v in lines[7]["structuredContent"]["values"]] == venues)
 ok("SDK: index_status counts the notes", lines[8]["structuredContent"]["notes"] == 50)
+links = lines[9]["structuredContent"]
+ok("SDK: backlinks of Xin Liu, each with the line that links", links["total"] == 18 and all(
+    any("[[Xin Liu" in l["text"] for l in b["lines"]) for b in links["backlinks"]))
 PY
   while IFS= read -r line; do
     case $line in ok*) expect "${line#ok   }" true ;; *) expect "${line#FAIL }" false ;; esac

@@ -169,6 +169,23 @@ struct IndexSet {
   std::string indexer_command = "indexer";
 };
 
+/// A line of a note's file that links to another note.
+struct LinkLine {
+  std::size_t line = 0;  ///< 1-based
+  std::string text;      ///< the line; a long one 400 bytes around the link, cut with …
+};
+
+/// What links to a note (Searcher::backlinks).
+struct Backlinks {
+  Hit target;             ///< the note linked to (path, title, kind, file, facet values)
+  std::size_t total = 0;  ///< every note linking to it
+  struct Note {
+    Hit note;  ///< the note that links (no score parts, no snippets)
+    std::vector<LinkLine> lines;
+  };
+  std::vector<Note> notes;  ///< the page asked for, best first
+};
+
 struct OpenIndex;
 
 /// An open index, or several shards searched as one (local folders and
@@ -190,6 +207,12 @@ class Searcher {
   std::optional<Hit> note(const std::string& path);
   /// How many notes the index holds.
   std::size_t note_count() const;
+  /// The notes that link to the note at this vault path, ranked, each with
+  /// the lines where it does: [[name]], [[alias]], [[name|text]],
+  /// [[name#heading]], a source note's citation [[@key]] (ASCII case aside).
+  /// Candidates come from the index (links:, cites:), each confirmed in its
+  /// file. Throws Error when the index holds no such note.
+  Backlinks backlinks(const std::string& path, std::size_t offset = 0, std::size_t limit = 20);
   /// The analyzer, for token dumps.
   Analyzer& analyzer() { return m_analyzer; }
   /// The vault the index was built from.
