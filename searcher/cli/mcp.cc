@@ -353,7 +353,7 @@ std::string McpServer::handle(const std::string& line) {
   json request;
   try {
     request = json::parse(line);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // (a number out of range is not a parse_error)
     return error(nullptr, PARSE_ERROR, fmt::format("parse error: {}", e.what()));
   }
   if (!request.is_object() || request.value("jsonrpc", json()) != "2.0" || !request.contains("method") ||
@@ -371,6 +371,8 @@ std::string McpServer::handle(const std::string& line) {
     return dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
   } catch (const RpcError& e) {
     return error(id, e.code, e.message);
+  } catch (const json::exception& e) {
+    return error(id, INVALID_PARAMS, e.what());
   } catch (const Error& e) {
     return error(id, -32603, e.what());  // the index itself: cannot be opened, damaged
   }

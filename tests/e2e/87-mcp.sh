@@ -17,6 +17,8 @@ $initialized
 check mcp-older-revision M <<<'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}}
 {"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"1999-01-01","capabilities":{}}}'
 check mcp-errors M <<<'not json
+1e999999
+{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{"query":"GPU","limit":1e999}}}
 [1,2]
 {"jsonrpc":"2.0","id":1,"method":"nope"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope","arguments":{}}}
