@@ -1,6 +1,7 @@
 #include "sagasu/searcher.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 #include "suggest.h"
 #include "synonyms.h"
@@ -233,6 +235,85 @@ Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::
     if (out.total >= offset && out.notes.size() < limit)
       out.notes.push_back({std::move(h), std::move(lines)});
     ++out.total;
+  }
+  return out;
+}
+
+Related Searcher::related(const std::string& path, std::size_t limit) {
+  Related out;
+  const auto target = note(path);
+  if (!target) throw Error(fmt::format("{}: the index holds no such note", path));
+  out.target = *target;
+  Xapian::Database& db = m_index->all;
+  const std::string id = schema::unique_id_term(path);
+  Xapian::PostingIterator p = db.postlist_begin(id);
+  if (p == db.postlist_end(id)) return out;
+  const Xapian::docid self = *p;
+  // The note's evidence, by kind: what it links or cites, who and what it names.
+  const auto& links = schema::LINK;
+  const auto& cites = schema::CITE;
+  const auto& person = schema::PERSON;
+  const auto& org = schema::ORG;
+  std::vector<std::string> linked, named;
+  for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
+    const std::string term = *t;
+    if (strings::starts_with(term, links.prefix) || strings::starts_with(term, cites.prefix))
+      linked.push_back(term);
+    else if (strings::starts_with(term, person.prefix) || strings::starts_with(term, org.prefix))
+      named.push_back(term);
+  }
+  // Those that link to it, by its file name or title.
+  const std::string stem = fs::path(path).stem().string();
+  const std::vector<std::string> to_it{schema::filter_term(links, stem),
+                                       schema::filter_term(links, target->title),
+                                       schema::filter_term(cites, stem)};
+  // Its distinctive words: the expansion set of a relevance set of one note.
+  Xapian::Enquire enquire(db);
+  Xapian::RSet rset;
+  rset.add_document(self);
+  struct Words : Xapian::ExpandDecider {
+    bool operator()(const std::string& term) const override {
+      return schema::is_word_term(term) && term.size() > 1;
+    }
+  } words;
+  enquire.set_query(Xapian::Query(id));
+  const Xapian::ESet eset = enquire.get_eset(20, rset, &words);
+  std::vector<std::string> distinctive(eset.begin(), eset.end());
+  auto any = [](const std::vector<std::string>& terms) {
+    return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+  };
+  // Links weigh most, then people and organizations, then words (BM25 of each, scaled).
+  const std::vector<Xapian::Query> parts{
+      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(to_it), 4.0),
+      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(linked), 2.0),
+      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(named), 1.5),
+      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(distinctive), 1.0)};
+  const Xapian::Query query(Xapian::Query::OP_OR, parts.begin(), parts.end());
+  enquire.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT, query, Xapian::Query(id)));
+  const Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit));
+  const std::set<std::string> linked_set(linked.begin(), linked.end()), to_set(to_it.begin(), to_it.end()),
+      word_set(distinctive.begin(), distinctive.end());
+  for (auto m = mset.begin(); m != mset.end(); ++m) {
+    Hit hit = *note(NoteMeta::of(m.get_document()).path);
+    hit.rank = out.notes.size() + 1;
+    hit.score = m.get_weight();
+    std::vector<std::string> why, shared_words;
+    std::size_t shared_links = 0;
+    bool links_to_it = false;
+    for (auto t = db.termlist_begin(*m); t != db.termlist_end(*m); ++t) {
+      const std::string term = *t;
+      if (to_set.count(term)) links_to_it = true;
+      if (linked_set.count(term)) ++shared_links;
+      if (word_set.count(term)) shared_words.push_back(term);
+    }
+    if (links_to_it) why.push_back("links to it");
+    if (shared_links > 0) why.push_back(fmt::format("links or cites {} of the same", shared_links));
+    for (const char* facet : {"person", "org"})
+      for (const auto& v : hit.values[facet])
+        if (const auto& mine = target->values.at(facet); std::find(mine.begin(), mine.end(), v) != mine.end())
+          why.push_back(fmt::format("{}: {}", facet, v));
+    if (!shared_words.empty()) why.push_back(fmt::format("words: {}", fmt::join(shared_words, ", ")));
+    out.notes.push_back({std::move(hit), std::move(why)});
   }
   return out;
 }

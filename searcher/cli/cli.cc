@@ -50,6 +50,7 @@ struct Args {
   std::string analyze;
   std::string open;
   std::string backlinks;
+  std::string related;
   std::size_t facet_limit = 10;
   std::size_t width = 0;
   std::vector<std::string> facet;
@@ -96,7 +97,7 @@ po::options_description options(Args& a) {
       ("fields", po::bool_switch(&a.fields), "print the query fields (name, kind, facet or filter, values) and exit")
       ("mcp", po::bool_switch(&a.mcp),
        "serve the Model Context Protocol on standard input and output, for agents (tools: search, read_note, "
-       "facet_values, backlinks, index_status)")
+       "facet_values, backlinks, related_notes, index_status)")
       ("json", po::bool_switch(&a.json), "print one JSON object (schema in README)")
       ("jsonl", po::bool_switch(&a.jsonl), "print JSON Lines: one object per hit, then a summary object")
       ("paths", po::bool_switch(&a.paths), "print only the hits' paths, one per line (blanks escaped for xargs)")
@@ -119,6 +120,9 @@ po::options_description options(Args& a) {
       ("backlinks", po::value(&a.backlinks)->value_name("PATH"),
        "list the notes that link to the note PATH ([[name]], [[alias]], a citation), ranked: path:line:text for each "
        "link, or --paths, --json")
+      ("related", po::value(&a.related)->value_name("PATH"),
+       "list the notes most related to the note PATH (links either way, shared sources, people, organizations, "
+       "distinctive words), each with why; --limit, --paths, --json")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
       ("help,h", po::bool_switch(&a.help), "show this help");
@@ -154,7 +158,7 @@ po::options_description parse(int argc, char** argv, Args& a) {
     if (!v.empty() && v.front() == DASH_WORD) v.erase(0, 1);
   };
   for (auto* list : {&a.index, &a.req.filters, &a.facet}) std::for_each(list->begin(), list->end(), unmark);
-  for (auto* value : {&a.facets, &a.list, &a.sort, &a.color, &a.open, &a.analyze, &a.backlinks})
+  for (auto* value : {&a.facets, &a.list, &a.sort, &a.color, &a.open, &a.analyze, &a.backlinks, &a.related})
     unmark(*value);
   a.req.bridge = !a.no_bridge;
   return desc;
@@ -314,6 +318,11 @@ int search(Args& a) {
     cli::write_out(backlinks_text(b, format_of(a), a.null));
     return b.total > 0 ? EXIT_HITS : EXIT_NO_HITS;
   }
+  if (!a.related.empty()) {
+    const Related r = searcher.related(vault_path(a.related, searcher.vault()), a.req.limit);
+    cli::write_out(related_text(r, format_of(a), a.null));
+    return r.notes.empty() ? EXIT_NO_HITS : EXIT_HITS;
+  }
   if (!a.list.empty()) {
     const FacetCounts counts = searcher.list(a.list);
     printer->facet_list(out, counts);
@@ -381,7 +390,12 @@ int run_checked(int argc, char** argv) {
   }
   if (!a.backlinks.empty() && (!a.req.query.empty() || !a.list.empty() || !a.open.empty()))
     throw UsageError("--backlinks PATH lists the notes linking to PATH: it takes no query, --list or --open");
-  if (a.req.query.empty() && a.req.filters.empty() && a.list.empty() && a.backlinks.empty())
+  if (!a.related.empty() &&
+      (!a.req.query.empty() || !a.list.empty() || !a.open.empty() || !a.backlinks.empty()))
+    throw UsageError(
+        "--related PATH lists the notes related to PATH: it takes no query, --list, --open or --backlinks");
+  if (a.req.query.empty() && a.req.filters.empty() && a.list.empty() && a.backlinks.empty() &&
+      a.related.empty())
     throw UsageError(fmt::format("no query given (try '{} --help')", g_names.searcher));
   return search(a);
 }

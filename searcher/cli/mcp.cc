@@ -110,6 +110,20 @@ json tool_list() {
                                        {"backlinks", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
                                       {"path", "total", "backlinks"})},
        {"annotations", read_only}},
+      {{"name", "related_notes"},
+       {"title", "Related notes"},
+       {"description",
+        "The notes most related to a note: those linking to it, linking or citing the same pages and "
+        "sources, naming the same people and organizations, sharing its distinctive words; each with why."},
+       {"inputSchema",
+        schema_object({{"path", {{"type", "string"}}},
+                       {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 10}}}},
+                      {"path"})},
+       {"outputSchema", schema_object({{"path", {{"type", "string"}}},
+                                       {"title", {{"type", "string"}}},
+                                       {"related", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                                      {"path", "related"})},
+       {"annotations", read_only}},
       {{"name", "index_status"},
        {"title", "Index status"},
        {"description", "What the index holds: its vault, the number of notes, its shards."},
@@ -286,6 +300,13 @@ struct McpServer::State {
     return backlinks_json(open().backlinks(path, argument<std::size_t>(args, "offset", 0), limit));
   }
 
+  json related(const json& args) {
+    const std::string path = argument<std::string>(args, "path", "", true);
+    const std::size_t limit = argument<std::size_t>(args, "limit", 10);
+    if (limit > 100) throw RpcError{INVALID_PARAMS, "argument 'limit' must be at most 100"};
+    return related_json(open().related(path, limit));
+  }
+
   json index_status() {
     Searcher& s = open();
     return {{"vault", s.vault()},
@@ -305,6 +326,7 @@ struct McpServer::State {
       if (name == "read_note") return tool_result(read_note(args));
       if (name == "facet_values") return tool_result(facet_values(args));
       if (name == "backlinks") return tool_result(backlinks(args));
+      if (name == "related_notes") return tool_result(related(args));
       if (name == "index_status") return tool_result(index_status());
     } catch (const Error& e) {
       return tool_error(e.what());  // a malformed query, a note it may not read: the agent's to see

@@ -1,6 +1,6 @@
 // `searcher --mcp`: the Model Context Protocol on standard input and output,
 // for agents: newline-delimited JSON-RPC 2.0, the tools search, read_note,
-// facet_values, backlinks and index_status, answered by the same library calls as the
+// facet_values, backlinks, related_notes and index_status, answered by the same library calls as the
 // command line (search gives what `searcher --json` prints). Nothing but
 // protocol messages is written to `out`.
 #pragma once

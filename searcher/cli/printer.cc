@@ -647,6 +647,34 @@ std::string backlinks_text(const Backlinks& b, OutputFormat format, bool null_se
   return out;
 }
 
+nlohmann::json related_json(const Related& r) {
+  auto notes = nlohmann::json::array();
+  for (const auto& n : r.notes)
+    notes.push_back({{"path", n.note.path},
+                     {"title", n.note.title},
+                     {"kind", n.note.kind},
+                     {"score", std::round(n.note.score * 1e4) / 1e4},
+                     {"why", n.why}});
+  return {{"path", r.target.path}, {"title", r.target.title}, {"related", std::move(notes)}};
+}
+
+std::string related_text(const Related& r, OutputFormat format, bool null_separated) {
+  if (format == OutputFormat::Json || format == OutputFormat::JsonLines) return dump(related_json(r)) + "\n";
+  std::string out;
+  const auto cwd = current_folder();
+  for (const auto& n : r.notes) {
+    const std::string p = shown_path(n.note, cwd);
+    if (format == OutputFormat::Paths || format == OutputFormat::Vimgrep) {
+      out += null_separated ? p + '\0' : xargs_line(p);
+      continue;
+    }
+    out += fmt::format("{:2}. {}  [{}]\n    {}\n    {}\n", n.note.rank, cli::visible(n.note.title),
+                       cli::visible(n.note.kind), cli::visible(p),
+                       cli::visible(fmt::format("{}", fmt::join(n.why, "; "))));
+  }
+  return out;
+}
+
 nlohmann::json result_json(const SearchRequest& req, const SearchResult& res) {
   nlohmann::json j = summary_json(req, res);
   auto hits = nlohmann::json::array();

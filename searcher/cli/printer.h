@@ -27,6 +27,11 @@ nlohmann::json backlinks_json(const Backlinks& b);
 /// --backlinks for people and editors ("path:line:text", one line per link)
 /// or for xargs (paths, NUL-terminated with `null`).
 std::string backlinks_text(const Backlinks& b, OutputFormat format, bool null_separated);
+/// Related notes as JSON: {path, title, related: [{path, title, kind, score, why}]}
+/// (the MCP tool and --related --json).
+nlohmann::json related_json(const Related& r);
+/// --related for people ("N. title [kind]", its path, why) or for xargs (paths).
+std::string related_text(const Related& r, OutputFormat format, bool null_separated);
 /// JSON as one line; bytes that are not UTF-8 become U+FFFD.
 std::string dump(const nlohmann::json& j);
 

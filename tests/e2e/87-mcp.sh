@@ -53,6 +53,14 @@ links_to 'wiki/sources/@2024__NSDI__MegaScale - Scaling Large Language Model Tra
 links_to 'wiki/entities/AEGIS.md' '\[\[AEGIS(\]|\||#)'
 check backlinks-cli-path sh -c "cd '$SAGASU_SRC/data' && '$SEARCHER' --index '$idx' --backlinks 'vault/wiki/entities/AEGIS.md' --paths"
 
+# Related notes: a person's page lists their papers and co-authors first,
+# each with why; the tool and --related agree.
+check related-person sh -c "cd '$SAGASU_SRC/data' && '$SEARCHER' --index '$idx' --related 'vault/Xin Liu.md' --limit 5"
+check mcp-related M <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"related_notes","arguments":{"path":"wiki/entities/AEGIS.md","limit":3}}}'
+expect "--related: a person's top 5 hold a paper and a co-author" sh -c "cd '$SAGASU_SRC/data' &&
+  '$SEARCHER' --index '$idx' --related 'vault/Xin Liu.md' --limit 5 --json |
+  python3 -c 'import json,sys; r=json.load(sys.stdin)[\"related\"]; k=[n[\"kind\"] for n in r]; sys.exit(not (\"source\" in k and \"person\" in k))'"
+
 # The search tool answers as searcher --json does, for the same requests.
 same() {  # QUERY FILTERS LIMIT: compares structuredContent with --json
   local args
@@ -94,7 +102,7 @@ lines = [json.loads(l) for l in open(f"{work}/sdk.out")]
 def cli(name):
     j = json.load(open(f"{work}/{name}")); j.pop("beyond", None); return j
 ok = lambda what, cond: print(("ok   " if cond else "FAIL ") + what)
-ok("SDK: the five tools listed", lines[0] == {"server": "sagasu", "tools": ["backlinks", "facet_values", "index_status", "read_note", "search"]})
+ok("SDK: the six tools listed", lines[0] == {"server": "sagasu", "tools": ["backlinks", "facet_values", "index_status", "read_note", "related_notes", "search"]})
 ok("SDK: search = searcher --json (ストラグラー)", lines[1]["structuredContent"] == cli("sdk-a.json"))
 ok("SDK: search with filters = searcher --json --filter", lines[2]["structuredContent"] == cli("sdk-b.json"))
 ok("SDK: a malformed query is a tool error with the parser's column", lines[3]["isError"] and "column" in lines[3]["text"])

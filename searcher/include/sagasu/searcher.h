@@ -186,6 +186,17 @@ struct Backlinks {
   std::vector<Note> notes;  ///< the page asked for, best first
 };
 
+/// Notes related to a note (Searcher::related), best first.
+struct Related {
+  Hit target;
+  struct Note {
+    Hit note;                      ///< path, title, kind, file, facet values, score
+    std::vector<std::string> why;  ///< "links to it", "linked from it", "cites 2 of the same sources",
+                                   ///< "person: Xin Liu", "words: 検知, GPU"
+  };
+  std::vector<Note> notes;
+};
+
 struct OpenIndex;
 
 /// An open index, or several shards searched as one (local folders and
@@ -205,6 +216,12 @@ class Searcher {
   /// The indexed note at this vault path (path, title, kind, file and facet
   /// values; no score, tier or snippets), or nothing when the index holds none.
   std::optional<Hit> note(const std::string& path);
+  /// The notes most related to the note at this vault path, by what they
+  /// share with it: links either way, the pages and sources both link or
+  /// cite, people and organizations, and its distinctive words (Xapian's
+  /// relevance-feedback expansion of its terms); each with why. Throws Error
+  /// when the index holds no such note.
+  Related related(const std::string& path, std::size_t limit = 10);
   /// How many notes the index holds.
   std::size_t note_count() const;
   /// The notes that link to the note at this vault path, ranked, each with
