@@ -254,28 +254,36 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   const auto& cites = schema::CITE;
   const auto& person = schema::PERSON;
   const auto& org = schema::ORG;
+  // Its own words worth sharing: said at least twice, of two characters or
+  // more (four letters for a Latin word: no "is", "run"), in at most a tenth
+  // of the notes.
   std::vector<std::string> linked, named;
+  std::set<std::string> repeated;
   for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
     const std::string term = *t;
     if (strings::starts_with(term, links.prefix) || strings::starts_with(term, cites.prefix))
       linked.push_back(term);
     else if (strings::starts_with(term, person.prefix) || strings::starts_with(term, org.prefix))
       named.push_back(term);
+    else if (schema::is_word_term(term) && t.get_wdf() >= 2 &&
+             unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u) &&
+             t.get_termfreq() * 10 <=
+                 db.get_doccount())  // (not a word a tenth of the notes say: する, https)
+      repeated.insert(term);
   }
-  // Those that link to it, by its file name or title.
-  const std::string stem = fs::path(path).stem().string();
-  const std::vector<std::string> to_it{schema::filter_term(links, stem),
-                                       schema::filter_term(links, target->title),
-                                       schema::filter_term(cites, stem)};
+  // Those that link to it: its backlinks, each confirmed in its file.
+  std::vector<std::string> to_it;
+  for (const auto& n : backlinks(path, 0, note_count()).notes)
+    to_it.push_back(schema::unique_id_term(n.note.path));
   // Its distinctive words: the expansion set of a relevance set of one note.
   Xapian::Enquire enquire(db);
   Xapian::RSet rset;
   rset.add_document(self);
   struct Words : Xapian::ExpandDecider {
-    bool operator()(const std::string& term) const override {
-      return schema::is_word_term(term) && term.size() > 1;
-    }
-  } words;
+    const std::set<std::string>& allowed;
+    explicit Words(const std::set<std::string>& a) : allowed(a) {}
+    bool operator()(const std::string& term) const override { return allowed.count(term) > 0; }
+  } words(repeated);
   enquire.set_query(Xapian::Query(id));
   const Xapian::ESet eset = enquire.get_eset(20, rset, &words);
   std::vector<std::string> distinctive(eset.begin(), eset.end());
@@ -283,8 +291,12 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
     return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
   };
   // Links weigh most, then people and organizations, then words (BM25 of each, scaled).
+  constexpr double BACKLINK_WEIGHT = 8.0;
   const std::vector<Xapian::Query> parts{
-      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(to_it), 4.0),
+      // (id terms weigh nothing: a fixed weight for each note linking to it)
+      Xapian::Query(Xapian::Query::OP_FILTER,
+                    Xapian::Query((new Xapian::FixedWeightPostingSource(BACKLINK_WEIGHT))->release()),
+                    any(to_it)),
       Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(linked), 2.0),
       Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(named), 1.5),
       Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(distinctive), 1.0)};
