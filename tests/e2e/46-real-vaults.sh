@@ -132,6 +132,10 @@ ranking() {  # ranking INDEX LABELS
 ranking "$M" matsuura-research-note
 ranking "$R" robotics-paper-notes
 ranking "$T" ja-techdocs
+# Related notes of 10 pages, judged by reading (data/labels/related).
+python3 "$SAGASU_SRC/tests/tools/related_p5.py" "$SEARCHER" "$M" "$MV" \
+  "$SAGASU_SRC/data/labels/related/matsuura-research-note.tsv" --min 0.8 >"$WORK/related.out" 2>&1
+expect "related notes, matsuura, judged: $(tail -1 "$WORK/related.out")" test $? = 0
 
 parity --index "$M" --name matsuura --samples 150 --substrings 1000 --vault "$MV"
 parity --index "$R" --name robotics --samples 150 --substrings 1000 --vault "$RV"

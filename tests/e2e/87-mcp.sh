@@ -61,6 +61,11 @@ expect "--related: a person's top 5 hold a paper and a co-author" sh -c "cd '$SA
   '$SEARCHER' --index '$idx' --related 'vault/Xin Liu.md' --limit 5 --json |
   python3 -c 'import json,sys; r=json.load(sys.stdin)[\"related\"]; k=[n[\"kind\"] for n in r]; sys.exit(not (\"source\" in k and \"person\" in k))'"
 
+# Judged by reading (data/labels/related): precision@5 of 10 pages.
+python3 "$SAGASU_SRC/tests/tools/related_p5.py" "$SEARCHER" "$idx" "$VAULT" "$SAGASU_SRC/data/labels/related/vault.tsv" \
+  --min 0.9 >"$WORK/related.out" 2>&1
+expect "--related, judged: $(tail -1 "$WORK/related.out")" test $? = 0
+
 # The search tool answers as searcher --json does, for the same requests.
 same() {  # QUERY FILTERS LIMIT: compares structuredContent with --json
   local args
