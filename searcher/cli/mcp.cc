@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <istream>
 #include <nlohmann/json.hpp>
@@ -334,7 +335,7 @@ struct McpServer::State {
     throw RpcError{INVALID_PARAMS, fmt::format("unknown tool '{}'", name)};
   }
 
-  json initialize(const json& params) {
+  json initialize(const json& params) const {
     std::string asked =
         params.is_object() && params.contains("protocolVersion") && params["protocolVersion"].is_string()
             ? params["protocolVersion"].get<std::string>()
@@ -350,8 +351,19 @@ struct McpServer::State {
              "a hit's path; facet_values lists venues, years, organizations, people, kinds and tags."}};
   }
 
+  // The stateless revision's discovery: every revision answered, what the server is.
+  json discover() const {
+    json versions = json::array({MCP_STATELESS_VERSION});
+    for (const char* v : MCP_VERSIONS) versions.push_back(v);
+    json out = initialize(json::object());
+    out.erase("protocolVersion");
+    out["supportedVersions"] = std::move(versions);
+    return out;
+  }
+
   json dispatch(const std::string& method, const json& params) {
     if (method == "initialize") return initialize(params);
+    if (method == "server/discover") return discover();
     if (method == "ping") return json::object();
     if (method == "tools/list") return {{"tools", tool_list()}};
     if (method == "tools/call") return call(params);
@@ -389,7 +401,23 @@ std::string McpServer::handle(const std::string& line) {
   const std::string method = request["method"];
   if (notification) return "";  // notifications/initialized, notifications/cancelled: nothing to say
   try {
-    json result = m->dispatch(method, request.contains("params") ? request["params"] : json::object());
+    const json params = request.contains("params") ? request["params"] : json::object();
+    // The stateless revision (2026-07-28): each request names its revision in
+    // _meta, no handshake; its results say they are complete.
+    std::string revision;
+    if (params.is_object() && params.contains("_meta") && params["_meta"].is_object()) {
+      const json& meta = params["_meta"];
+      if (const auto v = meta.find("io.modelcontextprotocol/protocolVersion");
+          v != meta.end() && v->is_string())
+        revision = v->get<std::string>();
+    }
+    const bool stateless = revision == MCP_STATELESS_VERSION;
+    if (!revision.empty() && !stateless &&
+        std::none_of(std::begin(MCP_VERSIONS), std::end(MCP_VERSIONS),
+                     [&](const char* v) { return revision == v; }))
+      return error(id, INVALID_PARAMS, fmt::format("unsupported protocol version '{}'", revision));
+    json result = m->dispatch(method, params);
+    if (stateless || method == "server/discover") result["resultType"] = "complete";
     return dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
   } catch (const RpcError& e) {
     return error(id, e.code, e.message);

@@ -12,8 +12,11 @@
 
 namespace sagasu {
 
-/// The protocol revisions answered, newest first.
+/// The protocol revisions of the initialize handshake answered, newest first.
 inline constexpr const char* MCP_VERSIONS[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+/// The stateless revision also answered: no handshake, the revision in each
+/// request's _meta, server/discover.
+inline constexpr const char* MCP_STATELESS_VERSION = "2026-07-28";
 /// A request line longer than this is refused without being read whole.
 inline constexpr std::size_t MCP_MAX_REQUEST = 1 << 20;
 

@@ -14,6 +14,11 @@ check mcp-handshake M <<<"$init
 $initialized
 {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}
 {\"jsonrpc\":\"2.0\",\"id\":\"three\",\"method\":\"tools/list\"}"
+# The stateless revision: server/discover, then calls with the revision in _meta, no handshake.
+check mcp-stateless M <<<'{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"facet_values","arguments":{"facet":"venue","limit":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{}}}'
 check mcp-older-revision M <<<'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{}}}
 {"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"1999-01-01","capabilities":{}}}'
 check mcp-errors M <<<'not json
