@@ -330,6 +330,18 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::size_t>> Searcher::facet_coverage() const {
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const schema::Field& f : schema::FIELDS)
+    if (f.is_facet())
+      out.emplace_back(f.name, m_index->all.get_value_freq(static_cast<Xapian::valueno>(f.facet_slot)));
+  return out;
+}
+
+std::vector<std::string> Searcher::unreadable_folders() const {
+  return strings::split_nonempty(m_index->all.get_metadata(std::string(schema::META_UNREADABLE)), '\n');
+}
+
 std::size_t Searcher::note_count() const {
   return m_index->all.get_doccount();
 }

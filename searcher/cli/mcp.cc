@@ -1,8 +1,10 @@
 #include "mcp.h"
 
+#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <istream>
 #include <nlohmann/json.hpp>
@@ -127,11 +129,16 @@ json tool_list() {
        {"annotations", read_only}},
       {{"name", "index_status"},
        {"title", "Index status"},
-       {"description", "What the index holds: its vault, the number of notes, its shards."},
+       {"description",
+        "What the index holds: its vault, the number of notes, how many have each facet, when it was last "
+        "committed, the vault folders its last run could not read, its locations and any shard missing."},
        {"inputSchema", schema_object(json::object())},
        {"outputSchema",
         schema_object({{"vault", {{"type", "string"}}},
                        {"notes", {{"type", "integer"}}},
+                       {"facet_coverage", {{"type", "object"}}},
+                       {"last_commit", {{"type", "string"}}},
+                       {"unreadable_folders", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                        {"locations", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                        {"missing_shards", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
                       {"notes"})},
@@ -310,8 +317,25 @@ struct McpServer::State {
 
   json index_status() {
     Searcher& s = open();
+    json coverage = json::object();
+    for (const auto& [facet, notes] : s.facet_coverage()) coverage[facet] = notes;
+    // When each local generation was last committed (its version file's time).
+    json committed = json::array();
+    for (const auto& loc : indexes.locations)
+      for (const auto& entry : layout::read_stub(loc)) {
+        std::error_code ec;
+        const auto t = fs::last_write_time(fs::path(loc) / entry / "iamglass", ec);
+        if (ec) continue;
+        const auto sys = std::chrono::time_point_cast<std::chrono::seconds>(
+            t - fs::file_time_type::clock::now() + std::chrono::system_clock::now());
+        committed.push_back(
+            fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(sys))));
+      }
     return {{"vault", s.vault()},
             {"notes", s.note_count()},
+            {"facet_coverage", std::move(coverage)},
+            {"last_commit", committed.empty() ? json("") : committed.back()},
+            {"unreadable_folders", s.unreadable_folders()},
             {"locations", indexes.locations},
             {"missing_shards", s.missing_shards()}};
   }

@@ -38,8 +38,15 @@ check mcp-read-note M <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params"
 {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"no such note.md"}}}'
 check mcp-facets M <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"facet_values","arguments":{"facet":"venue","limit":5}}}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"facet_values","arguments":{"facet":"year","query":"FSDP"}}}
-{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"facet_values","arguments":{"facet":"person","prefix":"Xin"}}}
-{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"index_status","arguments":{}}}'
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"facet_values","arguments":{"facet":"person","prefix":"Xin"}}}'
+M <<<'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"index_status","arguments":{}}}' >"$WORK/status.json"
+expect "index_status: notes, each facet's coverage (= --list's notes), the last commit's time" python3 - "$WORK/status.json" <<'PY'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["result"]["structuredContent"]
+assert s["notes"] == 50 and s["unreadable_folders"] == [] and s["missing_shards"] == []
+assert s["facet_coverage"] == {"venue": 46, "year": 46, "person": 26, "org": 46, "kind": 50}, s["facet_coverage"]
+assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", s["last_commit"]), s["last_commit"]
+PY
 
 # What links here: the backlinks tool (with the lines that link) and
 # searcher --backlinks list the notes grep finds linking the page or citing
@@ -99,9 +106,11 @@ if command -v node >/dev/null && [ -d "$client/node_modules/@modelcontextprotoco
           {"name":"read_note","arguments":{"path":"/etc/passwd"}},
           {"name":"facet_values","arguments":{"facet":"venue"}},
           {"name":"index_status","arguments":{}},
-          {"name":"backlinks","arguments":{"path":"Xin Liu.md"}}]'
+          {"name":"backlinks","arguments":{"path":"Xin Liu.md"}},
+          {"name":"related_notes","arguments":{"path":"Xin Liu.md","limit":5}}]'
   node "$client/client.mjs" "$SEARCHER" "$idx" "$calls" >"$WORK/sdk.out" 2>"$WORK/sdk.err"
-  expect "the SDK client runs every call (exit $?)" test "$(wc -l <"$WORK/sdk.out")" = 10
+  expect "the SDK client runs every call (exit $?)" test "$(wc -l <"$WORK/sdk.out")" = 11
+  "$SEARCHER" --index "$idx" --related 'Xin Liu.md' --limit 5 --json >"$WORK/sdk-related.json"
   "$SEARCHER" --index "$idx" --json --limit 5 ストラグラー >"$WORK/sdk-a.json"
   "$SEARCHER" --index "$idx" --json --filter venue:OSDI 'SDC 検知' >"$WORK/sdk-b.json"
   "$SEARCHER" --index "$idx" --list venue >"$WORK/sdk-venues.txt"
@@ -124,6 +133,7 @@ ok("SDK: index_status counts the notes", lines[8]["structuredContent"]["notes"] 
 links = lines[9]["structuredContent"]
 ok("SDK: backlinks of Xin Liu, each with the line that links", links["total"] == 18 and all(
     any("[[Xin Liu" in l["text"] for l in b["lines"]) for b in links["backlinks"]))
+ok("SDK: related_notes = searcher --related --json", lines[10]["structuredContent"] == json.load(open(f"{work}/sdk-related.json")))
 PY
   while IFS= read -r line; do
     case $line in ok*) expect "${line#ok   }" true ;; *) expect "${line#FAIL }" false ;; esac

@@ -224,6 +224,11 @@ class Searcher {
   Related related(const std::string& path, std::size_t limit = 10);
   /// How many notes the index holds.
   std::size_t note_count() const;
+  /// How many notes have a value of each facet (its coverage), in table order.
+  std::vector<std::pair<std::string, std::size_t>> facet_coverage() const;
+  /// The vault's folders the last indexer run could not read (their notes kept
+  /// their earlier versions), one per line as the index stores them.
+  std::vector<std::string> unreadable_folders() const;
   /// The notes that link to the note at this vault path, ranked, each with
   /// the lines where it does: [[name]], [[alias]], [[name|text]],
   /// [[name#heading]], a source note's citation [[@key]] (ASCII case aside).
