@@ -170,6 +170,12 @@ IndexReport run_phases(const IndexOptions& opts) {
       std::string unreadable;
       for (const auto& dir : scan.unreadable_dirs) unreadable += dir + "\n";
       metadata.emplace_back(std::string(schema::META_UNREADABLE), unreadable);
+      std::string skipped;
+      for (std::size_t i = 0; i < report.skipped.size() && i < schema::MAX_SKIPPED_SHOWN; ++i)
+        skipped += report.skipped[i].path + "\t" + report.skipped[i].reason + "\n";
+      if (report.skipped.size() > schema::MAX_SKIPPED_SHOWN)
+        skipped += fmt::format("…\t{} more\n", report.skipped.size() - schema::MAX_SKIPPED_SHOWN);
+      metadata.emplace_back(std::string(schema::META_SKIPPED), skipped);
       // The sound table depends on the vault's words: whole for a fresh
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");

@@ -342,6 +342,16 @@ std::vector<std::string> Searcher::unreadable_folders() const {
   return strings::split_nonempty(m_index->all.get_metadata(std::string(schema::META_UNREADABLE)), '\n');
 }
 
+std::vector<std::pair<std::string, std::string>> Searcher::skipped_files() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& line :
+       strings::split_nonempty(m_index->all.get_metadata(std::string(schema::META_SKIPPED)), '\n')) {
+    const auto tab = line.find('\t');
+    out.emplace_back(line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1));
+  }
+  return out;
+}
+
 std::size_t Searcher::note_count() const {
   return m_index->all.get_doccount();
 }

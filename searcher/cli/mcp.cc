@@ -139,6 +139,7 @@ json tool_list() {
                        {"facet_coverage", {{"type", "object"}}},
                        {"last_commit", {{"type", "string"}}},
                        {"unreadable_folders", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                       {"skipped", {{"type", "array"}, {"items", {{"type", "object"}}}}},
                        {"locations", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                        {"missing_shards", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
                       {"notes"})},
@@ -331,11 +332,14 @@ struct McpServer::State {
         committed.push_back(
             fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(sys))));
       }
+    json skipped = json::array();
+    for (const auto& [file, why] : s.skipped_files()) skipped.push_back({{"path", file}, {"reason", why}});
     return {{"vault", s.vault()},
             {"notes", s.note_count()},
             {"facet_coverage", std::move(coverage)},
             {"last_commit", committed.empty() ? json("") : committed.back()},
             {"unreadable_folders", s.unreadable_folders()},
+            {"skipped", skipped},
             {"locations", indexes.locations},
             {"missing_shards", s.missing_shards()}};
   }

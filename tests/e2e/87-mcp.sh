@@ -154,7 +154,13 @@ v="$WORK/vault"
 mkdir -p "$v" "$WORK/outside"
 printf '# 秘密\n\nzqsecret\n' >"$WORK/outside/secret.md"
 printf '# メモ\n\nzqnote\n' >"$v/note.md"
-"$INDEXER" --vault "$v" --index "$WORK/idx2" --quiet
+printf '# \xff\xfe not UTF-8\n' >"$v/broken.md"
+"$INDEXER" --vault "$v" --index "$WORK/idx2" --quiet 2>/dev/null
+"$SEARCHER" --index "$WORK/idx2" --mcp >"$WORK/skipped.json" <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"index_status"}}'
+expect "index_status names the file the last run skipped, and why" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["result"]["structuredContent"]["skipped"]
+sys.exit(not (len(s) == 1 and s[0]["path"] == "broken.md" and "UTF-8" in s[0]["reason"]))' "$WORK/skipped.json"
 rm "$v/note.md" && ln -s "$WORK/outside/secret.md" "$v/note.md"
 check mcp-link-out "$SEARCHER" --index "$WORK/idx2" --mcp <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"note.md"}}}'
 

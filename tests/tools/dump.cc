@@ -178,7 +178,8 @@ int main(int argc, char** argv) {
         fmt::print("synonym {} -> {}\n", *k, *s);
     for (auto k = db.metadata_keys_begin(); k != db.metadata_keys_end(); ++k)
       if (*k != schema::META_COVERAGE_REVISION && *k != schema::META_RESOLUTION_REVISION &&
-          *k != schema::META_RUN)  // how the index came to be, not what it holds
+          *k != schema::META_RUN &&
+          *k != schema::META_SKIPPED)  // how the index came to be, not what it holds
         fmt::print("metadata {} {}\n", *k, db.get_metadata(*k));
     // (The file entity_pass.cc keeps the resolution in; it is the index's while it has the hash the index
     // holds.)

@@ -280,6 +280,11 @@ inline constexpr std::string_view META_RUN = "sagasu.run";
 /// from the whole vault (the entity resolution, the synonyms, the glossary):
 /// the next run derives it again.
 inline constexpr std::string_view META_UNREADABLE = "sagasu.unreadable";
+/// The files the last run that committed skipped, "path<TAB>reason" per line
+/// (at most MAX_SKIPPED_SHOWN, then "…<TAB>N more"): what an agent or a
+/// person asks of the index (the MCP tool index_status).
+inline constexpr std::string_view META_SKIPPED = "sagasu.skipped";
+inline constexpr std::size_t MAX_SKIPPED_SHOWN = 1000;
 /// The digest version (NoteDigest::version) of every document's DIGEST, when
 /// they all have one; a run reads no digest it does not need when it is current.
 inline constexpr std::string_view META_DIGESTS = "sagasu.digests";

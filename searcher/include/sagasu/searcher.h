@@ -229,6 +229,8 @@ class Searcher {
   /// The vault's folders the last indexer run could not read (their notes kept
   /// their earlier versions), one per line as the index stores them.
   std::vector<std::string> unreadable_folders() const;
+  /// The files the last indexer run that committed skipped, with why (path, reason).
+  std::vector<std::pair<std::string, std::string>> skipped_files() const;
   /// The notes that link to the note at this vault path, ranked, each with
   /// the lines where it does: [[name]], [[alias]], [[name|text]],
   /// [[name#heading]], a source note's citation [[@key]] (ASCII case aside).
