@@ -44,7 +44,7 @@ ShardLocation remote_of(const std::string& hostport, const std::string& shown) {
         fmt::format("{}: an IPv6 address; Xapian 1.4 reaches shards over IPv4 only: serve the shard on an "
                     "IPv4 address (xapian-tcpsrv --interface 127.0.0.1) or a host name",
                     shown));
-  return ShardLocation{"tcp://" + hostport, "", host, static_cast<unsigned>(n)};
+  return ShardLocation{"tcp://" + hostport, "", host, static_cast<unsigned>(n), ""};
 }
 
 std::vector<std::string> lines_of(const fs::path& file) {
