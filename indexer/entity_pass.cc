@@ -10,6 +10,7 @@
 
 #include "parallel_for.h"
 #include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
 #include "vault_walk.h"
@@ -28,7 +29,7 @@ std::string read_overrides(const fs::path& root, const std::string& last_read, I
   const fs::path file = root / OVERRIDES_FILE;
   if (!fs::exists(file, ec)) return {};
   try {
-    return read_vault_file(file, OVERRIDES_FILE, 1u << 24);
+    return read_vault_file(root.string(), file.string(), OVERRIDES_FILE, 1u << 24);
   } catch (const Error& e) {
     std::string reason = e.what();
     const std::string shown = std::string(OVERRIDES_FILE) + ": ";

@@ -11,6 +11,7 @@
 #include "entity_resolver.h"
 #include "parallel_for.h"
 #include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
 
@@ -191,7 +192,8 @@ void IndexState::classify(const IndexOptions& opts, const VaultConfig& config, u
   parallel_for(to_read.size(), jobs, [&](std::size_t k, unsigned) {
     RunNote& n = m_notes[to_read[k]];
     try {
-      const std::string content = read_vault_file(m_scan.file_of(*n.file), n.file->path, opts.max_file_bytes);
+      const std::string content =
+          read_vault_file(m_scan.root.string(), m_scan.file_of(*n.file), n.file->path, opts.max_file_bytes);
       n.hash = content_hash(content);
       if (n.old && n.old->state.hash == n.hash && digest_current(*n.old)) {
         n.status = RunNote::Status::Touched;

@@ -10,6 +10,7 @@
 
 #include "parallel_for.h"
 #include "sagasu/error.h"
+#include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/word_list.h"
@@ -73,8 +74,8 @@ std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBui
   try {
     if (!note.note) {
       // An unchanged file rebuilt (for its entities, or in a fresh build): read and parse it again.
-      const std::string content =
-          read_vault_file(m_scan->file_of(*note.file), note.file->path, m_opts.max_file_bytes);
+      const std::string content = read_vault_file(m_scan->root.string(), m_scan->file_of(*note.file),
+                                                  note.file->path, m_opts.max_file_bytes);
       note.note = std::make_unique<Note>(m_parser.parse(note.file->path, content));
       note.hash = content_hash(content);
     }
@@ -194,7 +195,8 @@ void IndexWriter::update(IndexState& state, const std::vector<std::size_t>& to_b
 }
 
 IndexWriter::Renames::Renames(const IndexState& state) {
-  for (const auto& path : state.vanished()) vanished_by_hash.emplace(state.indexed().at(path).state.hash, path);
+  for (const auto& path : state.vanished())
+    vanished_by_hash.emplace(state.indexed().at(path).state.hash, path);
 }
 
 void IndexWriter::apply(IndexState& state, std::vector<std::optional<Xapian::Document>>& built,

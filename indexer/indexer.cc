@@ -44,6 +44,17 @@ VaultConfig load_config(const IndexOptions& opts) {
   return VaultConfig::load(file, CONFIG_FILE);
 }
 
+// A value as one line of a "path<TAB>reason" list: a tab, a newline or a
+// backslash in a file name escaped (\t, \n, \\), so no name adds a line.
+std::string one_line(std::string_view s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '\t' || c == '\n' || c == '\\') out += '\\';
+    out += c == '\t' ? 't' : c == '\n' ? 'n' : c;
+  }
+  return out;
+}
+
 // An id for this run's commit (META_RUN): unlike any other run's.
 std::string run_id() {
   std::random_device device;
@@ -172,7 +183,8 @@ IndexReport run_phases(const IndexOptions& opts) {
       metadata.emplace_back(std::string(schema::META_UNREADABLE), unreadable);
       std::string skipped;
       for (std::size_t i = 0; i < report.skipped.size() && i < schema::MAX_SKIPPED_SHOWN; ++i)
-        skipped += report.skipped[i].path + "\t" + report.skipped[i].reason + "\n";
+        skipped +=
+            fmt::format("{}\t{}\n", one_line(report.skipped[i].path), one_line(report.skipped[i].reason));
       if (report.skipped.size() > schema::MAX_SKIPPED_SHOWN)
         skipped += fmt::format("…\t{} more\n", report.skipped.size() - schema::MAX_SKIPPED_SHOWN);
       metadata.emplace_back(std::string(schema::META_SKIPPED), skipped);

@@ -39,13 +39,18 @@ void update_generation_files(const Xapian::Database& db, const std::string& fold
 // from the index), so failing to write them (a full disk) is a warning.
 template <class Write>
 void write_beside(std::vector<Skipped>& warnings, const std::string& folder, Write write) {
+  const auto warn = [&](std::string_view what) {
+    warnings.push_back(
+        {folder, fmt::format("{}: the run is committed; facets and substrings are counted from "
+                             "the index until a run writes the files beside it",
+                             what)});
+  };
   try {
     write();
   } catch (const Error& e) {
-    warnings.push_back(
-        {folder, fmt::format("{}: the run is committed; facets and substrings are counted from "
-                             "the index until a run writes it",
-                             e.what())});
+    warn(e.what());
+  } catch (const Xapian::Error& e) {
+    warn(e.get_description());
   }
 }
 

@@ -3,7 +3,9 @@
 // it unwinds from ENOSPC (measured: about one update in four, and rebuilds'
 // part commits, on a nearly full disk; the index survives at its last
 // revision). While an index run lasts, that end prints the one line the error
-// would have given, naming the index, and exits with an error's status (2).
+// would have given, naming the index, and exits with an error's status (2);
+// an end with neither Xapian's error nor a nearly full disk (under 1 MB free)
+// is a bug of ours: the line, then the abort as before.
 #pragma once
 
 #include <xapian.h>

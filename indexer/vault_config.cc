@@ -206,7 +206,7 @@ VaultConfig::VaultConfig() {
 
 VaultConfig VaultConfig::load(const std::filesystem::path& file, std::string_view shown) {
   VaultConfig config;
-  config.m_text = read_regular_file(file.string(), fmt::format("{} (the config file)", shown));
+  config.m_text = read_regular_file(file.string(), fmt::format("{} (the config file)", shown), 1u << 20);
   ConfigReader reader(config, shown);
   try {
     reader.read(YAML::Load(config.m_text));

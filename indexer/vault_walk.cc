@@ -188,10 +188,6 @@ void check_vault_in_place(const VaultScan& scan, const IndexReport& report) {
                             scan.root.string(), vanished, scan.files.size()));
 }
 
-std::string read_vault_file(const fs::path& file, const std::string& shown, std::uint64_t limit) {
-  return read_regular_file(file.string(), shown, limit);
-}
-
 std::string content_hash(std::string_view content) {
   return fmt::format("{:016x}", XXH3_64bits(content.data(), content.size()));
 }

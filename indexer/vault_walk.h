@@ -53,8 +53,7 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report);
 /// away mid-run keeps the old generation instead of switching to a few notes.
 void check_vault_in_place(const VaultScan& scan, const IndexReport& report);
 
-/// The whole content of a regular file of at most `limit` bytes; throws Error naming it as `shown`.
-std::string read_vault_file(const std::filesystem::path& file, const std::string& shown, std::uint64_t limit);
+
 
 /// The content hash of a file (hex), as a note's STATE keeps it.
 std::string content_hash(std::string_view content);

@@ -156,14 +156,25 @@ std::optional<Hit> Searcher::note(const std::string& path) {
   return std::nullopt;
 }
 
+std::string read_hit_file(const Hit& hit, std::uint64_t limit) {
+  // The vault is the file's path without the note's (Hit::file is vault + "/" + path).
+  const std::string_view file = hit.file;
+  if (file.size() <= hit.path.size() + 1 || file.substr(file.size() - hit.path.size()) != hit.path)
+    throw Error(fmt::format("{}: no file in the vault", hit.path));
+  std::error_code ec;
+  const std::string root = fs::canonical(file.substr(0, file.size() - hit.path.size() - 1), ec).string();
+  if (ec) throw Error(fmt::format("{}: cannot read: the vault: {}", hit.path, ec.message()));
+  return read_vault_file(root, hit.file, hit.path, limit);
+}
+
 namespace {
 
-// The lines of a file that link to a note by one of its names (lower-cased ASCII).
-std::vector<LinkLine> link_lines(const std::string& file, const std::vector<std::string>& names) {
+// The lines of a hit's file that link to a note by one of its names (lower-cased ASCII).
+std::vector<LinkLine> link_lines(const Hit& hit, const std::vector<std::string>& names) {
   std::vector<LinkLine> out;
   std::string text;
   try {
-    text = read_regular_file(file, file, 8u << 20);
+    text = read_hit_file(hit);
   } catch (const Error&) {
     return out;  // moved since indexing, or no longer a file: nothing to point at
   }
@@ -181,7 +192,9 @@ std::vector<LinkLine> link_lines(const std::string& file, const std::vector<std:
       for (std::size_t hit = folded.find("[[" + name); hit != std::string::npos && link == std::string::npos;
            hit = folded.find("[[" + name, hit + 1)) {
         const std::size_t end = hit + 2 + name.size();
-        if (end < folded.size() && (folded[end] == ']' || folded[end] == '|' || folded[end] == '#'))
+        // (in a Markdown table the | of [[name\|text]] is escaped)
+        if (end < folded.size() && (folded[end] == ']' || folded[end] == '|' || folded[end] == '#' ||
+                                    folded.compare(end, 2, "\\|") == 0))
           link = hit;
       }
       if (link != std::string::npos) break;
@@ -209,7 +222,10 @@ Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::
   // Its names: the file name (a source note's is its citation key), the title,
   // and the other names the vault gives it (aliases).
   const std::string stem = fs::path(path).stem().string();
-  std::vector<std::string> names{stem, target->title};
+  // A link may also name its path ([[sub/Deep]]) or its file ([[Deep.md]]).
+  const std::string no_ext = fs::path(path).replace_extension().generic_string();
+  std::vector<std::string> names{stem, target->title, no_ext, stem + fs::path(path).extension().string(),
+                                 path};
   const Synonyms synonyms(m_index->all);
   for (auto& n : synonyms.of(m_analyzer.key(stem))) names.push_back(std::move(n));
   for (auto& n : synonyms.of(m_analyzer.key(target->title))) names.push_back(std::move(n));
@@ -224,13 +240,14 @@ Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::
     return "\"" + s + "\"";
   };
   SearchRequest req;
-  req.query = fmt::format("(links:{} OR links:{} OR cites:{}) -path:{}", quoted(stem), quoted(target->title),
-                          quoted(stem), quoted(path));
+  req.query =
+      fmt::format("links:{} OR links:{} OR cites:{}", quoted(stem), quoted(target->title), quoted(stem));
   req.limit = note_count();
   req.snippets = 0;
   req.facets.clear();
   for (Hit& h : search(req).hits) {
-    auto lines = link_lines(h.file, names);
+    if (h.path == path) continue;  // (not its own backlink)
+    auto lines = link_lines(h, names);
     if (lines.empty()) continue;
     if (out.total >= offset && out.notes.size() < limit)
       out.notes.push_back({std::move(h), std::move(lines)});

@@ -17,10 +17,12 @@ std::string system_refusal(const Xapian::Error& e) {
   // Xapian keeps the errno of a failed read or write as its text, and an
   // error it wraps (a failed commit's "Couldn't write new rev file") only in
   // its description, in parentheses.
-  if (const char* cause = e.get_error_string(); cause && *cause) return cause;
+  // Only a refusal counts: a table that is not there (ENOENT) is damage.
+  const char* cause = e.get_error_string();
   const std::string description = e.get_description();
   for (const int err : {EACCES, EPERM, EROFS, EIO, ENOSPC, EDQUOT, EFBIG, EMFILE, ENFILE, ENOMEM, ENOTDIR})
-    if (const std::string why = std::strerror(err); description.find("(" + why + ")") != std::string::npos)
+    if (const std::string why = std::strerror(err);
+        (cause && why == cause) || description.find("(" + why + ")") != std::string::npos)
       return why;
   return "";
 }

@@ -57,9 +57,18 @@ bool inside_folder(const std::string& root, const std::string& path) {
   return in;
 }
 
-std::string read_regular_file(const std::string& path, std::string_view shown, std::uint64_t limit) {
-  const RegularFile file(path);
-  if (!file) throw Error(fmt::format("{}: cannot read: {}", shown, file.error()));
+namespace {
+
+// Where an open descriptor's file is ("" when the system does not say).
+std::string opened_path(int fd) {
+  char buf[4096];
+  const std::string link = fmt::format("/proc/self/fd/{}", fd);
+  const ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+  return n > 0 && static_cast<std::size_t>(n) < sizeof buf ? std::string(buf, static_cast<std::size_t>(n))
+                                                           : "";
+}
+
+std::string read_all(const RegularFile& file, std::string_view shown, std::uint64_t limit) {
   if (file.size() > limit)
     throw Error(fmt::format("{}: file too large ({} bytes, limit {})", shown, file.size(), limit));
   std::string data(static_cast<std::size_t>(file.size()), '\0');
@@ -73,6 +82,24 @@ std::string read_regular_file(const std::string& path, std::string_view shown, s
   }
   data.resize(got);
   return data;
+}
+
+}  // namespace
+
+std::string read_regular_file(const std::string& path, std::string_view shown, std::uint64_t limit) {
+  const RegularFile file(path);
+  if (!file) throw Error(fmt::format("{}: cannot read: {}", shown, file.error()));
+  return read_all(file, shown, limit);
+}
+
+std::string read_vault_file(const std::string& root, const std::string& path, std::string_view shown,
+                            std::uint64_t limit) {
+  const RegularFile file(path);
+  if (!file) throw Error(fmt::format("{}: cannot read: {}", shown, file.error()));
+  const std::string real = opened_path(file.fd());
+  if (real.size() <= root.size() || real.compare(0, root.size(), root) != 0 || real[root.size()] != '/')
+    throw Error(fmt::format("{}: not inside the vault (a link out of it), not read", shown));
+  return read_all(file, shown, limit);
 }
 
 }  // namespace sagasu

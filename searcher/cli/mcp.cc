@@ -9,9 +9,11 @@
 #include <istream>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <stdexcept>
 
 #include "printer.h"
 #include "sagasu/error.h"
+#include "sagasu/index_error.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
@@ -25,12 +27,18 @@ namespace {
 
 // JSON-RPC 2.0's error codes.
 constexpr int PARSE_ERROR = -32700, INVALID_REQUEST = -32600, METHOD_NOT_FOUND = -32601,
-              INVALID_PARAMS = -32602;
+              INVALID_PARAMS = -32602, INTERNAL_ERROR = -32603;
 
-// A JSON-RPC error to send back (an unknown tool, bad arguments, …).
+// A JSON-RPC error to send back (an unknown method or tool, …).
 struct RpcError {
   int code;
   std::string message;
+};
+
+// A tool's argument missing or of the wrong type: a tool result with
+// isError, which the model can read and correct (MCP 2025-11-25).
+struct ArgumentError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // The largest note read_note returns at once; longer ones are read by lines.
@@ -151,17 +159,17 @@ json tool_list() {
 template <class T>
 T argument(const json& args, const char* name, T fallback, bool required = false) {
   if (!args.contains(name) || args[name].is_null()) {
-    if (required) throw RpcError{INVALID_PARAMS, fmt::format("missing argument '{}'", name)};
+    if (required) throw ArgumentError(fmt::format("missing argument '{}'", name));
     return fallback;
   }
   const json& v = args[name];
   if constexpr (std::is_same_v<T, std::string>) {
-    if (!v.is_string()) throw RpcError{INVALID_PARAMS, fmt::format("argument '{}' must be a string", name)};
+    if (!v.is_string()) throw ArgumentError(fmt::format("argument '{}' must be a string", name));
   } else if constexpr (std::is_same_v<T, bool>) {
-    if (!v.is_boolean()) throw RpcError{INVALID_PARAMS, fmt::format("argument '{}' must be a boolean", name)};
+    if (!v.is_boolean()) throw ArgumentError(fmt::format("argument '{}' must be a boolean", name));
   } else {
     if (!v.is_number_unsigned())
-      throw RpcError{INVALID_PARAMS, fmt::format("argument '{}' must be a whole number from 0", name)};
+      throw ArgumentError(fmt::format("argument '{}' must be a whole number from 0", name));
   }
   return v.get<T>();
 }
@@ -199,6 +207,7 @@ json tool_error(const std::string& message) {
 }  // namespace
 
 struct McpServer::State {
+  const json null_id = nullptr, empty_params = json::object();
   IndexSet indexes;
   std::string version;
   std::unique_ptr<Searcher> searcher;
@@ -231,7 +240,7 @@ struct McpServer::State {
     req.query = argument<std::string>(args, "query", "", true);
     req.filters = split_filters(argument<std::string>(args, "filters", ""));
     req.limit = argument<std::size_t>(args, "limit", 10);
-    if (req.limit > 100) throw RpcError{INVALID_PARAMS, "argument 'limit' must be at most 100"};
+    if (req.limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
     req.offset = argument<std::size_t>(args, "offset", 0);
     req.exact = argument<bool>(args, "exact", false);
     req.loose = argument<bool>(args, "loose", false);
@@ -243,18 +252,13 @@ struct McpServer::State {
     const std::string path = argument<std::string>(args, "path", "", true);
     const std::size_t from = argument<std::size_t>(args, "from_line", 1);
     const std::size_t to = argument<std::size_t>(args, "to_line", SIZE_MAX);
-    if (from == 0 || to < from)
-      throw RpcError{INVALID_PARAMS, "lines are counted from 1, from_line ≤ to_line"};
+    if (from == 0 || to < from) throw ArgumentError("lines are counted from 1, from_line ≤ to_line");
     if (path.empty() || path.front() == '/' || fs::path(path).lexically_normal().string().rfind("..", 0) == 0)
       throw Error(fmt::format("{}: not a vault path (give the path search returns)", path));
     Searcher& s = open();
     const auto note = s.note(path);
     if (!note) throw Error(fmt::format("{}: the index holds no such note", path));
-    std::error_code ec;
-    const std::string root = fs::canonical(s.vault(), ec).string();
-    if (ec || !inside_folder(root, note->file))
-      throw Error(fmt::format("{}: not inside the vault (a link out of it), not read", path));
-    const std::string text = read_regular_file(note->file, path, MAX_NOTE_BYTES);
+    const std::string text = read_hit_file(*note, MAX_NOTE_BYTES);
     std::string part;
     std::size_t line = 1, last = 0;
     for (std::size_t at = 0; at < text.size(); ++line) {
@@ -305,14 +309,14 @@ struct McpServer::State {
   json backlinks(const json& args) {
     const std::string path = argument<std::string>(args, "path", "", true);
     const std::size_t limit = argument<std::size_t>(args, "limit", 20);
-    if (limit > 100) throw RpcError{INVALID_PARAMS, "argument 'limit' must be at most 100"};
+    if (limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
     return backlinks_json(open().backlinks(path, argument<std::size_t>(args, "offset", 0), limit));
   }
 
   json related(const json& args) {
     const std::string path = argument<std::string>(args, "path", "", true);
     const std::size_t limit = argument<std::size_t>(args, "limit", 10);
-    if (limit > 100) throw RpcError{INVALID_PARAMS, "argument 'limit' must be at most 100"};
+    if (limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
     return related_json(open().related(path, limit));
   }
 
@@ -334,14 +338,15 @@ struct McpServer::State {
       }
     json skipped = json::array();
     for (const auto& [file, why] : s.skipped_files()) skipped.push_back({{"path", file}, {"reason", why}});
-    return {{"vault", s.vault()},
-            {"notes", s.note_count()},
-            {"facet_coverage", std::move(coverage)},
-            {"last_commit", committed.empty() ? json("") : committed.back()},
-            {"unreadable_folders", s.unreadable_folders()},
-            {"skipped", skipped},
-            {"locations", indexes.locations},
-            {"missing_shards", s.missing_shards()}};
+    return {
+        {"vault", s.vault()},
+        {"notes", s.note_count()},
+        {"facet_coverage", std::move(coverage)},
+        {"last_commit", committed.empty() ? json("") : *std::max_element(committed.begin(), committed.end())},
+        {"unreadable_folders", s.unreadable_folders()},
+        {"skipped", skipped},
+        {"locations", indexes.locations},
+        {"missing_shards", s.missing_shards()}};
   }
 
   json call(const json& params) {
@@ -359,6 +364,10 @@ struct McpServer::State {
       if (name == "index_status") return tool_result(index_status());
     } catch (const Error& e) {
       return tool_error(e.what());  // a malformed query, a note it may not read: the agent's to see
+    } catch (const ArgumentError& e) {
+      return tool_error(e.what());  // (2025-11-25: a tool's input is the model's to correct)
+    } catch (const Xapian::Error& e) {
+      return tool_error(index_failure("the index", e, "rebuild it with: indexer --rebuild").what());
     }
     throw RpcError{INVALID_PARAMS, fmt::format("unknown tool '{}'", name)};
   }
@@ -406,30 +415,60 @@ McpServer::McpServer(const IndexSet& indexes, std::string version) : m(std::make
 
 McpServer::~McpServer() = default;
 
+namespace {
+
+// JSON nested deeper than this is refused while it is parsed: copying or
+// destroying a value recurses, and a line of 200 KB can nest 100,000 deep.
+constexpr int MAX_JSON_DEPTH = 64;
+
+struct TooDeep {};
+
+std::string rpc_error(const json& id, int code, const std::string& message) {
+  return dump({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+}
+
+}  // namespace
+
 std::string McpServer::handle(const std::string& line) {
-  auto error = [](const json& id, int code, const std::string& message) {
-    return dump({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
-  };
   if (line.size() > MCP_MAX_REQUEST)
-    return error(nullptr, INVALID_REQUEST, fmt::format("request over {} bytes", MCP_MAX_REQUEST));
+    return rpc_error(nullptr, INVALID_REQUEST, fmt::format("request over {} bytes", MCP_MAX_REQUEST));
+  if (line.find('\0') != std::string::npos)  // (the parser would stop there and take the rest for gone)
+    return rpc_error(nullptr, PARSE_ERROR, "parse error: a NUL byte in the request");
   json request;
   try {
-    request = json::parse(line);
+    request = json::parse(line, [](int depth, json::parse_event_t, json&) {
+      if (depth > MAX_JSON_DEPTH) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    return rpc_error(nullptr, PARSE_ERROR, fmt::format("parse error: nested deeper than {}", MAX_JSON_DEPTH));
   } catch (const json::exception& e) {  // (a number out of range is not a parse_error)
-    return error(nullptr, PARSE_ERROR, fmt::format("parse error: {}", e.what()));
+    return rpc_error(nullptr, PARSE_ERROR, fmt::format("parse error: {}", e.what()));
   }
+  // A batch (the 2025-03-26 revision's): each request answered, the replies in one array.
+  if (request.is_array() && !request.empty()) {
+    std::string replies;
+    for (const json& r : request)
+      if (const std::string reply = handle_one(r); !reply.empty())
+        replies += (replies.empty() ? "[" : ",") + reply;
+    return replies.empty() ? "" : replies + "]";
+  }
+  return handle_one(request);
+}
+
+std::string McpServer::handle_one(const json& request) {
   if (!request.is_object() || request.value("jsonrpc", json()) != "2.0" || !request.contains("method") ||
       !request["method"].is_string())
-    return error(request.is_object() && request.contains("id") ? request["id"] : json(nullptr),
-                 INVALID_REQUEST, "not a JSON-RPC 2.0 request");
+    return rpc_error(request.is_object() && request.contains("id") ? request["id"] : json(nullptr),
+                     INVALID_REQUEST, "not a JSON-RPC 2.0 request");
   const bool notification = !request.contains("id");
-  const json id = notification ? json(nullptr) : request["id"];
-  if (!id.is_null() && !id.is_string() && !id.is_number_integer())
-    return error(nullptr, INVALID_REQUEST, "an id is a string or an integer");
-  const std::string method = request["method"];
+  const json& id = notification ? m->null_id : request["id"];
+  if (!notification && !id.is_string() && !id.is_number_integer())
+    return rpc_error(nullptr, INVALID_REQUEST, "an id is a string or an integer (never null)");
+  const std::string& method = request["method"].get_ref<const std::string&>();
   if (notification) return "";  // notifications/initialized, notifications/cancelled: nothing to say
   try {
-    const json params = request.contains("params") ? request["params"] : json::object();
+    const json& params = request.contains("params") ? request["params"] : m->empty_params;
     // The stateless revision (2026-07-28): each request names its revision in
     // _meta, no handshake; its results say they are complete.
     std::string revision;
@@ -443,16 +482,21 @@ std::string McpServer::handle(const std::string& line) {
     if (!revision.empty() && !stateless &&
         std::none_of(std::begin(MCP_VERSIONS), std::end(MCP_VERSIONS),
                      [&](const char* v) { return revision == v; }))
-      return error(id, INVALID_PARAMS, fmt::format("unsupported protocol version '{}'", revision));
+      return rpc_error(id, INVALID_PARAMS, fmt::format("unsupported protocol version '{}'", revision));
     json result = m->dispatch(method, params);
     if (stateless || method == "server/discover") result["resultType"] = "complete";
     return dump({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
   } catch (const RpcError& e) {
-    return error(id, e.code, e.message);
+    return rpc_error(id, e.code, e.message);
   } catch (const json::exception& e) {
-    return error(id, INVALID_PARAMS, e.what());
+    return rpc_error(id, INVALID_PARAMS, e.what());
   } catch (const Error& e) {
-    return error(id, -32603, e.what());  // the index itself: cannot be opened, damaged
+    return rpc_error(id, INTERNAL_ERROR, e.what());
+  } catch (const Xapian::Error& e) {  // (the index met outside a tool: its answer, not the server's end)
+    return rpc_error(id, INTERNAL_ERROR,
+                     index_failure("index", e, "rebuild it with: indexer --rebuild").what());
+  } catch (const std::exception& e) {
+    return rpc_error(id, INTERNAL_ERROR, e.what());
   }
 }
 

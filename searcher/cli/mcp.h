@@ -6,6 +6,8 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "sagasu/searcher.h"
@@ -33,6 +35,7 @@ class McpServer {
   std::string handle(const std::string& line);
 
  private:
+  std::string handle_one(const nlohmann::json& request);
   struct State;
   std::unique_ptr<State> m;
 };

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.h"
+#include "sagasu/error.h"
 #include "sagasu/note.h"
 #include "sagasu/schema.h"
 #include "sagasu/unicode.h"
@@ -20,9 +21,6 @@ namespace sagasu {
 namespace {
 
 constexpr std::string_view ELLIPSIS = "…";
-
-// JSON text, whatever bytes the values hold: a byte that is not UTF-8 (a vault
-// folder named in another encoding) becomes U+FFFD instead of failing the output.
 
 // A fragment with its text made safe for a terminal (cli::visible), the
 // highlights moved with it: each piece between highlight edges escaped alone.
@@ -612,6 +610,8 @@ class VimgrepPrinter : public Printer {
 
 }  // namespace
 
+// JSON text, whatever bytes the values hold: a byte that is not UTF-8 (a vault
+// folder named in another encoding) becomes U+FFFD instead of failing the output.
 std::string dump(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -691,12 +691,21 @@ nlohmann::json result_json(const SearchRequest& req, const SearchResult& res) {
 
 std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer) {
   std::vector<LineMatch> out;
-  std::ifstream in(h.file, std::ios::binary);
-  if (!in) return out;  // the note moved since indexing: nothing to point at
+  std::string text;
+  try {
+    text = read_hit_file(h);
+  } catch (const Error&) {
+    return out;  // moved since indexing, a link out of the vault, a FIFO: nothing to point at
+  }
   const SnippetGenerator matcher(analyzer, h.terms);
-  std::string line;
-  for (std::size_t n = 1; std::getline(in, line); ++n)
-    if (auto spans = matcher.match_spans(line); !spans.empty()) out.push_back({n, line, std::move(spans)});
+  std::size_t n = 1;
+  for (std::size_t at = 0; at < text.size(); ++n) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, nl - at);
+    if (auto spans = matcher.match_spans(line); !spans.empty())
+      out.push_back({n, std::move(line), std::move(spans)});
+    at = nl + 1;
+  }
   return out;
 }
 

@@ -41,4 +41,24 @@ expect "the dictionary's cache was written ($cache)" test -n "$cache"
 rm -f "$cache" && mkfifo "$cache"
 check hostile-cache-fifo-search sh -c "cd '$v' && SAGASU_EDICT='$dict' timeout 60 '$SEARCHER' --index '$WORK/idx3' --paths zqinside"
 check hostile-cache-fifo-index env SAGASU_EDICT="$dict" timeout 60 "$INDEXER" --vault "$v" --index "$WORK/idx3" --rebuild
+
+# A note replaced after indexing by a link out of the vault, or by a FIFO:
+# what reads notes' files for the searcher (--vimgrep, --backlinks, --open,
+# the MCP server) reads neither (the check is on the opened file).
+w="$WORK/swap"
+mkdir -p "$w/vault"
+printf '# A\n\nzqswap のページ。\n' >"$w/vault/A.md"
+printf '# B\n\nzqswap: [[A]] へのリンク。\n' >"$w/vault/B.md"
+printf 'zqswap SECRET-LINE [[A]]\n' >"$WORK/outside/secret-b.md"
+T "$INDEXER" --vault "$w/vault" --index "$w/idx" --quiet
+rm "$w/vault/B.md" && ln -s "$WORK/outside/secret-b.md" "$w/vault/B.md"
+expect "--vimgrep does not read a note swapped for a link out of the vault" \
+  sh -c "cd '$w/vault' && ! timeout 60 '$SEARCHER' --index '$w/idx' --vimgrep zqswap | grep -q SECRET"
+expect "--backlinks does not read it either" \
+  sh -c "cd '$w/vault' && ! timeout 60 '$SEARCHER' --index '$w/idx' --backlinks A.md | grep -q SECRET"
+expect "nor the MCP server's backlinks" sh -c "! printf '%s\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"backlinks\",\"arguments\":{\"path\":\"A.md\"}}}' |
+  timeout 60 '$SEARCHER' --index '$w/idx' --mcp | grep -q SECRET"
+rm "$w/vault/B.md" && mkfifo "$w/vault/B.md"
+timeout 60 "$SEARCHER" --index "$w/idx" --vimgrep zqswap >/dev/null
+expect "--vimgrep does not wait on a note swapped for a FIFO (exit $?)" test $? -le 1
 finish

@@ -30,7 +30,13 @@ check mcp-errors M <<<'not json
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{}}}
 {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search","arguments":{"query":"GPU","limit":"ten"}}}
 {"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":"GPU OR"}}}
-{"jsonrpc":"2.0","id":{"bad":1},"method":"ping"}'
+{"jsonrpc":"2.0","id":{"bad":1},"method":"ping"}
+{"jsonrpc":"2.0","id":null,"method":"ping"}
+[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":7,"method":"ping"}]'
+# Nesting 100,000 deep (200 KB) and a NUL byte: one error each, and the server goes on.
+python3 -c 'print("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":" + "[" * 100000 + "]" * 100000 + "}}")' >"$WORK/deep.jsonl"
+printf '{"jsonrpc":"2.0","id":2,"method":"ping"}\0{"x":1}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n' >>"$WORK/deep.jsonl"
+check mcp-deep-and-nul M <"$WORK/deep.jsonl"
 check mcp-read-note M <<<'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"Xin Liu.md","from_line":1,"to_line":3}}}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"../README.md"}}}
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"/etc/passwd"}}}
@@ -63,6 +69,19 @@ links_to 'Xin Liu.md' '\[\[Xin Liu(\]|\||#)'
 links_to 'wiki/sources/@2024__NSDI__MegaScale - Scaling Large Language Model Training to More Than 10,000 GPUs.md' \
   '\[\[@2024__NSDI__MegaScale - Scaling Large Language Model Training to More Than 10,000 GPUs(\]|\||#)'
 links_to 'wiki/entities/AEGIS.md' '\[\[AEGIS(\]|\||#)'
+# Links by path and by file name; a note whose name starts with the page's
+# is not the page.
+lv="$WORK/linkforms"
+mkdir -p "$lv/sub"
+printf '# Deep\n\nzqdeep\n' >"$lv/sub/Deep.md"
+printf '# H\n\n[[sub/Deep]] and [[Deep.md]]\n' >"$lv/H.md"
+printf '# N\n\nzqn\n' >"$lv/N.md"
+printf '# N bak\n\n[[N]]\n' >"$lv/N.md.bak.md"
+"$INDEXER" --vault "$lv" --index "$WORK/lidx" --quiet
+expect "--backlinks: [[sub/Deep]] and [[Deep.md]]" \
+  test "$(cd "$lv" && "$SEARCHER" --index "$WORK/lidx" --backlinks sub/Deep.md)" = "H.md:3:[[sub/Deep]] and [[Deep.md]]"
+expect "--backlinks: N.md.bak.md links N.md" \
+  test "$(cd "$lv" && "$SEARCHER" --index "$WORK/lidx" --backlinks N.md --paths)" = "N.md.bak.md"
 check backlinks-cli-path sh -c "cd '$SAGASU_SRC/data' && '$SEARCHER' --index '$idx' --backlinks 'vault/wiki/entities/AEGIS.md' --paths"
 
 # Related notes: a person's page lists their papers and co-authors first,

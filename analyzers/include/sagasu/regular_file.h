@@ -44,4 +44,12 @@ bool inside_folder(const std::string& root, const std::string& path);
 std::string read_regular_file(const std::string& path, std::string_view shown,
                               std::uint64_t limit = UINT64_MAX);
 
+/// The same for a file of a vault, which must be inside the folder `root` (a
+/// resolved path) as it is opened: the check is made on the open descriptor,
+/// so a symbolic link swapped in between a check and the open cannot lead
+/// outside. Throws Error "SHOWN: not inside the vault (a link out of it), not
+/// read" for one that is not.
+std::string read_vault_file(const std::string& root, const std::string& path, std::string_view shown,
+                            std::uint64_t limit = UINT64_MAX);
+
 }  // namespace sagasu

@@ -169,6 +169,11 @@ struct IndexSet {
   std::string indexer_command = "indexer";
 };
 
+/// The text of a hit's file as it is now: a regular file inside the vault as
+/// it is opened (a note replaced by a link out of the vault, a FIFO, is an
+/// Error naming the hit's path), of at most `limit` bytes.
+std::string read_hit_file(const Hit& hit, std::uint64_t limit = UINT64_MAX);
+
 /// A line of a note's file that links to another note.
 struct LinkLine {
   std::size_t line = 0;  ///< 1-based
