@@ -20,22 +20,27 @@ HitBuilder::HitBuilder(const OpenIndex& index, Analyzer& analyzer, const Compile
       m_req(req),
       m_vault(index.all.get_metadata(std::string(schema::META_VAULT))) {}
 
-Hit HitBuilder::build(const Xapian::Document& doc, double weight, std::size_t rank) const {
+Hit note_hit(const NoteMeta& meta, const Xapian::Document& doc, const std::string& vault) {
   Hit hit;
-  hit.rank = rank;
-  hit.score = weight;
-  const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
-  if (!meta)
-    throw damaged_index(m_index.name, fmt::format("document {} has unreadable metadata", doc.get_docid()),
-                        m_index.rebuild);
-  hit.path = meta->path;
-  hit.title = meta->title;
-  hit.kind = meta->kind;
-  if (!m_vault.empty()) hit.file = m_vault + "/" + hit.path;
+  hit.path = meta.path;
+  hit.title = meta.title;
+  hit.kind = meta.kind;
+  if (!vault.empty()) hit.file = vault + "/" + hit.path;
   for (const schema::Field& f : schema::FIELDS)
     if (f.is_facet() && !f.hit_key.empty())
       hit.values[std::string(f.name)] =
           schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f.facet_slot)));
+  return hit;
+}
+
+Hit HitBuilder::build(const Xapian::Document& doc, double weight, std::size_t rank) const {
+  const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
+  if (!meta)
+    throw damaged_index(m_index.name, fmt::format("document {} has unreadable metadata", doc.get_docid()),
+                        m_index.rebuild);
+  Hit hit = note_hit(*meta, doc, m_vault);
+  hit.rank = rank;
+  hit.score = weight;
   const Xapian::Query only(schema::unique_id_term(hit.path));
   set_tier(doc, only, hit);
   if (m_req.explain) add_score_parts(only, hit);

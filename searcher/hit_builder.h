@@ -11,8 +11,13 @@
 #include "query_builder.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/searcher.h"
+#include "sagasu/stored_note.h"
 
 namespace sagasu {
+
+/// A note as a hit before any query: path, title, kind, file (vault + "/" +
+/// path, when the vault is known) and each facet's values.
+Hit note_hit(const NoteMeta& meta, const Xapian::Document& doc, const std::string& vault);
 
 class HitBuilder {
  public:

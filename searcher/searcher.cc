@@ -141,17 +141,7 @@ std::optional<Hit> Searcher::note(const std::string& path) {
   for (auto it = m_index->all.postlist_begin(id); it != m_index->all.postlist_end(id); ++it) {
     const Xapian::Document doc = m_index->all.get_document(*it);
     const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
-    if (!meta || meta->path != path) continue;
-    Hit hit;
-    hit.path = meta->path;
-    hit.title = meta->title;
-    hit.kind = meta->kind;
-    if (const std::string vault = this->vault(); !vault.empty()) hit.file = vault + "/" + hit.path;
-    for (const schema::Field& f : schema::FIELDS)
-      if (f.is_facet() && !f.hit_key.empty())
-        hit.values[std::string(f.name)] =
-            schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f.facet_slot)));
-    return hit;
+    if (meta && meta->path == path) return note_hit(*meta, doc, vault());
   }
   return std::nullopt;
 }
@@ -169,6 +159,13 @@ std::string read_hit_file(const Hit& hit, std::uint64_t limit) {
 
 namespace {
 
+// Link targets compare ASCII case aside (as Obsidian resolves them).
+std::string ascii_lower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
 // The lines of a hit's file that link to a note by one of its names (lower-cased ASCII).
 std::vector<LinkLine> link_lines(const Hit& hit, const std::vector<std::string>& names) {
   std::vector<LinkLine> out;
@@ -178,15 +175,10 @@ std::vector<LinkLine> link_lines(const Hit& hit, const std::vector<std::string>&
   } catch (const Error&) {
     return out;  // moved since indexing, or no longer a file: nothing to point at
   }
-  auto lower = [](std::string s) {
-    for (char& c : s)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-  };
   std::size_t number = 1;
   for (std::size_t at = 0; at < text.size(); ++number) {
     const std::size_t nl = std::min(text.find('\n', at), text.size());
-    const std::string line = text.substr(at, nl - at), folded = lower(line);
+    const std::string line = text.substr(at, nl - at), folded = ascii_lower(line);
     std::size_t link = std::string::npos;
     for (const auto& name : names) {
       for (std::size_t hit = folded.find("[[" + name); hit != std::string::npos && link == std::string::npos;
@@ -229,9 +221,7 @@ Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::
   const Synonyms synonyms(m_index->all);
   for (auto& n : synonyms.of(m_analyzer.key(stem))) names.push_back(std::move(n));
   for (auto& n : synonyms.of(m_analyzer.key(target->title))) names.push_back(std::move(n));
-  for (auto& n : names)
-    for (char& c : n)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  for (auto& n : names) n = ascii_lower(std::move(n));
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   // The index's candidates (links: also takes a page's works and list mates), each confirmed in its file.
@@ -323,7 +313,8 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   const std::set<std::string> linked_set(linked.begin(), linked.end()), to_set(to_it.begin(), to_it.end()),
       word_set(distinctive.begin(), distinctive.end());
   for (auto m = mset.begin(); m != mset.end(); ++m) {
-    Hit hit = *note(NoteMeta::of(m.get_document()).path);
+    const Xapian::Document doc = m.get_document();
+    Hit hit = note_hit(NoteMeta::of(doc), doc, vault());
     hit.rank = out.notes.size() + 1;
     hit.score = m.get_weight();
     std::vector<std::string> why, shared_words;

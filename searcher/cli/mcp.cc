@@ -174,6 +174,13 @@ T argument(const json& args, const char* name, T fallback, bool required = false
   return v.get<T>();
 }
 
+// A tool's page size: `limit`, at most 100 (a reply an agent can read).
+std::size_t page_limit(const json& args, std::size_t fallback) {
+  const auto limit = argument<std::size_t>(args, "limit", fallback);
+  if (limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
+  return limit;
+}
+
 // "venue:OSDI year:2024.. person:\"Xin Liu\"" → its field:value filters.
 std::vector<std::string> split_filters(const std::string& s) {
   std::vector<std::string> out;
@@ -239,8 +246,7 @@ struct McpServer::State {
     SearchRequest req;
     req.query = argument<std::string>(args, "query", "", true);
     req.filters = split_filters(argument<std::string>(args, "filters", ""));
-    req.limit = argument<std::size_t>(args, "limit", 10);
-    if (req.limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
+    req.limit = page_limit(args, 10);
     req.offset = argument<std::size_t>(args, "offset", 0);
     req.exact = argument<bool>(args, "exact", false);
     req.loose = argument<bool>(args, "loose", false);
@@ -308,15 +314,13 @@ struct McpServer::State {
 
   json backlinks(const json& args) {
     const std::string path = argument<std::string>(args, "path", "", true);
-    const std::size_t limit = argument<std::size_t>(args, "limit", 20);
-    if (limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
+    const std::size_t limit = page_limit(args, 20);
     return backlinks_json(open().backlinks(path, argument<std::size_t>(args, "offset", 0), limit));
   }
 
   json related(const json& args) {
     const std::string path = argument<std::string>(args, "path", "", true);
-    const std::size_t limit = argument<std::size_t>(args, "limit", 10);
-    if (limit > 100) throw ArgumentError("argument 'limit' must be at most 100");
+    const std::size_t limit = page_limit(args, 10);
     return related_json(open().related(path, limit));
   }
 
