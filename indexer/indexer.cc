@@ -105,6 +105,27 @@ std::vector<CoverageTally> stored_tallies(ShardSet& shards, bool& all_stored) {
   return tallies;
 }
 
+// What the run itself leaves in the metadata: the vault config and the
+// settings it ran with, the digests' version, the run's id, the folders it
+// could not read and the files it skipped.
+void add_run_metadata(std::vector<std::pair<std::string, std::string>>& metadata, const VaultConfig& config,
+                      const std::string& settings, const IndexState& state, const VaultScan& scan,
+                      const IndexReport& report) {
+  metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
+  metadata.emplace_back(std::string(schema::META_SETTINGS), settings);
+  metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
+  metadata.emplace_back(std::string(schema::META_RUN), run_id());
+  std::string unreadable;
+  for (const auto& dir : scan.unreadable_dirs) unreadable += dir + "\n";
+  metadata.emplace_back(std::string(schema::META_UNREADABLE), unreadable);
+  std::string skipped;
+  for (std::size_t i = 0; i < report.skipped.size() && i < schema::MAX_SKIPPED_SHOWN; ++i)
+    skipped += fmt::format("{}\t{}\n", one_line(report.skipped[i].path), one_line(report.skipped[i].reason));
+  if (report.skipped.size() > schema::MAX_SKIPPED_SHOWN)
+    skipped += fmt::format("…\t{} more\n", report.skipped.size() - schema::MAX_SKIPPED_SHOWN);
+  metadata.emplace_back(std::string(schema::META_SKIPPED), skipped);
+}
+
 }  // namespace
 
 IndexReport run_index(const IndexOptions& given) {
@@ -174,20 +195,7 @@ IndexReport run_phases(const IndexOptions& opts) {
       for (auto& w : shards.keep_as_is()) report.warnings.push_back(std::move(w));
     } else {
       auto metadata = entities.metadata(shards);
-      metadata.emplace_back(std::string(schema::META_CONFIG), config.text());
-      metadata.emplace_back(std::string(schema::META_SETTINGS), settings);
-      metadata.emplace_back(std::string(schema::META_DIGESTS), state.digests_version());
-      metadata.emplace_back(std::string(schema::META_RUN), run_id());
-      std::string unreadable;
-      for (const auto& dir : scan.unreadable_dirs) unreadable += dir + "\n";
-      metadata.emplace_back(std::string(schema::META_UNREADABLE), unreadable);
-      std::string skipped;
-      for (std::size_t i = 0; i < report.skipped.size() && i < schema::MAX_SKIPPED_SHOWN; ++i)
-        skipped +=
-            fmt::format("{}\t{}\n", one_line(report.skipped[i].path), one_line(report.skipped[i].reason));
-      if (report.skipped.size() > schema::MAX_SKIPPED_SHOWN)
-        skipped += fmt::format("…\t{} more\n", report.skipped.size() - schema::MAX_SKIPPED_SHOWN);
-      metadata.emplace_back(std::string(schema::META_SKIPPED), skipped);
+      add_run_metadata(metadata, config, settings, state, scan, report);
       // The sound table depends on the vault's words: whole for a fresh
       // generation, else the keys of the words of the documents written or taken out.
       phase("sounds");

@@ -79,6 +79,37 @@ void stat_entries(int fd, std::vector<Entry>& entries, unsigned jobs) {
   });
 }
 
+// The entries of a folder that may be notes or folders, stated (those read
+// before an error too); the error number when it cannot be read whole, else 0.
+int read_folder(const std::string& path, const IndexOptions& opts, unsigned jobs,
+                std::vector<Entry>& entries) {
+  entries.clear();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
+  if (!d) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    return err;
+  }
+  int err = 0;
+  while (true) {
+    errno = 0;
+    const dirent* e = ::readdir(d);
+    if (!e) {
+      err = errno;
+      break;
+    }
+    const std::string_view name = e->d_name;
+    if (name == "." || name == ".." || hidden_name(name)) continue;
+    const bool wanted = wanted_file_name(name, opts.extensions);
+    if (e->d_type == DT_REG && !wanted) continue;
+    entries.push_back({std::string(name), e->d_type, wanted});
+  }
+  stat_entries(fd, entries, jobs);
+  ::closedir(d);
+  return err;
+}
+
 }  // namespace
 
 // Folders are read with their descriptors and entries stated relative to
@@ -109,31 +140,8 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
   while (!stack.empty()) {
     const std::string dir = std::move(stack.back());
     stack.pop_back();
-    const std::string dir_path = dir.empty() ? root : root + "/" + dir;
-    const int fd = ::open(dir_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
-    if (!d) {
-      const int err = errno;
-      if (fd >= 0) ::close(fd);
+    if (const int err = read_folder(dir.empty() ? root : root + "/" + dir, opts, jobs, entries))
       unreadable(dir, err);
-      continue;
-    }
-    entries.clear();
-    while (true) {
-      errno = 0;
-      const dirent* e = ::readdir(d);
-      if (!e) {
-        if (errno) unreadable(dir, errno);
-        break;
-      }
-      const std::string_view name = e->d_name;
-      if (name == "." || name == ".." || hidden_name(name)) continue;
-      const bool wanted = wanted_file_name(name, opts.extensions);
-      if (e->d_type == DT_REG && !wanted) continue;
-      entries.push_back({std::string(name), e->d_type, wanted});
-    }
-    stat_entries(fd, entries, jobs);
-    ::closedir(d);
     // (Room for the folder's notes at once, growing as push_back would: a
     // large folder is not copied over in steps.)
     if (const std::size_t need = scan.files.size() + entries.size(); need > scan.files.capacity())

@@ -85,7 +85,8 @@ class Lexer {
     const schema::Field* f = nullptr;
     const std::string_view rest = std::string_view(m_q).substr(m_i);
     const schema::Prefix prefix = schema::field_prefix(rest, &f);
-    const std::string field(prefix == schema::Prefix::None ? std::string_view() : rest.substr(0, rest.find(':')));
+    const std::string field(prefix == schema::Prefix::None ? std::string_view()
+                                                           : rest.substr(0, rest.find(':')));
     if (prefix == schema::Prefix::Field) {
       m_i += field.size() + 1;
       if (m_i >= m_q.size() || space_at(m_q, m_i) || m_q[m_i] == ')')
@@ -111,6 +112,15 @@ class Lexer {
           break;
         }
     }
+    read_value(part);
+    return lx;
+  }
+
+  std::size_t column(std::size_t at) const { return column_of(m_q, at); }
+
+ private:
+  // A leaf's value: a quoted phrase, or the text up to a space or parenthesis.
+  void read_value(QueryPart& part) {
     if (m_q[m_i] == '"') {
       const std::size_t close = m_q.find('"', m_i + 1);
       if (close == std::string::npos)
@@ -120,7 +130,7 @@ class Lexer {
       if (part.value.find_first_not_of(" \t") == std::string::npos)
         throw UsageError(fmt::format("query: empty quotes at column {}", column_of(m_q, m_i)));
       m_i = close + 1;
-      return lx;
+      return;
     }
     std::size_t end = m_i;
     while (end < m_q.size() && !space_at(m_q, end) && m_q[end] != '(' && m_q[end] != ')') {
@@ -130,12 +140,8 @@ class Lexer {
     }
     part.value = m_q.substr(m_i, end - m_i);
     m_i = end;
-    return lx;
   }
 
-  std::size_t column(std::size_t at) const { return column_of(m_q, at); }
-
- private:
   static void set_field(QueryPart& part, const schema::Field& f) {
     part.type = f.kind == schema::FieldKind::Text ? QueryPart::Type::FieldText : QueryPart::Type::Filter;
     part.field = std::string(f.name);

@@ -181,13 +181,13 @@ std::vector<LinkLine> link_lines(const Hit& hit, const std::vector<std::string>&
     const std::string line = text.substr(at, nl - at), folded = ascii_lower(line);
     std::size_t link = std::string::npos;
     for (const auto& name : names) {
-      for (std::size_t hit = folded.find("[[" + name); hit != std::string::npos && link == std::string::npos;
-           hit = folded.find("[[" + name, hit + 1)) {
-        const std::size_t end = hit + 2 + name.size();
+      for (std::size_t pos = folded.find("[[" + name); pos != std::string::npos && link == std::string::npos;
+           pos = folded.find("[[" + name, pos + 1)) {
+        const std::size_t end = pos + 2 + name.size();
         // (in a Markdown table the | of [[name\|text]] is escaped)
         if (end < folded.size() && (folded[end] == ']' || folded[end] == '|' || folded[end] == '#' ||
                                     folded.compare(end, 2, "\\|") == 0))
-          link = hit;
+          link = pos;
       }
       if (link != std::string::npos) break;
     }
@@ -245,6 +245,38 @@ Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::
   }
   return out;
 }
+
+namespace {
+
+// Why a note is related to the target: it links to it, links or cites what
+// the target does (linked), names its people or organizations, shares its words.
+std::vector<std::string> related_why(const Xapian::Database& db, Xapian::docid doc, const Hit& hit,
+                                     const Hit& target, const std::set<std::string>& to_it,
+                                     const std::set<std::string>& linked,
+                                     const std::set<std::string>& words) {
+  std::vector<std::string> why, shared_words;
+  std::size_t shared_links = 0;
+  bool links_to_it = false;
+  for (auto t = db.termlist_begin(doc); t != db.termlist_end(doc); ++t) {
+    const std::string term = *t;
+    if (to_it.count(term)) links_to_it = true;
+    if (linked.count(term)) ++shared_links;
+    if (words.count(term)) shared_words.push_back(term);
+  }
+  if (links_to_it) why.push_back("links to it");
+  if (shared_links > 0) why.push_back(fmt::format("links or cites {} of the same", shared_links));
+  for (const char* facet : {"person", "org"}) {
+    const auto theirs = hit.values.find(facet), mine = target.values.find(facet);
+    if (theirs == hit.values.end() || mine == target.values.end()) continue;
+    for (const auto& v : theirs->second)
+      if (std::find(mine->second.begin(), mine->second.end(), v) != mine->second.end())
+        why.push_back(fmt::format("{}: {}", facet, v));
+  }
+  if (!shared_words.empty()) why.push_back(fmt::format("words: {}", fmt::join(shared_words, ", ")));
+  return why;
+}
+
+}  // namespace
 
 Related Searcher::related(const std::string& path, std::size_t limit) {
   Related out;
@@ -317,22 +349,7 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
     Hit hit = note_hit(NoteMeta::of(doc), doc, vault());
     hit.rank = out.notes.size() + 1;
     hit.score = m.get_weight();
-    std::vector<std::string> why, shared_words;
-    std::size_t shared_links = 0;
-    bool links_to_it = false;
-    for (auto t = db.termlist_begin(*m); t != db.termlist_end(*m); ++t) {
-      const std::string term = *t;
-      if (to_set.count(term)) links_to_it = true;
-      if (linked_set.count(term)) ++shared_links;
-      if (word_set.count(term)) shared_words.push_back(term);
-    }
-    if (links_to_it) why.push_back("links to it");
-    if (shared_links > 0) why.push_back(fmt::format("links or cites {} of the same", shared_links));
-    for (const char* facet : {"person", "org"})
-      for (const auto& v : hit.values[facet])
-        if (const auto& mine = target->values.at(facet); std::find(mine.begin(), mine.end(), v) != mine.end())
-          why.push_back(fmt::format("{}: {}", facet, v));
-    if (!shared_words.empty()) why.push_back(fmt::format("words: {}", fmt::join(shared_words, ", ")));
+    std::vector<std::string> why = related_why(db, *m, hit, *target, to_set, linked_set, word_set);
     out.notes.push_back({std::move(hit), std::move(why)});
   }
   return out;
