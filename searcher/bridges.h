@@ -9,6 +9,7 @@
 
 #include <xapian.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ class Bridges {
  private:
   void add_sounds(const std::string& word, std::vector<Bridge>& out) const;
   void mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const;
+  void mark_lone_glosses(const std::vector<std::string>& words,
+                         const std::vector<std::vector<std::string>>& equivalents,
+                         const std::function<double()>& piece_notes, std::vector<Bridge>& bridges) const;
+  /// The notes matching q; the notes saying the words, adjacent (a word in a title too).
+  double in_notes(const Xapian::Query& q) const;
+  Xapian::Query phrase(const std::vector<std::string>& words) const;
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
 
   const Xapian::Database& m_db;

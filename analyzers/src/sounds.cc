@@ -121,6 +121,9 @@ std::vector<std::string> romaji_vowels(const std::string& r) {
 // final e is silent); a group an r colours (the r before a consonant or at
 // the end, which Japanese hears as a long vowel: work ワーク) ends in 'R'.
 std::vector<std::string> english_vowels(std::string w) {
+  for (std::size_t at;
+       (at = w.find("tion")) != std::string::npos || (at = w.find("sion")) != std::string::npos;)
+    w.replace(at, 4, "shon");  // calibration キャリブレーション: one vowel, o
   if (w.size() > 3 && w.back() == 'e' && !is_vowel_letter(w[w.size() - 2])) w.pop_back();
   std::vector<std::string> groups;
   for (std::size_t i = 0; i < w.size();) {
@@ -133,6 +136,8 @@ std::vector<std::string> english_vowels(std::string w) {
     while (j < w.size() && is_vowel_letter(w[j])) ++j;
     std::string g = w.substr(i, j - i);
     if (j < w.size() && w[j] == 'r' && (j + 1 == w.size() || !is_vowel_letter(w[j + 1]))) g += 'R';
+    // An a before a final ll sounds as au (call コール, install インストール; not local ローカル).
+    if (g == "a" && w.compare(j, 2, "ll") == 0 && (j + 2 == w.size() || !is_vowel_letter(w[j + 2]))) g = "au";
     groups.push_back(std::move(g));
     i = j;
   }
@@ -227,9 +232,25 @@ bool sounds_alike(std::string_view katakana, std::string_view latin) {
   }
   if (rv.empty() || ev.empty()) return rv.empty() == ev.empty();
   if (!vowel_fits(ev.front(), rv.front())) return false;
-  // As many vowel sounds; one more or less in a long word.
+  // As many vowel sounds, each one an English spelling gives for it; one
+  // more or less in a long word (left out where it lets the others agree).
   const std::size_t a = rv.size(), b = ev.size();
-  return a == b || ((a > b ? a - b : b - a) == 1 && std::max(a, b) >= 3);
+  const auto agree = [&](std::size_t skip_r, std::size_t skip_e) {
+    for (std::size_t i = 0, j = 0; i < a && j < b; ++i, ++j) {
+      if (i == skip_r && ++i == a) break;
+      if (j == skip_e && ++j == b) break;
+      // (a group may join two morae: the o of ト and the イ of インジェクション)
+      bool fits = false;
+      for (std::size_t k = 0; k < rv[i].size() && !fits; ++k) fits = vowel_fits(ev[j], rv[i].substr(k));
+      if (!fits) return false;
+    }
+    return true;
+  };
+  if (a == b) return agree(a, b);
+  if ((a > b ? a - b : b - a) != 1 || std::max(a, b) < 3) return false;
+  for (std::size_t k = 1; k < std::max(a, b); ++k)
+    if (a > b ? agree(k, b) : agree(a, k)) return true;
+  return false;
 }
 
 Script sound_script(std::string_view word) {

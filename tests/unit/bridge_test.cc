@@ -210,7 +210,8 @@ TEST_CASE("Bridge tier: a word finds the notes that say it in the other language
   CHECK(r.hits[1].bridged[0].second.equivalent == "Reinforcement Learning");
   CHECK(r.hits[1].bridged[0].second.how == "gloss");
 
-  // The English way round, a loanword by its sound, a partial katakana word.
+  // The English way round; a long loanword by its sound, though no note
+  // says both (7 letters, one sound apart).
   req.query = "reinforcement learning";
   CHECK(s.search(req).total == 2);
   req.query = "prefill";
@@ -219,12 +220,55 @@ TEST_CASE("Bridge tier: a word finds the notes that say it in the other language
   CHECK(r.hits[0].path == "eng.md");
   CHECK(r.hits[1].path == "kata.md");
   CHECK(r.hits[1].bridged.at(0).second.how == "sound");
+}
+
+TEST_CASE("Bridge tier: a short sound-alike counts where a note says both, and its vowels agree",
+          "[bridge]") {
+  // ja-techdocs: class sounded like クラッシュ ("crash"), prev like プレビュー,
+  // in notes saying only one of them; modulo like モデル, whose vowels differ.
+  const test::TestIndex index({{"kata.md", "プリフィル と デコード を 分ける。\n"},
+                               {"eng.md", "Splitting prefill from decode.\n"},
+                               {"both.md", "プリフィル の 速さ、prefill throughput。\n"},
+                               {"crash.md", "プロセス の クラッシュ。\n"},
+                               {"crashed.md", "A crash: クラッシュ した。\n"},
+                               {"class.md", "A class with two methods.\n"},
+                               {"model.md", "モデル を 訓練 する。モデル。\n"},
+                               {"mod.md", "Integer modulo arithmetic. モデル ではない。\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.snippets = 0;
+  req.query = "prefill";
+  SearchResult r = s.search(req);
+  REQUIRE(r.total == 3);
+  CHECK(r.hits[2].path == "kata.md");
+  CHECK(r.hits[2].bridged.at(0).second.how == "sound");
   // A partial word's equivalents only with --loose.
   req.query = "プリフィ";
-  CHECK(s.search(req).total == 1);
-  req.loose = true;
   CHECK(s.search(req).total == 2);
+  req.loose = true;
+  CHECK(s.search(req).total == 3);
   req.loose = false;
+  req.query = "class";  // five letters: sounding alike is not enough
+  r = s.search(req);
+  CHECK(r.total == 1);
+  CHECK(r.loose_more == 2);  // crash.md and crashed.md, by --loose
+  req.query = "crash";       // a note says both クラッシュ and crash
+  CHECK(s.search(req).total == 2);
+  req.query = "modulo";
+  CHECK(s.search(req).total == 1);
+  CHECK_FALSE(sounds_alike("モデル", "modulo"));
+  CHECK_FALSE(sounds_alike("イーサネット", "isnot"));
+  CHECK(sounds_alike("キャリブレーション", "calibration"));
+  CHECK(sounds_alike("フォールトインジェクション", "faultinjection"));
+  CHECK(sounds_alike("サイエンス", "science"));
+}
+
+TEST_CASE("Bridge tier: --no-bridge and --exact keep only the words typed", "[bridge]") {
+  const test::TestIndex index({{"ja.md", "強化学習 (Reinforcement Learning) の 研究。\n"},
+                               {"en.md", "A survey of reinforcement learning for robots.\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.snippets = 0;
 
   // --no-bridge and --exact: only the words typed.
   req.query = "強化学習";

@@ -30,8 +30,9 @@ std::string sound_key(std::string_view word);
 /// key holds the consonants only; the vowels must agree too: both begin with
 /// a vowel or neither does (ローカル is not "local"'s only rival: "lucal"),
 /// the first vowel that is not an added one (the u of ス in ストラ) is one an
-/// English spelling gives for it (a: a/e, e: e/i, i: i/a/y, …), and they have
-/// about as many vowel sounds (クラウド is "cloud", not "workload").
+/// English spelling gives for it (a: a/e, e: e/i, i: i/a/y, …), and so is
+/// each vowel after it, in order, but one a long word may have more or
+/// fewer (クラウド is "cloud", not "workload"; モデル is not "modulo").
 bool sounds_alike(std::string_view katakana, std::string_view latin);
 /// How far apart they sound: the edit distance of the romaji without its
 /// added vowels and the English as it sounds (the best of several words that
