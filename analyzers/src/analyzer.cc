@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 
+#include "sagasu/unicode.h"
+
 namespace sagasu {
 
 // ICU's word break iterator over a UTF-8 UText: native indices are byte
@@ -61,6 +63,8 @@ Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {
 Analyzer::~Analyzer() = default;
 
 std::vector<Token> Analyzer::analyze(std::string_view text, std::uint32_t first_position) {
+  std::string expanded;  // こゝろ read as こころ, at the same offsets
+  if (unicode::expand_iteration_marks(text, expanded)) text = expanded;
   std::vector<Token> tokens;
   tokens.reserve(text.size() / 4);
   m_segmenter->segment(text, tokens);

@@ -60,57 +60,28 @@ bool breaks_run(char32_t c) {
          c == 0xA0 || (c >= 0x2000 && c <= 0x200B);
 }
 
-// Kana and iteration-mark folding of already NFKC-folded UTF-8, appended to out.
-void fold_kana(std::string_view s, std::string& out, char32_t& prev) {
+// Kana folding of already NFKC-folded UTF-8, appended to out.
+void fold_kana(std::string_view s, std::string& out) {
   for (std::size_t i = 0; i < s.size();) {
     char32_t c = unicode::next_code_point(s, i);
-    if (unicode::is_hiragana(c))
-      c = unicode::katakana_of(c);
-    else if (c == 0x3005 && unicode::is_han(prev))
-      c = prev;                      // 々 repeats
-    c = unicode::full_size_kana(c);  // ァ → ア, ッ → ツ
+    c = unicode::full_size_kana(unicode::katakana_of(c));  // ぁ → ア, ッ → ツ
     unicode::append_utf8(out, c);
-    prev = c;
   }
 }
 
 // fold_kana over a whole string, in place: every change it makes keeps the
-// UTF-8 length (three-byte kana to three-byte kana), except 々 after a
-// four-byte ideograph, which takes the slow path.
+// UTF-8 length (three-byte kana to three-byte kana).
 void fold_kana_in_place(std::string& s) {
-  // Every kana and 々 is three bytes starting with E3 (never a continuation
-  // byte): jump from one E3 to the next instead of decoding every character.
+  // Every kana is three bytes starting with E3 (never a continuation byte):
+  // jump from one E3 to the next instead of decoding every character.
   for (std::size_t at = s.find('\xE3'); at != std::string::npos && at + 2 < s.size();
        at = s.find('\xE3', at + 3)) {
     const auto b1 = static_cast<unsigned char>(s[at + 1]), b2 = static_cast<unsigned char>(s[at + 2]);
     const char32_t c = 0x3000 | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
-    char32_t f = c;
-    if (unicode::is_hiragana(c)) {
-      f = unicode::katakana_of(c);
-    } else if (c == 0x3005) {  // 々: the ideograph before it (as folded already)
-      std::size_t before = at;
-      while (before > 0 && (static_cast<unsigned char>(s[--before]) & 0xC0) == 0x80) {
-      }
-      std::size_t i = before;
-      const char32_t prev = at > 0 ? unicode::next_code_point(s, i) : 0;
-      if (unicode::is_han(prev)) f = prev;
-    }
-    f = unicode::full_size_kana(f);
+    const char32_t f = unicode::full_size_kana(unicode::katakana_of(c));
     if (f == c) continue;
     std::string enc;
     unicode::append_utf8(enc, f);
-    if (enc.size() != 3) {  // 々 after a four-byte ideograph: rebuild the rest the slow way
-      std::string rest;
-      std::size_t before = at;
-      while (before > 0 && (static_cast<unsigned char>(s[--before]) & 0xC0) == 0x80) {
-      }
-      std::size_t i = before;
-      char32_t p = unicode::next_code_point(s, i);
-      fold_kana(std::string_view(s).substr(at), rest, p);
-      s.resize(at);
-      s += rest;
-      return;
-    }
     s.replace(at, 3, enc);
   }
 }
@@ -168,6 +139,8 @@ void fold_to_kana(char32_t c, KanaStream& stream) {
 // searching the folded text, without normalising all of it: only the kana
 // (and the rare characters that fold to kana) are decoded and folded.
 bool folded_kana_contains(std::string_view text, std::u32string_view needle) {
+  std::string expanded;  // as fold_text reads it
+  if (unicode::expand_iteration_marks(text, expanded)) text = expanded;
   KanaStream kana;
   kana.out.reserve(text.size() / 3);
   auto other = [&] {
@@ -216,6 +189,8 @@ std::pair<std::size_t, std::size_t> FoldedText::to_original(std::size_t begin, s
 
 FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
   FoldedText out;
+  std::string expanded;  // 々 as the ideograph it repeats, at the same offsets
+  if (fold == Fold::Full && unicode::expand_iteration_marks(s, expanded)) s = expanded;
   if (!with_map) {
     // No map wanted (indexing, verification): one normalisation call over the
     // whole text is many times faster than one per character.
@@ -230,7 +205,6 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
   }
   out.text.reserve(s.size());
   const icu::Normalizer2& norm = nfkc_cf();
-  char32_t prev = 0;
   std::string chunk_out;
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char lead = static_cast<unsigned char>(s[i]);
@@ -240,7 +214,6 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
                               static_cast<std::uint32_t>(i + 1)});
       out.text +=
           (lead >= 'A' && lead <= 'Z') ? static_cast<char>(lead - 'A' + 'a') : static_cast<char>(lead);
-      prev = lead;
       ++i;
       continue;
     }
@@ -263,7 +236,7 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
       out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
                             static_cast<std::uint32_t>(j)});
     if (fold == Fold::Full) {
-      fold_kana(chunk_out, out.text, prev);
+      fold_kana(chunk_out, out.text);
     } else {
       out.text += chunk_out;
     }

@@ -160,10 +160,93 @@ bool is_long_vowel_mark(char32_t c) {
 
 void drop_long_vowels(std::string& text) {
   static constexpr std::string_view mark = "\xE3\x83\xBC";  // U+30FC
-  std::size_t run = 0;  // the trailing katakana run's characters
+  std::size_t run = 0;                                      // the trailing katakana run's characters
   for (std::size_t i = 0; i < text.size();) run = is_katakana(next_code_point(text, i)) ? run + 1 : 0;
   for (; run >= 4 && std::string_view(text).substr(text.size() - mark.size()) == mark; --run)
     text.resize(text.size() - mark.size());
+}
+
+namespace {
+
+constexpr char32_t IDEOGRAPH_MARK = 0x3005, VERTICAL_MARK = 0x303B;  // 々 〻
+bool is_ideograph_mark(char32_t c) {
+  return c == IDEOGRAPH_MARK || c == VERTICAL_MARK;
+}
+bool is_kana_letter(char32_t c) {
+  return (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA);
+}
+
+}  // namespace
+
+char32_t iteration_of(char32_t c, char32_t prev) {
+  constexpr char32_t HIRAGANA_MARK = 0x309D, HIRAGANA_VOICED = 0x309E, KATAKANA_MARK = 0x30FD,
+                     KATAKANA_VOICED = 0x30FE, VOICING = 0x3099;  // ゝ ゞ ヽ ヾ, combining ゛
+  if (is_ideograph_mark(c)) return is_han(prev) && !is_ideograph_mark(prev) ? prev : c;
+  const bool plain = c == HIRAGANA_MARK || c == KATAKANA_MARK;
+  if ((!plain && c != HIRAGANA_VOICED && c != KATAKANA_VOICED) || !is_kana_letter(prev)) return c;
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  if (U_FAILURE(status) || nfc == nullptr) return c;
+  // The kana without its voicing (ず → す), voiced again for ゞ and ヾ.
+  icu::UnicodeString parts;
+  char32_t base = prev;
+  if (nfc->getDecomposition(static_cast<UChar32>(prev), parts) && parts.length() == 2 &&
+      parts.char32At(1) == VOICING)
+    base = static_cast<char32_t>(parts.char32At(0));
+  if (plain) return base;
+  const UChar32 voiced = nfc->composePair(static_cast<UChar32>(base), VOICING);
+  return voiced < 0 ? c : static_cast<char32_t>(voiced);
+}
+
+bool expand_iteration_marks(std::string_view text, std::string& out) {
+  // Every mark is three bytes: E3 80 85 々, E3 80 BB 〻, E3 82 9D/9E ゝゞ, E3 83 BD/BE ヽヾ.
+  const auto mark_at = [](std::string_view s, std::size_t i) {
+    if (i + 2 >= s.size() || s[i] != '\xE3') return false;
+    const char b1 = s[i + 1], b2 = s[i + 2];
+    return (b1 == '\x80' && (b2 == '\x85' || b2 == '\xBB')) ||
+           (b1 == '\x82' && (b2 == '\x9D' || b2 == '\x9E')) ||
+           (b1 == '\x83' && (b2 == '\xBD' || b2 == '\xBE'));
+  };
+  const auto next_mark = [&](std::size_t from) {
+    while (from < text.size() && !mark_at(text, from)) ++from;
+    return from;
+  };
+  std::size_t at = next_mark(0);
+  if (at >= text.size()) return false;
+  out.assign(text);
+  // The character before byte i of out, and where it starts (0 and i at the start).
+  const auto before = [&](std::size_t i, std::size_t& start) -> char32_t {
+    if (i == 0) {
+      start = 0;
+      return 0;
+    }
+    start = i - 1;
+    while (start > 0 && (static_cast<unsigned char>(out[start]) & 0xC0) == 0x80) --start;
+    std::size_t k = start;
+    return next_code_point(out, k);
+  };
+  const auto put = [&](std::size_t i, char32_t c) {  // c over the three bytes at i, when it fits
+    std::string enc;
+    append_utf8(enc, c);
+    if (enc.size() != 3) return false;
+    out.replace(i, 3, enc);
+    return true;
+  };
+  for (; at < text.size(); at = next_mark(at + 3)) {
+    std::size_t i = at, p1 = 0, p2 = 0;
+    const char32_t c = next_code_point(out, i);
+    const char32_t prev = before(at, p1), prev2 = before(p1, p2);
+    std::size_t j = i;
+    const bool two = is_ideograph_mark(c) && mark_at(out, i) && is_ideograph_mark(next_code_point(out, j)) &&
+                     is_han(prev2) && !is_ideograph_mark(prev2) && is_han(prev) && !is_ideograph_mark(prev) &&
+                     at - p1 == 3 && p1 - p2 == 3;
+    if (two && put(at, prev2) && put(i, prev)) {
+      at += 3;  // both marks written out
+      continue;
+    }
+    if (const char32_t r = iteration_of(c, prev); r != c) put(at, r);
+  }
+  return true;
 }
 
 char32_t full_size_kana(char32_t c) {

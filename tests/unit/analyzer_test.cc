@@ -1,4 +1,5 @@
 #include "sagasu/analyzer.h"
+#include "sagasu/unicode.h"
 
 #include <malloc.h>
 
@@ -50,6 +51,29 @@ TEST_CASE("Analyzer, katakana pieces that ICU splits are joined", "[analyzer]") 
   CHECK(words("マルチモーダル") == V{"マルチモーダル"});
   CHECK(words("ハンドラー") == V{"ハンドラ"});
   CHECK(words("データ") == V{"データ"});
+}
+
+TEST_CASE("Analyzer, iteration marks are read as what they repeat, at the same offsets", "[analyzer]") {
+  // ICU splits a word at a mark it does not know (こ + ゝ + ろ, 部分 + 々 + 々):
+  // written out first, the word is the word without marks.
+  CHECK(words("こゝろ") == words("こころ"));
+  CHECK(words("学問のすゝめ") == words("学問のすすめ"));
+  CHECK(words("いすゞ") == words("いすず"));
+  CHECK(words("バナヽ") == words("バナナ"));
+  CHECK(words("部分々々") == words("部分部分"));
+  CHECK(words("人々") == words("人人"));
+  CHECK(words("佐々木") == words("佐佐木"));
+  // Nothing to repeat: the mark stays.
+  CHECK(words("々木") == std::vector<std::string>{"々", "木"});
+  // Offsets are the original's: the highlight covers the marks.
+  sagasu::Analyzer a;
+  const auto tokens = a.analyze("心のこゝろ");
+  REQUIRE_FALSE(tokens.empty());
+  CHECK(tokens.back().byte_end == std::string("心のこゝろ").size());
+  std::string out;
+  CHECK_FALSE(sagasu::unicode::expand_iteration_marks("部分", out));
+  CHECK(sagasu::unicode::expand_iteration_marks("時々々", out));  // one repeat after one ideograph
+  CHECK(out == "時時時");
 }
 
 TEST_CASE("Analyzer, katakana long vowel folds", "[analyzer]") {

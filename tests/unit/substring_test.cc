@@ -22,6 +22,10 @@ TEST_CASE("Substring tier, folding: width, case, kana, iteration mark", "[substr
   CHECK(fold_text("ｻｰﾊﾞｰ").text == "サーバー");
   CHECK(fold_text("さーばー").text == "サーバー");
   CHECK(fold_text("人々").text == "人人");
+  CHECK(fold_text("こゝろ").text == "ココロ");
+  CHECK(fold_text("いすゞ").text == "イスズ");
+  CHECK(fold_text("部分々々").text == "部分部分");
+  CHECK(fold_text("こゝろ", true).to_original(3, 6) == std::pair<std::size_t, std::size_t>{3, 6});
   CHECK(fold_text("キャッシュ").text == fold_text("キヤツシユ").text);
   CHECK(fold_text("ぁぃ").text == "アイ");
   CHECK(fold_text("さーばー", false, Fold::Width).text == "さーばー");

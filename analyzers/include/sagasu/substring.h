@@ -4,7 +4,8 @@
 // grams select candidates, the folded text confirms them.
 //
 // Folding (identical at index and query time): NFKC_Casefold (width, case,
-// compatibility forms), hiragana → katakana, 々 → the character it repeats,
+// compatibility forms), hiragana → katakana, an iteration mark → what it
+// repeats (unicode::expand_iteration_marks: 々, ゝ, ゞ),
 // small kana → full size (キャッシュ = キヤツシユ, as old texts write it).
 // Runs are broken at white space and control characters.
 #pragma once
@@ -33,7 +34,7 @@ struct FoldedText {
 };
 
 /// Which foldings to apply.
-enum class Fold { Full, Width };  ///< Full: NFKC_Casefold + kana + 々 + small kana; Width: NFKC_Casefold only
+enum class Fold { Full, Width };  ///< Full: iteration marks + NFKC_Casefold + kana + small kana; Width: NFKC_Casefold only
 
 /// Folds text for the substring tier; with_map records where each piece came from.
 FoldedText fold_text(std::string_view original, bool with_map = false, Fold fold = Fold::Full);
