@@ -176,8 +176,9 @@ bool is_kana_letter(char32_t c) {
   return (c >= 0x3041 && c <= 0x3096) || (c >= 0x30A1 && c <= 0x30FA);
 }
 
-}  // namespace
-
+// What an iteration mark stands for after prev: 々 and 〻 the ideograph
+// before, ゝ and ヽ the kana before without voicing, ゞ and ヾ with it; c
+// itself when it is no such mark or there is nothing to repeat.
 char32_t iteration_of(char32_t c, char32_t prev) {
   constexpr char32_t HIRAGANA_MARK = 0x309D, HIRAGANA_VOICED = 0x309E, KATAKANA_MARK = 0x30FD,
                      KATAKANA_VOICED = 0x30FE, VOICING = 0x3099;  // ゝ ゞ ヽ ヾ, combining ゛
@@ -197,6 +198,8 @@ char32_t iteration_of(char32_t c, char32_t prev) {
   const UChar32 voiced = nfc->composePair(static_cast<UChar32>(base), VOICING);
   return voiced < 0 ? c : static_cast<char32_t>(voiced);
 }
+
+}  // namespace
 
 bool expand_iteration_marks(std::string_view text, std::string& out) {
   // Every mark is three bytes: E3 80 85 々, E3 80 BB 〻, E3 82 9D/9E ゝゞ, E3 83 BD/BE ヽヾ.

@@ -48,10 +48,6 @@ bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
 void drop_long_vowels(std::string& text);
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
-/// What an iteration mark stands for after prev: 々 and 〻 the ideograph
-/// before, ゝ and ヽ the kana before without voicing, ゞ and ヾ with it; c
-/// itself when it is no such mark or there is nothing to repeat.
-char32_t iteration_of(char32_t c, char32_t prev);
 /// Text with each iteration mark written out as what it repeats, where that
 /// keeps the text's length in bytes (offsets into it are offsets into text):
 /// こゝろ = こころ, いすゞ = いすず, 人々 = 人人, and two 々 after two
