@@ -19,8 +19,9 @@ namespace {
 // the word list finds those; each such letter is a gram of one character),
 // counted first so Xapian gets one add_term per
 // distinct gram (its per-document term map is the costliest part of indexing).
-void add_grams(Xapian::Document& doc, const Note& note, const std::string& text, const std::vector<std::string>& names,
-               const std::unordered_set<std::string>& shown_runs, const FoldingJoins& joins) {
+void add_grams(Xapian::Document& doc, const Note& note, const std::string& text,
+               const std::vector<std::string>& names, const std::unordered_set<std::string>& shown_runs,
+               const FoldingJoins& joins) {
   std::unordered_map<std::string, Xapian::termcount> grams;
   grams.reserve(text.size() / 4);
   std::string key;
@@ -172,9 +173,18 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
   auto add = [&](std::string_view part, Xapian::termpos first, Field field) -> Xapian::termpos {
     Xapian::termpos last = first;
     // What the file says unshown finds the note but weighs nothing (wdf 0, no length): a
-    // hub of links is not about the words of its addresses (measured: compiler, virtual DOM).
-    const Xapian::termcount wdf = field == Field::Title ? schema::TITLE_WDF : field == Field::Unshown ? 0 : 1;
+    // hub of links is not about the words of its addresses (measured: compiler, virtual DOM),
+    // nor about those of its links to other notes, which name them (robotics' index.md).
+    const Xapian::termcount field_wdf = field == Field::Title     ? schema::TITLE_WDF
+                                        : field == Field::Unshown ? 0
+                                                                  : 1;
+    auto link = note.link_text.begin();
     for (const Token& t : m_analyzer.analyze(part, first)) {
+      Xapian::termcount wdf = field_wdf;
+      if (field == Field::Body) {
+        while (link != note.link_text.end() && link->second <= t.byte_begin) ++link;
+        if (link != note.link_text.end() && link->first <= t.byte_begin) wdf = 0;
+      }
       if (t.text.size() + 2 > schema::MAX_TERM_BYTES) {
         words.unindexed += t.text;
         continue;
@@ -188,7 +198,8 @@ DocumentBuilder::Words DocumentBuilder::add_words(Xapian::Document& doc, const N
         // (In the title as XN, not S: an equivalent reaches the title's S
         // words, and none may reach a part — 生成 → create found createPortal.)
         doc.add_posting(std::string(schema::PART.prefix) + t.text, t.position, 0);
-        if (field == Field::Title) doc.add_posting(std::string(schema::TITLE_PART.prefix) + t.text, t.position);
+        if (field == Field::Title)
+          doc.add_posting(std::string(schema::TITLE_PART.prefix) + t.text, t.position);
         continue;
       }
       doc.add_posting(t.text, t.position, wdf);

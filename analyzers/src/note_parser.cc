@@ -2,9 +2,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
-#include <cctype>
 
 #include "sagasu/error.h"
 #include "sagasu/note.h"
@@ -306,6 +306,13 @@ class LineRenderer {
     return true;
   }
 
+  // An address of another note of the vault: relative, a Markdown file.
+  static bool links_a_note(std::string_view address) {
+    address = address.substr(0, address.find_first_of("# "));
+    return address.find("://") == std::string_view::npos && address.size() > 3 &&
+           address.substr(address.size() - 3) == ".md";
+  }
+
   // [text](url) → text; ![alt](url) → alt
   bool markdown_link() {
     const bool image = starts_with(rest(), "![");
@@ -316,8 +323,12 @@ class LineRenderer {
       return false;
     const std::size_t paren = find_from(")", close + 2, m_no_paren);
     if (paren == std::string_view::npos) return false;
-    emit(trim(m_line.substr(text_begin, close - text_begin)));
-    add_unshown(m_note, m_line.substr(close + 2, paren - close - 2));  // the address
+    const std::string_view shown = trim(m_line.substr(text_begin, close - text_begin));
+    emit(shown);
+    const std::string_view address = m_line.substr(close + 2, paren - close - 2);
+    if (!image && !shown.empty() && links_a_note(address))
+      m_note.link_text.emplace_back(m_out.size() - shown.size(), m_out.size());
+    add_unshown(m_note, address);  // the address
     m_i = paren + 1;
     return true;
   }
@@ -394,7 +405,7 @@ class LineRenderer {
   std::size_t m_i = 0;           // the next byte of m_line to read
   bool m_space = false;          // a blank was read since the last text
   std::size_t m_no_double = std::string_view::npos, m_no_square = std::string_view::npos,
-              m_no_paren = std::string_view::npos;  // see find_from
+              m_no_paren = std::string_view::npos;                         // see find_from
   std::optional<std::map<std::size_t, std::vector<std::size_t>>> m_ticks;  // run length → starts
 };
 
@@ -710,7 +721,8 @@ void add_front_matter_text(std::string_view yaml, Note& note) {
     // A key: a name and ':' before a blank or the end; with blanks only at the
     // top level, where every line is a key or a comment.
     const std::size_t colon = rest.find(':');
-    if (colon != std::string_view::npos && colon > 0 && (colon + 1 == rest.size() || rest[colon + 1] == ' ') &&
+    if (colon != std::string_view::npos && colon > 0 &&
+        (colon + 1 == rest.size() || rest[colon + 1] == ' ') &&
         rest.substr(0, colon).find_first_of(from == 0 ? "\"'[{#" : " \"'[{#") == std::string_view::npos) {
       if (from == 0) {
         const std::string key = unicode::fold_name(rest.substr(0, colon));

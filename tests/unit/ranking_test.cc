@@ -131,3 +131,30 @@ TEST_CASE("Ranking, a part of a title weighs as the title when typed, and no equ
   CHECK(r.hits[0].path == "createPortal.md");
   CHECK(part(r.hits[0], "title") > 0);
 }
+
+TEST_CASE("Ranking, a list of links to notes is not about the words that name them", "[ranking]") {
+  // robotics-paper-notes: index.md and non-ai.md list every paper as
+  // [Title](./note.md) and ranked among the notes about the query's topic.
+  test::TestIndex index({
+      {"index.md",
+       "# Papers\n- [Stereo odometry at night](./night.md)\n- [Odometry for legged robots](./legs.md)\n"
+       "- [Mapping with lidar](./lidar.md)\n"},
+      {"survey.md",
+       "A survey of state estimation for field robots: filters, smoothing, loop closure, and wheel odometry "
+       "on rough ground, with the sensors each method needs and what fails first.\n"},
+      {"other.md", "Nothing to do with it.\n"},
+  });
+  const SearchResult r = search(index.index, "odometry");
+  // Still a hit (it says the word), below the note that uses it.
+  CHECK(paths(r.hits) == std::vector<std::string>{"survey.md", "index.md"});
+  // A link to a page elsewhere keeps its words' weight.
+  test::TestIndex web({
+      {"links.md",
+       "- [Odometry at night](https://example.org/odometry.html)\n- [Odometry "
+       "again](https://example.org/b)\n"},
+      {"survey.md",
+       "A survey of state estimation for field robots: filters, smoothing, loop closure, and wheel odometry "
+       "on rough ground, with the sensors each method needs and what fails first.\n"},
+  });
+  CHECK(paths(search(web.index, "odometry").hits) == std::vector<std::string>{"links.md", "survey.md"});
+}

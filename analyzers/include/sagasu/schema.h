@@ -326,7 +326,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 18: the document's text goes on with what the file says unshown (Note::unshown): front-matter
 ///     values, link addresses, as words of wdf 0; the file name is a name when a heading titles the note.
 /// 19: iteration marks written out before words and grams are made (こゝろ = こころ, 部分々々 = 部分部分).
-inline constexpr std::string_view SCHEMA_VERSION = "19";
+/// 20: the text of a Markdown link to another note weighs nothing (wdf 0).
+inline constexpr std::string_view SCHEMA_VERSION = "20";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
