@@ -121,10 +121,12 @@ Xapian::Query title_evidence(const std::vector<Chunk>& chunks) {
     squares += c.rarity * share;
     each.emplace_back(Xapian::Query::OP_OR, c.in_title.begin(), c.in_title.end());
     out.push_back(fixed(TITLE_WEIGHT * c.rarity * share, each.back()));
-    for (const auto& [in, rarity] : c.words_in_title) out.push_back(fixed(TITLE_WORD_WEIGHT * rarity * share, in));
+    for (const auto& [in, rarity] : c.words_in_title)
+      out.push_back(fixed(TITLE_WORD_WEIGHT * rarity * share, in));
   }
   if (each.size() > 1 && total > squares)
-    out.push_back(fixed(TITLE_WEIGHT * (total - squares), Xapian::Query(Xapian::Query::OP_AND, each.begin(), each.end())));
+    out.push_back(fixed(TITLE_WEIGHT * (total - squares),
+                        Xapian::Query(Xapian::Query::OP_AND, each.begin(), each.end())));
   return out.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, out.begin(), out.end());
 }
 
@@ -313,7 +315,8 @@ void QueryBuilder::compile_text(CompiledQuery& q, bool any) {
   std::tie(q.text, q.root) =
       no_text ? std::pair<Xapian::Query, int>{Xapian::Query(), -1} : build_node(q.text_tree, any, q);
   q.title = title_evidence(q.chunks);
-  if (!q.text.empty() && !q.title.empty()) q.text = Xapian::Query(Xapian::Query::OP_AND_MAYBE, q.text, q.title);
+  if (!q.text.empty() && !q.title.empty())
+    q.text = Xapian::Query(Xapian::Query::OP_AND_MAYBE, q.text, q.title);
 }
 
 std::pair<Xapian::Query, int> QueryBuilder::build_node(const QueryNode& n, bool any, CompiledQuery& q) {
@@ -424,6 +427,7 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   // A quoted phrase is the text itself: no equivalent stands for it.
   if (prefix.empty() && m_bridges && !phrase && !no_bridge && !c.info.words.empty())
     add_bridge_tier(c, match);
+  if (!c.scattered.empty() && m_any && m_bridges && !no_bridge) add_scattered_equivalents(c, match);
   // The substring tier: body text (in --exact mode too: the verifier then
   // requires the typed text itself); a name's words have theirs in the other alternative.
   if (prefix.empty() && !name) add_substring_tier(c, text);
@@ -432,10 +436,10 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
     c.rarity = rarity(c.info.words);
     if (c.info.words.size() > 1 && !phrase)
       for (const auto& w : c.info.words)
-        c.words_in_title.emplace_back(Xapian::Query(Xapian::Query::OP_OR,
-                                                    Xapian::Query(std::string(schema::TITLE.prefix) + w),
-                                                    Xapian::Query(std::string(schema::TITLE_PART.prefix) + w)),
-                                      rarity({w}));
+        c.words_in_title.emplace_back(
+            Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(std::string(schema::TITLE.prefix) + w),
+                          Xapian::Query(std::string(schema::TITLE_PART.prefix) + w)),
+            rarity({w}));
   }
   return c;
 }
@@ -484,7 +488,8 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
   c.compound = !phrase;
   if (c.compound && m_loose) {
     std::vector<Xapian::Query> terms(words.begin(), words.end());
-    c.scattered = Xapian::Query(m_any ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, terms.begin(), terms.end());
+    c.scattered =
+        Xapian::Query(m_any ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, terms.begin(), terms.end());
     if (m_any)
       for (const auto& w : words) c.alternatives.push_back({{w}, false});
     else
@@ -519,7 +524,6 @@ void QueryBuilder::add_synonym_tier(Chunk& c, MatchTerms& match) const {
 void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
   // Equivalents in the other language (bridges.h); another name of the page
   // is the synonym tier's already.
-  const std::string title_prefix(schema::TITLE.prefix);
   std::vector<Xapian::Query> alts;
   for (Bridge& b : m_bridges->of(c.info.text, c.info.words)) {
     if (b.loose && !m_loose) {
@@ -530,26 +534,7 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(),
                                    fmt::format("{}", fmt::join(words, " "))) != c.info.synonyms.end())
       continue;
-    Xapian::Query q;
-    if (words.size() == 1) {
-      // The equivalent and its plural, never its stem's family (generator:
-      // generators, not generated or general).
-      std::vector<Xapian::Query> forms;
-      for (const std::string& w : {words[0], english_plural(words[0])}) {
-        if (w.empty()) continue;
-        forms.emplace_back(w);
-        forms.emplace_back(title_prefix + w);
-        c.in_title.emplace_back(title_prefix + w);
-        c.alternatives.push_back({{w}, false});
-        match.words.insert(w);
-      }
-      q = Xapian::Query(Xapian::Query::OP_OR, forms.begin(), forms.end());
-    } else {
-      q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
-      c.alternatives.push_back({words, true});
-      c.in_title.push_back(phrase_of(words, title_prefix));
-    }
-    match.add_together(words);
+    const Xapian::Query q = equivalent_query(words, c, match);
     // Its words share the weight: a phrase of three weighs as one word would.
     alts.emplace_back(
         Xapian::Query::OP_SCALE_WEIGHT, q,
@@ -558,6 +543,46 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     c.info.bridges.push_back(std::move(b));
   }
   if (!alts.empty()) c.bridge = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
+}
+
+Xapian::Query QueryBuilder::equivalent_query(const std::vector<std::string>& words, Chunk& c,
+                                             MatchTerms& match) const {
+  const std::string title_prefix(schema::TITLE.prefix);
+  Xapian::Query q;
+  if (words.size() == 1) {
+    // The equivalent and its plural, never its stem's family (generator:
+    // generators, not generated or general).
+    std::vector<Xapian::Query> forms;
+    for (const std::string& w : {words[0], english_plural(words[0])}) {
+      if (w.empty()) continue;
+      forms.emplace_back(w);
+      forms.emplace_back(title_prefix + w);
+      c.in_title.emplace_back(title_prefix + w);
+      c.alternatives.push_back({{w}, false});
+      match.words.insert(w);
+    }
+    q = Xapian::Query(Xapian::Query::OP_OR, forms.begin(), forms.end());
+  } else {
+    q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
+    c.alternatives.push_back({words, true});
+    c.in_title.push_back(phrase_of(words, title_prefix));
+  }
+  match.add_together(words);
+  return q;
+}
+
+void QueryBuilder::add_scattered_equivalents(Chunk& c, MatchTerms& match) const {
+  // Some of a compound's words: each word's own equivalents count as the
+  // word (水中ロボット: notes saying underwater), weighed as scattered pieces.
+  std::vector<Xapian::Query> alts{c.scattered};
+  for (const std::string& w : c.info.words)
+    for (const Bridge& b : m_bridges->of(w, {w})) {
+      const std::vector<std::string> words = words_and_stems(m_analyzer, b.equivalent).words;
+      if (words.empty()) continue;
+      alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, equivalent_query(words, c, match),
+                        bridge_weight(b.how) / static_cast<double>(words.size()));
+    }
+  c.scattered = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
 }
 
 void QueryBuilder::add_substring_tier(Chunk& c, const std::string& text) const {

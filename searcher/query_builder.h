@@ -163,6 +163,10 @@ class QueryBuilder {
   void add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_bridge_tier(Chunk& c, MatchTerms& match) const;
+  /// The query of an equivalent's words (the word and its plural, or the
+  /// words adjacent), with what the verifier and highlights need.
+  Xapian::Query equivalent_query(const std::vector<std::string>& words, Chunk& c, MatchTerms& match) const;
+  void add_scattered_equivalents(Chunk& c, MatchTerms& match) const;
   void add_substring_tier(Chunk& c, const std::string& text) const;
   /// The candidates of one run of a substring (no white space in it): the
   /// notes with its grams, where a run of letters and digits may be shown by

@@ -158,3 +158,20 @@ TEST_CASE("Ranking, a list of links to notes is not about the words that name th
   });
   CHECK(paths(search(web.index, "odometry").hits) == std::vector<std::string>{"links.md", "survey.md"});
 }
+
+TEST_CASE("Ranking, the notes with some of a compound's words include its words' equivalents", "[ranking]") {
+  // robotics-paper-notes, 水中ロボット: the notes about underwater vehicles
+  // say underwater, not robot; the list went on with notes saying ロボット.
+  test::TestIndex index({
+      {"a.md", "水中ロボット の 制御。\n"},
+      {"gloss.md", "水中 (underwater) の 撮影。\n"},
+      {"auv.md", "Thruster control of autonomous underwater vehicles.\n"},
+      {"other.md", "無関係。\n"},
+  });
+  const SearchResult r = search(index.index, "水中ロボット");
+  CHECK(paths(r.hits) == std::vector<std::string>{"a.md"});
+  CHECK(r.total == 1);
+  std::vector<std::string> below = paths(r.beyond);
+  CHECK(std::find(below.begin(), below.end(), "auv.md") != below.end());
+  CHECK(std::find(below.begin(), below.end(), "other.md") == below.end());
+}
