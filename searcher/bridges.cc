@@ -69,6 +69,16 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   const std::string joined = fmt::format("{}", fmt::join(words, ""));
   if (words.size() == 1 || std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, out);
   if (out.empty() && words.size() > 1) add_composed(words, out);
+  // A word the vault lacks, typed in romaji, is its katakana where the vault
+  // has that word (sutoragura: ストラグラー).
+  if (words.size() == 1 && m_db.get_termfreq(words[0]) == 0)
+    if (const std::string kana = romaji_to_katakana(words[0]); !kana.empty()) {
+      const std::vector<std::string> kana_words = m_analyzer.words(kana);
+      if (!kana_words.empty() && std::all_of(kana_words.begin(), kana_words.end(), [&](const std::string& w) {
+            return m_db.get_termfreq(w) > 0;
+          }))
+        out.insert(out.begin(), {kana, "romaji"});
+    }
   // Each equivalent once (as the analyzer folds it), never the piece itself.
   std::vector<Bridge> unique;
   std::set<std::string> seen{unicode::nfkc_casefold(key), unicode::nfkc_casefold(text)};

@@ -4,7 +4,8 @@
 // serves), the dictionaries' equivalents (sagasu/dictionary.h) whose words
 // the index has, and the vault's words that sound alike across katakana and
 // English (sounds.h: プリフィル ↔ prefill; META_SOUND, served likewise).
-// A partial katakana word (プリフィ) bridges through the katakana words it begins.
+// A partial katakana word (プリフィ) bridges through the katakana words it begins;
+// a word the vault lacks typed in romaji (sutoragura) through its katakana.
 #pragma once
 
 #include <xapian.h>

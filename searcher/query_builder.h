@@ -90,7 +90,8 @@ inline constexpr double TITLE_WEIGHT = 2.0;
 inline constexpr double TITLE_WORD_WEIGHT = 1.0;
 /// The weight of a bridge by where it comes from (Bridge::how).
 inline double bridge_weight(const std::string& how) {
-  return how == "gloss" || how == "abbreviation" || how == "link" ? BRIDGE_WEIGHT : BRIDGE_WEIGHT_GENERAL;
+  return how == "gloss" || how == "abbreviation" || how == "link" || how == "romaji" ? BRIDGE_WEIGHT
+                                                                                      : BRIDGE_WEIGHT_GENERAL;
 }
 
 /// A query ready to run.

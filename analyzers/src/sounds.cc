@@ -1,11 +1,14 @@
 #include "sagasu/sounds.h"
 
+#include <fmt/format.h>
 #include <unicode/translit.h>
 #include <unicode/unistr.h>
 
 #include <algorithm>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <regex>
 #include <set>
 #include <utility>
 #include <vector>
@@ -20,20 +23,28 @@ bool is_vowel(char c) {
   return c == 'a' || c == 'i' || c == 'u' || c == 'e' || c == 'o';
 }
 
+// Text through one of ICU's transliterators (each made once per thread).
+std::string transliterate(const char* id, std::string_view text) {
+  thread_local std::map<std::string, std::unique_ptr<icu::Transliterator>, std::less<>> made;
+  auto it = made.find(id);
+  if (it == made.end()) {
+    UErrorCode status = U_ZERO_ERROR;
+    std::unique_ptr<icu::Transliterator> t(icu::Transliterator::createInstance(id, UTRANS_FORWARD, status));
+    if (U_FAILURE(status)) throw Error(fmt::format("ICU: no transliterator {}", id));
+    it = made.emplace(id, std::move(t)).first;
+  }
+  icu::UnicodeString u =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+  it->second->transliterate(u);
+  std::string out;
+  u.toUTF8String(out);
+  return out;
+}
+
 // ICU's romanisation of katakana, in ASCII letters: プリフィル → "purifiru".
 std::string romanise(std::string_view katakana) {
-  thread_local std::unique_ptr<icu::Transliterator> to_latin = [] {
-    UErrorCode status = U_ZERO_ERROR;
-    std::unique_ptr<icu::Transliterator> t(
-        icu::Transliterator::createInstance("Katakana-Latin; Latin-ASCII", UTRANS_FORWARD, status));
-    if (U_FAILURE(status)) throw Error("ICU: no Katakana-Latin transliterator");
-    return t;
-  }();
-  icu::UnicodeString u =
-      icu::UnicodeString::fromUTF8(icu::StringPiece(katakana.data(), static_cast<int32_t>(katakana.size())));
-  to_latin->transliterate(u);
-  std::string latin, out;
-  u.toUTF8String(latin);
+  const std::string latin = transliterate("Katakana-Latin; Latin-ASCII", katakana);
+  std::string out;
   for (char c : latin)
     if (c >= 'a' && c <= 'z') out += c;
   return out;
@@ -281,6 +292,32 @@ std::string sound_key(std::string_view word) {
       break;
   }
   return key.size() >= MIN_SOUND_KEY ? key : "";
+}
+
+std::string romaji_to_katakana(std::string_view latin) {
+  constexpr std::size_t MIN_LETTERS = 4;
+  if (latin.size() < MIN_LETTERS) return "";
+  // Syllables throughout: a consonant (or two: ky, sh, ts…) and a vowel, an
+  // n not before a vowel, a doubled consonant (ッ).
+  static const std::regex SYLLABLE(
+      "(?:[kgsztdnhbpmrwfjv]y?|sh|ch|ts|y)?[aiueo]|n(?![aiueoy])|([kgsztdhbpmrfjc])(?=\\1|ch)");
+  // Kunrei and Nihon-shiki syllables as Hepburn, which ICU reads.
+  static const std::map<std::string, std::string, std::less<>> KUNREI{
+      {"si", "shi"},  {"ti", "chi"},  {"tu", "tsu"},  {"hu", "fu"},   {"zi", "ji"},   {"di", "ji"},
+      {"du", "zu"},   {"sya", "sha"}, {"syu", "shu"}, {"syo", "sho"}, {"tya", "cha"}, {"tyu", "chu"},
+      {"tyo", "cho"}, {"zya", "ja"},  {"zyu", "ju"},  {"zyo", "jo"}};
+  const std::string word(latin);
+  std::string hepburn;
+  std::size_t at = 0;
+  for (auto m = std::sregex_iterator(word.begin(), word.end(), SYLLABLE); m != std::sregex_iterator(); ++m) {
+    if (static_cast<std::size_t>(m->position()) != at) return "";
+    const auto k = KUNREI.find(m->str());
+    hepburn += k == KUNREI.end() ? m->str() : k->second;
+    at += static_cast<std::size_t>(m->length());
+  }
+  if (at != word.size()) return "";
+  const std::string out = transliterate("Latin-Katakana", hepburn);
+  return sound_script(out) == Script::Katakana ? out : "";
 }
 
 }  // namespace sagasu

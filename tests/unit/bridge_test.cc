@@ -483,3 +483,40 @@ TEST_CASE("Bridge tier: a dictionary loanword and its source count with no note 
   CHECK(loose("calibration") == std::map<std::string, bool>{{"キャリブレーション", false}});
   CHECK(loose("強化学習") == std::map<std::string, bool>{{"reinforcement learning", true}});
 }
+
+TEST_CASE("Romaji: a word typed in Latin letters is read as katakana when it is romaji throughout",
+          "[sounds]") {
+  CHECK(romaji_to_katakana("sutoragura") == "ストラグラ");
+  CHECK(romaji_to_katakana("shisutemu") == "システム");
+  CHECK(romaji_to_katakana("sisutemu") == "システム");  // Kunrei
+  CHECK(romaji_to_katakana("kenkyuu") == "ケンキュウ");
+  CHECK(romaji_to_katakana("matcha") == "マッチャ");
+  CHECK(romaji_to_katakana("kyasshu") == "キャッシュ");
+  // English, or too short to tell: not romaji.
+  CHECK(romaji_to_katakana("raft").empty());
+  CHECK(romaji_to_katakana("transformer").empty());
+  CHECK(romaji_to_katakana("kernel").empty());
+  CHECK(romaji_to_katakana("ika").empty());
+}
+
+TEST_CASE("Bridge tier: a word the vault lacks, typed in romaji, finds its katakana", "[bridge]") {
+  const test::TestIndex index({{"kata.md", "ストラグラー の 対策。\n"},
+                               {"sys.md", "システム の 設計。\n"},
+                               {"en.md", "A transformer model.\n"}});
+  Searcher s(index.index);
+  SearchRequest req;
+  req.snippets = 0;
+  req.query = "sutoragura";
+  SearchResult r = s.search(req);
+  REQUIRE(r.total == 1);
+  CHECK(r.hits[0].path == "kata.md");
+  CHECK(r.hits[0].tier == Tier::Bridge);
+  CHECK(r.hits[0].bridged.at(0).second.how == "romaji");
+  req.query = "sisutemu";
+  CHECK(s.search(req).total == 1);
+  // A word the vault has is itself, not romaji; English is not romaji.
+  req.query = "transformer";
+  CHECK(s.search(req).total == 1);
+  req.query = "torakku";  // no トラック in the vault: nothing
+  CHECK(s.search(req).total == 0);
+}

@@ -38,5 +38,9 @@ bool sounds_alike(std::string_view katakana, std::string_view latin);
 /// added vowels and the English as it sounds (the best of several words that
 /// sound alike is the nearest: ソルバ is "solver", not "sourav").
 std::size_t sound_distance(std::string_view katakana, std::string_view latin);
+/// A word typed in romaji as katakana, Hepburn or Kunrei spelling
+/// (sutoragura → ストラグラ, sisutemu → システム); "" for what is not romaji
+/// throughout (raft, transformer) or has fewer than four letters.
+std::string romaji_to_katakana(std::string_view latin);
 
 }  // namespace sagasu
