@@ -9,11 +9,13 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "sagasu/analyzer.h"
@@ -29,7 +31,37 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 4;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 8;  // raise when parse_dictionaries keeps other pairs
+// The keys of a reading's lines (a reading's written forms) and of a string
+// of kanji's (the words written with them and kana), apart from words' keys.
+constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
+
+// The kanji of a word, in order (取り扱い: 取扱), and the kana around them:
+// before the first, after each (取り扱い: "", "り", "い").
+struct Kanji {
+  std::string kanji;
+  std::vector<std::string> kana{""};
+  explicit Kanji(std::string_view word) {
+    for (std::size_t i = 0; i < word.size();) {
+      const std::size_t at = i;
+      const char32_t c = unicode::next_code_point(word, i);
+      if (unicode::is_han(c)) {
+        kanji.append(word.substr(at, i - at));
+        kana.emplace_back();
+      } else {
+        kana.back().append(word.substr(at, i - at));
+      }
+    }
+  }
+  // Written with fewer kana, as okurigana are left out (読込: 読み込み, 取扱い:
+  // 取り扱い): the same kanji, and each run of kana the start of the other's.
+  bool shortens(const Kanji& o) const {
+    if (kanji != o.kanji) return false;
+    for (std::size_t i = 0; i < kana.size(); ++i)
+      if (!strings::starts_with(o.kana[i], kana[i])) return false;
+    return true;
+  }
+};
 
 bool is_letter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -64,6 +96,7 @@ std::string english_gloss(std::string_view g) {
 
 struct Entry {
   std::vector<std::string> headwords;
+  std::vector<std::string> readings;  // in kana: "きょうかがくしゅう"
   std::vector<std::string> glosses;  // the first sense's, and those marked (comp)
   bool person = false;               // ENAMDICT: a surname or a given name
 };
@@ -74,8 +107,15 @@ Entry parse_line(std::string_view line) {
   const std::size_t slash = line.find(" /");
   if (slash == std::string_view::npos) return e;
   std::string_view head = line.substr(0, slash);
-  if (const std::size_t reading = head.find(" ["); reading != std::string_view::npos)
+  if (const std::size_t reading = head.find(" ["); reading != std::string_view::npos) {
+    const std::string_view kana = head.substr(reading + 2, head.rfind(']') - reading - 2);
+    for (std::string r : strings::split(kana, ';')) {
+      if (const std::size_t tag = r.find('('); tag != std::string::npos)
+        r.resize(tag);  // きょうかがくしゅう(P)
+      if (!r.empty()) e.readings.push_back(std::move(r));
+    }
     head = head.substr(0, reading);
+  }
   for (std::string w : strings::split(head, ';')) {
     if (const std::size_t tag = w.find('('); tag != std::string::npos) w.resize(tag);  // 強化学習(P)
     if (is_headword(w)) e.headwords.push_back(std::move(w));
@@ -139,16 +179,70 @@ std::string read_euc_jp(const std::string& file) {
   return text;
 }
 
+// A word written with kanji (two characters or more) and its reading, as
+// lines of the lookup table both ways: the word's key, its reading (in
+// katakana), r; READING_MARK and the reading, the word, k; the word's key,
+// the word it inflects (読み込ん: 読み込む), l; and for a word of two kanji or
+// more written with kana too, KANJI_MARK and its kanji, the word, s (取扱:
+// 取扱い, 取り扱い).
+class ReadingLines {
+ public:
+  ReadingLines(Analyzer& analyzer, std::vector<std::string>& lines) : m_analyzer(analyzer), m_lines(lines) {}
+  void add(const std::string& written, const std::string& reading, const std::string& lemma) {
+    if (unicode::length(written) < 2 || !unicode::any_of(written, unicode::is_han)) return;
+    const std::string kana = unicode::to_katakana(reading);
+    if (!unicode::all_of(kana, unicode::is_katakana)) return;  // (an empty reading too)
+    auto [at, added] = m_keys.try_emplace(written);
+    if (added) at->second = m_analyzer.key(written);
+    const std::string& key = at->second;
+    if (key.empty()) return;
+    m_lines.push_back(fmt::format("{}\t{}\tr\n", key, kana));
+    m_lines.push_back(fmt::format("{}{}\t{}\tk\n", READING_MARK, kana, written));
+    if (!lemma.empty() && lemma != "*" && lemma != written)
+      m_lines.push_back(fmt::format("{}\t{}\tl\n", key, lemma));
+    // The kanji as a query's folded word has them (時々: 時時).
+    std::string folded = key;
+    folded.erase(std::remove(folded.begin(), folded.end(), ' '), folded.end());
+    if (const std::string kanji = Kanji(folded).kanji; unicode::length(kanji) >= 2 && kanji != folded)
+      m_lines.push_back(fmt::format("{}{}\t{}\ts\n", KANJI_MARK, kanji, written));
+  }
+
+ private:
+  Analyzer& m_analyzer;
+  std::vector<std::string>& m_lines;                    // (parse_dictionaries drops repeated lines)
+  std::unordered_map<std::string, std::string> m_keys;  // each word's key, computed once
+};
+
+// IPAdic's words and readings. A CSV line is
+// "取扱い,832,832,7127,動詞,自立,*,*,五段・ワ行促音便,連用形,取扱う,トリアツカイ,トリアツカイ":
+// the word as written, the word it inflects in the eleventh field, its reading in the twelfth.
+void add_readings(const std::string& folder, ReadingLines& out) {
+  if (folder.empty()) return;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(folder, ec))
+    if (f.path().extension() == ".csv") files.push_back(f.path().string());
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files)
+    for (std::string_view line : strings::split(read_euc_jp(file), '\n')) {
+      if (line.find('"') != std::string_view::npos) continue;  // a quoted comma: no word of ours
+      const std::vector<std::string> f = strings::split(line, ',');
+      if (f.size() >= 12) out.add(f[0], f[11], f[10]);
+    }
+}
+
 // The dictionaries' lookup table, sorted (below); it does not depend on the
 // vault, so it is computed once and cached.
-std::string parse_dictionaries(const std::string& folder) {
-  const std::string words_text = read_euc_jp(folder + "/edict");
-  if (words_text.empty()) return "";
+std::string parse_dictionaries(const std::string& folder, const std::string& reading_folder) {
   Analyzer analyzer;
   // The lookup table, a line per bridge: a word's key (Analyzer::key; an
   // English one is its lower-cased words, as the analyzer cuts English), the
-  // equivalent, and what it is: w (a word), n (a person's name); both ways.
+  // equivalent, and what it is: w (a word), n (a person's name); both ways;
+  // and the readings (add_readings).
   std::vector<std::string> lines;
+  ReadingLines readings(analyzer, lines);
+  add_readings(reading_folder, readings);
+  const std::string words_text = folder.empty() ? "" : read_euc_jp(folder + "/edict");
   auto emit = [&](const Entry& e, bool names) {
     const char flag = names ? 'n' : 'w';
     for (const auto& h : e.headwords) {
@@ -166,6 +260,9 @@ std::string parse_dictionaries(const std::string& folder) {
   std::unordered_set<std::string> english, headwords;
   for (std::string_view line : strings::split(words_text, '\n')) {
     const Entry e = parse_line(line);
+    // EDICT's readings too (文字列: もじれつ), each of every headword of the entry.
+    for (const auto& h : e.headwords)
+      for (const auto& r : e.readings) readings.add(h, r, "");
     if (e.headwords.empty() || e.glosses.empty()) continue;
     for (const auto& g : e.glosses) english.insert(g);
     headwords.insert(e.headwords.begin(), e.headwords.end());
@@ -175,7 +272,8 @@ std::string parse_dictionaries(const std::string& folder) {
   // English words (a name read "Hang" is not the word hang) or shorter than
   // four letters, nor a name written as a word of the language (中村 is a
   // name, but 東 is a word first).
-  for (std::string_view line : strings::split(read_euc_jp(folder + "/enamdict"), '\n')) {
+  const std::string names_text = words_text.empty() ? "" : read_euc_jp(folder + "/enamdict");
+  for (std::string_view line : strings::split(names_text, '\n')) {
     Entry e = parse_line(line);
     if (!e.person || e.headwords.empty()) continue;
     std::vector<std::string> kept;
@@ -189,6 +287,7 @@ std::string parse_dictionaries(const std::string& folder) {
     e.glosses = std::move(names);
     if (!e.headwords.empty()) emit(e, true);
   }
+  if (lines.empty()) return "";
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
   std::string out;
@@ -199,11 +298,20 @@ std::string parse_dictionaries(const std::string& folder) {
 // The cache of parse_dictionaries for these dictionary files (their paths,
 // sizes and times, and the schema: the analyzer's words), below
 // $XDG_CACHE_HOME or ~/.cache; "" without either.
-std::string cache_file(const std::string& folder) {
+std::string cache_file(const std::string& folder, const std::string& reading_folder) {
   std::string id = fmt::format("sagasu {} {}", schema::SCHEMA_VERSION, DICTIONARY_CACHE_VERSION);
-  for (const char* name : {"edict", "enamdict"}) {
-    const fs::path f = fs::path(folder) / name;
-    std::error_code ec;
+  // The files there are: the indexer that makes the cache and the searcher
+  // that maps it name the same one whichever of the dictionaries is installed.
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!folder.empty())
+    for (const char* name : {"edict", "enamdict"})
+      if (fs::exists(fs::path(folder) / name, ec)) files.push_back(fs::path(folder) / name);
+  if (!reading_folder.empty())
+    for (const auto& f : fs::directory_iterator(reading_folder, ec))
+      if (f.path().extension() == ".csv") files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
     const auto size = fs::file_size(f, ec);
     const auto time = fs::last_write_time(f, ec);
     id += fmt::format(" {} {} {}", f.string(), ec ? 0 : size, ec ? 0 : time.time_since_epoch().count());
@@ -217,8 +325,9 @@ std::string cache_file(const std::string& folder) {
 
 // Parses the dictionaries of folder into their cache (when it can be
 // written), and returns the table.
-std::string parse_into_cache(const std::string& folder, const std::string& cache) {
-  std::string text = parse_dictionaries(folder);
+std::string parse_into_cache(const std::string& folder, const std::string& reading_folder,
+                             const std::string& cache) {
+  std::string text = parse_dictionaries(folder, reading_folder);
   if (!cache.empty() && !text.empty()) {
     // Written whole and renamed: a reader never sees half a cache. A cache
     // that cannot be written costs the next run the parse, nothing else.
@@ -243,11 +352,16 @@ std::string dictionary_folder() {
   return e ? std::string(e) : std::string("/usr/share/edict");
 }
 
-Dictionary::Dictionary(const std::string& folder, bool parse) {
-  if (folder.empty()) return;
-  const std::string cache = cache_file(folder);
+std::string reading_folder() {
+  const char* e = std::getenv("SAGASU_IPADIC");
+  return e ? std::string(e) : std::string("/usr/share/mecab/dic/ipadic");
+}
+
+Dictionary::Dictionary(const std::string& folder, bool parse, const std::string& readings) {
+  if (folder.empty() && readings.empty()) return;
+  const std::string cache = cache_file(folder, readings);
   // Parsed once, then mapped from the cache (kept here when it cannot be written).
-  if (parse && (cache.empty() || !fs::exists(cache))) m_text = parse_into_cache(folder, cache);
+  if (parse && (cache.empty() || !fs::exists(cache))) m_text = parse_into_cache(folder, readings, cache);
   if (!cache.empty()) {
     const RegularFile file(cache);
     if (file && file.size() > 0) {
@@ -267,25 +381,30 @@ Dictionary::~Dictionary() {
 }
 
 const Dictionary& Dictionary::system() {
-  static const Dictionary dictionary(dictionary_folder(), false);
+  static const Dictionary dictionary(dictionary_folder(), false, reading_folder());
   return dictionary;
 }
 
 std::string Dictionary::prepare() {
-  const std::string folder = dictionary_folder();
-  if (folder.empty()) return "";
-  const std::string edict = (fs::path(folder) / "edict").string();
+  const std::string folder = dictionary_folder(), readings = reading_folder();
   std::error_code ec;
-  if (!fs::exists(edict, ec)) return "";  // not installed: no dictionary, and nothing to say
-  const std::string cache = cache_file(folder);
-  if (cache.empty()) return fmt::format("{}: not used: no cache folder (set XDG_CACHE_HOME or HOME)", edict);
+  const std::string edict = folder.empty() ? "" : (fs::path(folder) / "edict").string();
+  const bool has_edict = !edict.empty() && fs::exists(edict, ec);
+  const bool has_readings = !readings.empty() && fs::is_directory(readings, ec);
+  if (!has_edict && !has_readings) return "";  // not installed: nothing to say (they are optional)
+  const std::string name = has_edict ? edict : readings;
+  const std::string cache = cache_file(folder, readings);
+  if (cache.empty()) return fmt::format("{}: not used: no cache folder (set XDG_CACHE_HOME or HOME)", name);
   if (fs::exists(cache, ec)) {
     if (const RegularFile file(cache); !file) return fmt::format("{}: not used: {}", cache, file.error());
     return "";
   }
-  if (const RegularFile file(edict); !file) return fmt::format("{}: cannot be read: {}", edict, file.error());
-  if (parse_into_cache(folder, cache).empty())
-    return fmt::format("{}: no entry in EDICT's format (EUC-JP)", edict);
+  if (has_edict)
+    if (const RegularFile file(edict); !file)
+      return fmt::format("{}: cannot be read: {}", edict, file.error());
+  if (parse_into_cache(folder, readings, cache).empty())
+    return has_edict ? fmt::format("{}: no entry in EDICT's format (EUC-JP)", edict)
+                     : fmt::format("{}: no entry in IPAdic's format (CSV, EUC-JP)", readings);
   if (!fs::exists(cache, ec))
     return fmt::format("{}: cannot be written: the dictionaries are not used", cache);
   return "";
@@ -295,8 +414,8 @@ std::string_view Dictionary::table() const {
   return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : std::string_view(m_text);
 }
 
-std::vector<DictionaryEntry> Dictionary::of(std::string_view key) const {
-  std::vector<DictionaryEntry> out;
+std::vector<std::array<std::string, 2>> Dictionary::lines(std::string_view key) const {
+  std::vector<std::array<std::string, 2>> out;
   const std::string_view t = table();
   if (key.empty() || t.empty() || key.find_first_of("\t\n") != std::string_view::npos) return out;
   // Binary search over the sorted lines for the first whose key is not below `key`.
@@ -323,9 +442,80 @@ std::vector<DictionaryEntry> Dictionary::of(std::string_view key) const {
     const std::size_t eol = std::min(t.find('\n', at), t.size());
     const std::string_view line = t.substr(at, eol - at);
     at = eol + 1;
-    const std::vector<std::string> f = strings::split(line, '\t');
+    std::vector<std::string> f = strings::split(line, '\t');
     if (f.size() != 3 || f[0] != key) break;
-    out.push_back({f[1], f[2] == "n"});
+    out.push_back({std::move(f[1]), std::move(f[2])});
+  }
+  return out;
+}
+
+std::vector<DictionaryEntry> Dictionary::of(std::string_view key) const {
+  std::vector<DictionaryEntry> out;
+  for (auto& [value, flag] : lines(key))
+    if (flag == "w" || flag == "n") out.push_back({std::move(value), flag == "n"});
+  return out;
+}
+
+std::vector<std::string> Dictionary::flagged(std::string_view key, std::string_view flag) const {
+  std::vector<std::string> out;
+  for (auto& [value, f] : lines(key))
+    if (f == flag) out.push_back(std::move(value));
+  return out;
+}
+
+std::vector<std::string> Dictionary::readings(std::string_view key) const {
+  return flagged(key, "r");
+}
+
+std::vector<std::string> Dictionary::written(std::string_view reading) const {
+  if (reading.empty()) return {};
+  return flagged(fmt::format("{}{}", READING_MARK, unicode::to_katakana(reading)), "k");
+}
+
+// The same kanji in the same order and the same reading where IPAdic knows
+// both, okurigana apart (取り扱い = 取扱い = 取扱; 上手い is not 上手, read
+// じょうず), and the forms of the words they inflect (取り扱う, 取り扱っ);
+// where it knows one, the one with fewer kana leaves out the other's (読込 =
+// 読み込み, 読み込む); where it knows neither, none.
+std::vector<std::string> Dictionary::spellings(std::string_view word, Analyzer& analyzer) const {
+  constexpr std::size_t MIN_KANJI = 2;
+  std::vector<std::string> out;
+  // Okurigana are hiragana: オンライン検知 is no spelling of 検知.
+  const auto okurigana = [](std::string_view w) {
+    return unicode::all_of(w, [](char32_t c) { return unicode::is_han(c) || unicode::is_hiragana(c); });
+  };
+  const Kanji typed(word);
+  if (unicode::length(typed.kanji) < MIN_KANJI || !okurigana(word)) return out;
+  struct Form {
+    std::string text;
+    std::vector<std::string> readings, lemmas;
+  };
+  const auto form_of = [&](std::string text) {
+    const std::string key = analyzer.key(text);
+    std::vector<std::string> lemmas = flagged(key, "l");
+    lemmas.push_back(text);
+    return Form{std::move(text), readings(key), std::move(lemmas)};
+  };
+  const auto share = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    return std::find_first_of(a.begin(), a.end(), b.begin(), b.end()) != a.end();
+  };
+  const Form query = form_of(std::string(word));
+  std::vector<Form> forms;
+  std::unordered_set<std::string> seen{query.text};
+  std::vector<std::string> texts = flagged(fmt::format("{}{}", KANJI_MARK, typed.kanji), "s");
+  texts.push_back(typed.kanji);  // the kanji alone (読込), which IPAdic often lacks
+  for (std::string& text : texts)
+    if (okurigana(text) && seen.insert(text).second) forms.push_back(form_of(std::move(text)));
+  // The words inflected by the query and by its spellings: 読込み, 読み込み: 読み込む.
+  std::vector<std::string> lemmas = query.lemmas;
+  for (const Form& f : forms)
+    if (share(query.readings, f.readings)) lemmas.insert(lemmas.end(), f.lemmas.begin(), f.lemmas.end());
+  for (Form& f : forms) {
+    if (query.readings.empty() && f.readings.empty()) continue;  // no reading known: 生き物 is not 生物
+    const bool same = !query.readings.empty() && !f.readings.empty()
+                          ? share(query.readings, f.readings) || share(lemmas, f.lemmas)
+                          : typed.shortens(Kanji(f.text)) || Kanji(f.text).shortens(typed);
+    if (same) out.push_back(std::move(f.text));
   }
   return out;
 }

@@ -362,7 +362,7 @@ int run_checked(int argc, char** argv) {
   if (a.vm.count("analyze")) {
     Analyzer analyzer;
     std::string out;
-    print_tokens(out, a.analyze, analyzer.analyze(a.analyze));
+    print_tokens(out, a.analyze, analyzer.analyze(a.analyze), Dictionary::system(), analyzer);
     cli::write_out(out);
     return EXIT_HITS;
   }

@@ -767,15 +767,25 @@ std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& o
   return std::make_unique<TextPrinter>(options);
 }
 
-void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens) {
+void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens,
+                  const Dictionary& dictionary, Analyzer& analyzer) {
   out += fmt::format("{:>8}  {:<11}  {:<4}  {}\n", "position", "bytes", "kind", "token (original)");
-  for (const Token& t : tokens)
-    out += fmt::format("{:>8}  {:<11}  {:<4}  {} ({})\n", t.position,
+  for (const Token& t : tokens) {
+    out += fmt::format("{:>8}  {:<11}  {:<4}  {} ({})", t.position,
                        fmt::format("{}-{}", t.byte_begin, t.byte_end),
                        t.kind == TokenKind::Word   ? "word"
                        : t.kind == TokenKind::Stem ? "stem"
                                                    : "part",
                        t.text, text.substr(t.byte_begin, t.byte_end - t.byte_begin));
+    // A word's readings and other spellings (IPAdic), as the bridge tier uses them.
+    if (t.kind == TokenKind::Word) {
+      if (const auto r = dictionary.readings(t.text); !r.empty())
+        out += fmt::format("  read {}", fmt::join(r, " "));
+      if (const auto s = dictionary.spellings(t.text, analyzer); !s.empty())
+        out += fmt::format("  also {}", fmt::join(s, " "));
+    }
+    out += '\n';
+  }
 }
 
 }  // namespace sagasu

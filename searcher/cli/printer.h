@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sagasu/analyzer.h"
+#include "sagasu/dictionary.h"
 #include "sagasu/searcher.h"
 #include "sagasu/token.h"
 
@@ -77,6 +79,7 @@ std::unique_ptr<Printer> make_printer(OutputFormat format, const PrintOptions& o
 std::string fit_lines(std::string_view text, std::size_t width);
 
 /// The token dump (--analyze): "position bytes kind token" per line.
-void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens);
+void print_tokens(std::string& out, const std::string& text, const std::vector<Token>& tokens,
+                  const Dictionary& dictionary, Analyzer& analyzer);
 
 }  // namespace sagasu

@@ -16,7 +16,7 @@ trap 'chmod -R u+rwx "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 export NO_COLOR=1 SAGASU_INDEX="$WORK/default-index" LC_ALL=C.UTF-8
 # The same outputs whatever dictionaries the machine has: none, unless a suite
 # asks for one (47-bridge.sh); a dictionary's cache stays in the work folder.
-export SAGASU_EDICT="" XDG_CACHE_HOME="$WORK/cache"
+export SAGASU_EDICT="" SAGASU_IPADIC="" XDG_CACHE_HOME="$WORK/cache"
 failures=0
 checks=0
 cd "$SAGASU_SRC" || exit 2  # paths printed relative to the current folder are stable

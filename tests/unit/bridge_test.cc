@@ -520,3 +520,66 @@ TEST_CASE("Bridge tier: a word the vault lacks, typed in romaji, finds its katak
   req.query = "torakku";  // no トラック in the vault: nothing
   CHECK(s.search(req).total == 0);
 }
+
+namespace {
+
+// IPAdic's CSV format (EUC-JP): the word, three numbers, part of speech (six
+// fields), the word it inflects, its reading, its pronunciation. The entries
+// are the tests' own.
+std::string ipadic_line(const std::string& word, const std::string& lemma, const std::string& reading) {
+  return fmt::format("{},1285,1285,5000,名詞,一般,*,*,*,*,{},{},{}\n", word, lemma, reading, reading);
+}
+
+void write_ipadic(const std::filesystem::path& folder) {
+  std::filesystem::create_directories(folder);
+  write_euc_jp(folder / "Noun.csv",
+               ipadic_line("取り扱い", "取り扱い", "トリアツカイ") +
+                   ipadic_line("取扱い", "取扱い", "トリアツカイ") +
+                   ipadic_line("取扱", "取扱", "トリアツカイ") + ipadic_line("研究", "研究", "ケンキュウ") +
+                   ipadic_line("構成", "構成", "コウセイ") + ipadic_line("校正", "校正", "コウセイ") +
+                   ipadic_line("上手", "上手", "ジョウズ") + ipadic_line("検知", "検知", "ケンチ"));
+  write_euc_jp(folder / "Verb.csv", ipadic_line("取り扱う", "取り扱う", "トリアツカウ") +
+                                        ipadic_line("取り扱っ", "取り扱う", "トリアツカッ") +
+                                        ipadic_line("取り扱い", "取り扱う", "トリアツカイ") +
+                                        ipadic_line("読み込み", "読み込む", "ヨミコミ") +
+                                        ipadic_line("読み込む", "読み込む", "ヨミコム") +
+                                        ipadic_line("読み込ん", "読み込む", "ヨミコン") +
+                                        ipadic_line("上手い", "上手い", "ウマイ"));
+}
+
+std::set<std::string> set_of(std::vector<std::string> v) {
+  return {std::make_move_iterator(v.begin()), std::make_move_iterator(v.end())};
+}
+
+}  // namespace
+
+TEST_CASE("Dictionary: IPAdic's readings both ways, and a word's other spellings", "[dictionary]") {
+  test::TempDir dicts;
+  write_ipadic(dicts.path / "ipadic");
+  write_euc_jp(dicts.path / "edict", "文字列 [もじれつ] /(n) string/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary d(dicts.path.string(), true, (dicts.path / "ipadic").string());
+  Analyzer analyzer;
+  CHECK(d.readings("取扱い") == std::vector<std::string>{"トリアツカイ"});
+  CHECK(set_of(d.written("とりあつかい")) == std::set<std::string>{"取り扱い", "取扱い", "取扱"});
+  CHECK(d.written("ケンキュウ") == std::vector<std::string>{"研究"});
+  CHECK(d.written("もじれつ") == std::vector<std::string>{"文字列"});  // EDICT's readings too
+  CHECK(d.of(analyzer.key("文字列")).at(0).equivalent == "string");    // and its pairs as before
+  // Okurigana apart, the same reading; and the forms of the word it inflects.
+  CHECK(set_of(d.spellings("取り扱い", analyzer)) ==
+        std::set<std::string>{"取扱い", "取扱", "取り扱う", "取り扱っ"});
+  CHECK(set_of(d.spellings("取扱", analyzer)) ==
+        std::set<std::string>{"取り扱い", "取扱い", "取り扱う", "取り扱っ"});
+  // The kanji alone, which IPAdic lacks, leave out the kana of a word it knows.
+  CHECK(set_of(d.spellings("読込", analyzer)) == std::set<std::string>{"読み込み", "読み込む", "読み込ん"});
+  CHECK(set_of(d.spellings("読み込み", analyzer)) == std::set<std::string>{"読み込む", "読み込ん", "読込"});
+  // Not the same word: 上手い is read うまい, 上手 じょうず; okurigana are hiragana.
+  CHECK(d.spellings("上手い", analyzer).empty());
+  CHECK(d.spellings("オンライン検知", analyzer).empty());
+  // No reading known for either: 生き物 is no spelling of 生物.
+  CHECK(d.spellings("生き物", analyzer).empty());
+  // Without IPAdic, nothing.
+  const Dictionary edict_only(dicts.path.string());
+  CHECK(edict_only.readings("取扱い").empty());
+  CHECK(edict_only.spellings("取り扱い", analyzer).empty());
+}

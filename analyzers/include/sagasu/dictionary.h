@@ -9,17 +9,27 @@
 // mapped: the indexer makes it, the searcher looks words up in it (and keeps
 // only the equivalents whose words the index has, so every bridge can match).
 // Without the dictionaries there is none; the vault's glossary still works.
+// The same table holds IPAdic's readings (Debian's mecab-ipadic, CSV files
+// in EUC-JP, BSD-style licence): a word written with kanji and how it is
+// read (取扱い: トリアツカイ), both ways, for spelling variants and searches
+// typed as the reading.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace sagasu {
 
+class Analyzer;
+
 /// The dictionaries' folder (edict, and enamdict when installed):
 /// $SAGASU_EDICT when set ("" turns them off), else /usr/share/edict.
 std::string dictionary_folder();
+/// IPAdic's folder of CSV files (readings): $SAGASU_IPADIC when set ("" turns
+/// it off), else /usr/share/mecab/dic/ipadic.
+std::string reading_folder();
 
 /// An equivalent the dictionaries give a word.
 struct DictionaryEntry {
@@ -29,9 +39,10 @@ struct DictionaryEntry {
 
 class Dictionary {
  public:
-  /// The dictionaries in folder ("" or absent: an empty one), from the
-  /// cache; with parse, parsed and cached first when there is none (else empty).
-  explicit Dictionary(const std::string& folder, bool parse = true);
+  /// The dictionaries in folder and the readings of IPAdic's files in
+  /// readings ("" or absent: none), from the cache; with parse, parsed and
+  /// cached first when there is none (else empty).
+  explicit Dictionary(const std::string& folder, bool parse = true, const std::string& readings = "");
   ~Dictionary();
   Dictionary(const Dictionary&) = delete;
   Dictionary& operator=(const Dictionary&) = delete;
@@ -46,9 +57,20 @@ class Dictionary {
 
   /// The equivalents of a word or name by its key (Analyzer::key), in table order.
   std::vector<DictionaryEntry> of(std::string_view key) const;
+  /// The readings of a word written with kanji by its key (Analyzer::key), in katakana.
+  std::vector<std::string> readings(std::string_view key) const;
+  /// The words written with kanji read as `reading` (kana, either script).
+  std::vector<std::string> written(std::string_view reading) const;
+  /// The other spellings of a word with two kanji or more, okurigana apart
+  /// (取り扱い: 取扱い, 取扱), IPAdic's and the kanji alone.
+  std::vector<std::string> spellings(std::string_view word, Analyzer& analyzer) const;
   bool empty() const { return table().empty(); }
 
  private:
+  /// The value and the flag of every line of the table under key.
+  std::vector<std::array<std::string, 2>> lines(std::string_view key) const;
+  /// The values of the lines under key with this flag.
+  std::vector<std::string> flagged(std::string_view key, std::string_view flag) const;
   std::string_view table() const;
   void* m_map = nullptr;
   std::size_t m_size = 0;

@@ -75,5 +75,12 @@ bool all_of(std::string_view s, Pred pred) {
     if (!pred(next_code_point(s, i))) return false;
   return true;
 }
+/// True when some code point of s satisfies pred.
+template <class Pred>
+bool any_of(std::string_view s, Pred pred) {
+  for (std::size_t i = 0; i < s.size();)
+    if (pred(next_code_point(s, i))) return true;
+  return false;
+}
 
 }  // namespace sagasu::unicode
