@@ -180,6 +180,9 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     const bool topic = *piece_notes > MAX_ELSEWHERE * notes && with > MAX_ELSEWHERE * notes;
     const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
     if (against || (b.how == "dictionary" && !loanword(i) && *piece_notes > 0 && with > 0 && !used) ||
+        (b.how == "dictionary" && !loanword(i) &&
+         !vaults_word(words, equivalent,
+                      std::all_of(words.begin(), words.end(), latin_word) ? with : *piece_notes)) ||
         (b.how == "sound" && *piece_notes > 0 && together < 1 && !near_loanword(i)))
       b.loose = true;
     if (b.how == "sound") sounds.emplace_back(&b, together);
@@ -190,6 +193,48 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   for (const auto& [b, together] : sounds) most = std::max(most, together);
   for (const auto& [b, together] : sounds)
     if (2 * together < most) b->loose = true;
+}
+
+// The vault's word for the English side of a pair (E) is the one its notes
+// use most. Where they say E in katakana, as its loanword (サービス), more
+// often than the Japanese side (取扱; a piece in any of its spellings), the loanword is:
+// service is not 取扱 there, though the dictionary gives it as a sense. For a
+// Japanese piece, any other Japanese word the dictionary gives E counts so
+// too (management: 管理, said 515 times where 取扱 is said 150): the piece
+// names E in the vault only if no such word is said more. (For an English
+// piece, another word may be another sense: grasp is 把持 where 把握,
+// "understand", is said more.) japanese_notes: the notes saying the Japanese side.
+bool Bridges::vaults_word(const std::vector<std::string>& piece, const std::vector<std::string>& equivalent,
+                          double japanese_notes) const {
+  constexpr std::size_t MAX_COUNTED = 8;
+  if (japanese_notes == 0) return true;  // a word the vault lacks: the dictionary is the way to its notes
+  const bool english_piece = std::all_of(piece.begin(), piece.end(), latin_word);
+  const std::vector<std::string>& english = english_piece ? piece : equivalent;
+  const std::string joined = fmt::format("{}", fmt::join(english, ""));
+  // The other words that may be said more often, the most likely first.
+  std::vector<std::pair<double, std::string>> others;
+  for (const DictionaryEntry& e : m_dictionary.of(fmt::format("{}", fmt::join(english, " ")))) {
+    if (e.name || latin_word(e.equivalent)) continue;
+    const bool loanword =
+        sound_script(e.equivalent) == Script::Katakana && sounds_alike(e.equivalent, joined);
+    if (!loanword && english_piece) continue;
+    if (const double n = at_most(m_analyzer.words(e.equivalent)); n > japanese_notes)
+      others.emplace_back(n, e.equivalent);
+  }
+  std::stable_sort(others.begin(), others.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < others.size() && i < MAX_COUNTED; ++i)
+    if (in_notes(phrase(m_analyzer.words(others[i].second))) > japanese_notes) return false;
+  return true;
+}
+
+double Bridges::at_most(const std::vector<std::string>& words) const {
+  if (words.empty()) return 0;
+  if (words.size() == 1)
+    return m_db.get_termfreq(words[0]) + m_db.get_termfreq(std::string(schema::TITLE.prefix) + words[0]);
+  Xapian::doccount least = m_db.get_termfreq(words[0]);
+  for (const std::string& w : words) least = std::min(least, m_db.get_termfreq(w));
+  return least;
 }
 
 double Bridges::in_notes(const Xapian::Query& q) const {
@@ -245,6 +290,8 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
   // parts' first equivalents are combined, adjacent and in order.
   constexpr std::size_t MAX_WORDS = 6, LONGEST_PART = 4, PER_PART = 3, MAX_COMBINATIONS = 16;
   if (words.size() > MAX_WORDS) return;
+  // A word said twice is no compound (一行一行, "line by line"; 時時, 時々 written out).
+  if (std::adjacent_find(words.begin(), words.end()) != words.end()) return;
   std::vector<std::vector<Bridge>> parts;
   bool any = false;
   for (std::size_t i = 0; i < words.size();) {

@@ -583,3 +583,51 @@ TEST_CASE("Dictionary: IPAdic's readings both ways, and a word's other spellings
   CHECK(edict_only.readings("取扱い").empty());
   CHECK(edict_only.spellings("取り扱い", analyzer).empty());
 }
+
+TEST_CASE("Bridge tier: a word said twice is not bridged as a compound", "[bridge]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict", "一行 [いっこう] /(n) party/company/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  const test::TestIndex index({{"a.md", "一行一行 読む。\n"}, {"b.md", "The party company met.\n"}});
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  const std::vector<std::string> words{"一行", "一行"};
+  CHECK(Bridges(db, analyzer, dictionary).of("一行一行", words).empty());
+}
+
+TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the English in katakana more",
+          "[bridge]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "取扱 [とりあつかい] /(n) treatment/service/\nサービス /(n) service/\n"
+               "訓練 [くんれん] /(n) training/\nトレーニング /(n) training/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  // 20 notes: the vault uses 取扱 and service as one (three notes say both,
+  // no other note says service), but says サービス, 6 notes, more than 取扱, 4;
+  // 訓練 (4) and training are one, トレーニング (1) is said less.
+  std::map<std::string, std::string> notes;
+  for (int i = 0; i < 3; ++i) notes[fmt::format("t{}.md", i)] = "取扱 と service の 話。\n";
+  notes["t3.md"] = "取扱 の 説明。\n";
+  for (int i = 0; i < 6; ++i) notes[fmt::format("s{}.md", i)] = "サービス の 設計。\n";
+  for (int i = 0; i < 3; ++i) notes[fmt::format("k{}.md", i)] = "訓練 と training の 話。\n";
+  notes["k3.md"] = "訓練 を 回す。\n";
+  notes["tr.md"] = "トレーニング の 話。\n";
+  for (int i = 0; i < 5; ++i) notes[fmt::format("o{}.md", i)] = "関係のない メモ。\n";
+  const test::TestIndex index(notes);
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  const auto loose = [&](const std::string& text) {
+    std::map<std::string, bool> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
+      if (b.how == "dictionary") out[b.equivalent] = b.loose;
+    return out;
+  };
+  // サービス is the vault's word for service, not 取扱, both ways.
+  CHECK(loose("取扱") == std::map<std::string, bool>{{"service", true}});
+  CHECK(loose("service") == std::map<std::string, bool>{{"サービス", false}, {"取扱", true}});
+  // 訓練 is its word for training.
+  CHECK(loose("訓練") == std::map<std::string, bool>{{"training", false}});
+  CHECK(loose("training") == std::map<std::string, bool>{{"トレーニング", false}, {"訓練", false}});
+}
