@@ -70,21 +70,31 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   if (words.size() == 1 || std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, out);
   if (out.empty() && words.size() > 1) add_composed(words, out);
   // A word the vault lacks, typed in romaji, is its katakana where the vault
-  // has that word (sutoragura: ストラグラー).
+  // has that word (sutoragura: ストラグラー), or the words read so (kenkyuu: 研究).
+  // (A reading of three kana or more: hate, ハテ, is no word typed as read.)
+  constexpr std::size_t MIN_READING = 3;
   if (words.size() == 1 && m_db.get_termfreq(words[0]) == 0)
     if (const std::string kana = romaji_to_katakana(words[0]); !kana.empty()) {
-      const std::vector<std::string> kana_words = m_analyzer.words(kana);
-      if (!kana_words.empty() && std::all_of(kana_words.begin(), kana_words.end(), [&](const std::string& w) {
-            return m_db.get_termfreq(w) > 0;
-          }))
-        out.insert(out.begin(), {kana, "romaji"});
+      if (in_notes(phrase(m_analyzer.words(kana))) > 0) out.insert(out.begin(), {kana, "romaji"});
+      if (unicode::length(kana) >= MIN_READING) add_read_as(kana, out);
     }
-  // Each equivalent once (as the analyzer folds it), never the piece itself.
+  add_spellings(joined, out);
+  // A word typed in hiragana as it is read (けんきゅう: 研究).
+  const std::string typed = unicode::nfkc_casefold(text);
+  if (unicode::length(typed) >= MIN_READING && unicode::all_of(typed, unicode::is_hiragana))
+    add_read_as(typed, out);
+  // Each equivalent once (as the analyzer folds it), never the piece itself;
+  // the word's own spellings and readings (bounded where they are found) apart from the cap.
   std::vector<Bridge> unique;
   std::set<std::string> seen{unicode::nfkc_casefold(key), unicode::nfkc_casefold(text)};
-  for (auto& b : out)
-    if (unique.size() < MAX_BRIDGES && seen.insert(unicode::nfkc_casefold(b.equivalent)).second)
+  std::size_t capped = 0;
+  for (auto& b : out) {
+    const bool same_word = b.how == "okurigana" || b.how == "reading";
+    if ((same_word || capped < MAX_BRIDGES) && seen.insert(unicode::nfkc_casefold(b.equivalent)).second) {
+      capped += same_word ? 0 : 1;
       unique.push_back(std::move(b));
+    }
+  }
   mark_unsupported(words, unique);
   return unique;
 }
@@ -124,10 +134,14 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     return b.how == "gloss" || b.how == "abbreviation" || b.how == "link";
   });
   const double notes = m_db.get_doccount();
-  // The notes saying the piece, counted once when a rule asks.
+  // The notes saying the piece (in any spelling), counted once when a rule asks.
   std::optional<double> piece_notes;
+  Xapian::Query piece_query = phrase(words);
+  for (const Bridge& b : bridges)
+    if (b.how == "okurigana")
+      piece_query = Xapian::Query(Xapian::Query::OP_OR, piece_query, phrase(m_analyzer.words(b.equivalent)));
   const auto piece = [&] {
-    if (!piece_notes) piece_notes = in_notes(phrase(words));
+    if (!piece_notes) piece_notes = in_notes(piece_query);
     return *piece_notes;
   };
   std::vector<std::vector<std::string>> equivalents;  // each bridge's equivalent, as words
@@ -171,7 +185,7 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     if (equivalent.empty()) continue;
     piece();
     const double with = in_notes(phrase(equivalent));
-    const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, phrase(words), phrase(equivalent)));
+    const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, piece_query, phrase(equivalent)));
     // How often the notes with the equivalent say the piece, against the others.
     const double among_with = together / std::max(1.0, with);
     const double among_others = (*piece_notes - together) / std::max(1.0, notes - with);
@@ -193,6 +207,33 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   for (const auto& [b, together] : sounds) most = std::max(most, together);
   for (const auto& [b, together] : sounds)
     if (2 * together < most) b->loose = true;
+}
+
+// Another spelling of the word (Dictionary::spellings) that the vault writes.
+void Bridges::add_spellings(const std::string& word, std::vector<Bridge>& out) const {
+  constexpr std::size_t MAX_SPELLINGS = 16;
+  std::size_t counted = 0;
+  for (std::string& form : m_dictionary.spellings(word, m_analyzer)) {
+    const std::vector<std::string> words = m_analyzer.words(form);
+    if (at_most(words) > 0 && counted++ < MAX_SPELLINGS && in_notes(phrase(words)) > 0)
+      out.push_back({std::move(form), "okurigana"});
+  }
+}
+
+// The words of the vault read as `kana` (けんきゅう, ケンキュウ: 研究; こうせい:
+// 構成, 校正), the most used first: the sound typed names each.
+void Bridges::add_read_as(const std::string& kana, std::vector<Bridge>& out) const {
+  constexpr std::size_t MAX_COUNTED = 8, MAX_READ_AS = 4;
+  std::vector<std::pair<double, std::string>> used;
+  for (std::string& form : m_dictionary.written(kana))
+    if (const double n = at_most(m_analyzer.words(form)); n > 0) used.emplace_back(n, std::move(form));
+  // Counted exactly: the forms the most notes may hold.
+  std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  if (used.size() > MAX_COUNTED) used.resize(MAX_COUNTED);
+  for (auto& [n, form] : used) n = in_notes(phrase(m_analyzer.words(form)));
+  std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < used.size() && i < MAX_READ_AS && used[i].first > 0; ++i)
+    out.push_back({std::move(used[i].second), "reading"});
 }
 
 // The vault's word for the English side of a pair (E) is the one its notes
@@ -246,6 +287,7 @@ double Bridges::in_notes(const Xapian::Query& q) const {
 
 Xapian::Query Bridges::phrase(const std::vector<std::string>& words) const {
   const std::string title_prefix(schema::TITLE.prefix);
+  if (words.empty()) return Xapian::Query();
   if (words.size() == 1)
     return Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(words[0]),
                          Xapian::Query(title_prefix + words[0]));

@@ -6,6 +6,10 @@
 // English (sounds.h: プリフィル ↔ prefill; META_SOUND, served likewise).
 // A partial katakana word (プリフィ) bridges through the katakana words it begins;
 // a word the vault lacks typed in romaji (sutoragura) through its katakana.
+// Japanese as it is spelled and read (IPAdic's readings, in the same
+// dictionary table): another spelling of a word, okurigana apart (取り扱い =
+// 取扱い = 取扱), and the words a kana or romaji piece is the reading of
+// (けんきゅう, kenkyuu: 研究).
 #pragma once
 
 #include <xapian.h>
@@ -41,6 +45,8 @@ class Bridges {
 
  private:
   void add_sounds(const std::string& word, std::vector<Bridge>& out) const;
+  void add_spellings(const std::string& word, std::vector<Bridge>& out) const;
+  void add_read_as(const std::string& kana, std::vector<Bridge>& out) const;
   void mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const;
   void mark_lone_glosses(const std::vector<std::string>& words,
                          const std::vector<std::vector<std::string>>& equivalents,

@@ -425,7 +425,7 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   add_word_tier(c, phrase, prefix);
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
   // A quoted phrase is the text itself: no equivalent stands for it.
-  if (prefix.empty() && m_bridges && !phrase && !no_bridge && !c.info.words.empty())
+  if (prefix.empty() && m_bridges && !m_exact && !phrase && !no_bridge && !c.info.words.empty())
     add_bridge_tier(c, match);
   if (!c.scattered.empty() && m_any && m_bridges && !no_bridge) add_scattered_equivalents(c, match);
   // The substring tier: body text (in --exact mode too: the verifier then
@@ -534,7 +534,25 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     if (words.empty() || std::find(c.info.synonyms.begin(), c.info.synonyms.end(),
                                    fmt::format("{}", fmt::join(words, " "))) != c.info.synonyms.end())
       continue;
-    const Xapian::Query q = equivalent_query(words, c, match);
+    Xapian::Query q = equivalent_query(words, c, match);
+    // Another spelling or a reading of the word is found inside the vault's
+    // words, as the word typed is (引数 in 仮引数, 研究 in 研究室).
+    if (b.how == "okurigana" || b.how == "reading") {
+      constexpr std::size_t MAX_CONTAINING = 100;
+      const std::vector<std::string> found =
+          this->words().containing(fold_query(b.equivalent), WordList::Side::Folding, MAX_CONTAINING + 1);
+      if (!found.empty() && found.size() <= MAX_CONTAINING) {
+        for (const std::string& w : found) {
+          c.alternatives.push_back({{w}, false});
+          match.words.insert(w);
+        }
+        std::vector<Xapian::Query> terms(found.begin(), found.end());
+        q = Xapian::Query(Xapian::Query::OP_OR, q,
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                        Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()),
+                                        SUBSTRING_WEIGHT / static_cast<double>(terms.size())));
+      }
+    }
     // Its words share the weight: a phrase of three weighs as one word would.
     alts.emplace_back(
         Xapian::Query::OP_SCALE_WEIGHT, q,

@@ -79,6 +79,9 @@ inline constexpr double SYNONYM_WEIGHT = 0.5;    ///< another name of the same p
 /// about caution), a sound-alike or a word-by-word equivalent.
 inline constexpr double BRIDGE_WEIGHT = 0.4;
 inline constexpr double BRIDGE_WEIGHT_GENERAL = 0.25;
+/// Another spelling of the same word (取扱い for 取り扱い): just below the
+/// spelling typed.
+inline constexpr double SPELLING_WEIGHT = 0.8;
 /// The query in the title says what the note is about: a weight of its
 /// own, the same for every note (not lost in a long one), this many times
 /// the rarity (idf) of the query's words, whichever tier matched them. A
@@ -90,8 +93,10 @@ inline constexpr double TITLE_WEIGHT = 2.0;
 inline constexpr double TITLE_WORD_WEIGHT = 1.0;
 /// The weight of a bridge by where it comes from (Bridge::how).
 inline double bridge_weight(const std::string& how) {
-  return how == "gloss" || how == "abbreviation" || how == "link" || how == "romaji" ? BRIDGE_WEIGHT
-                                                                                      : BRIDGE_WEIGHT_GENERAL;
+  if (how == "okurigana") return SPELLING_WEIGHT;
+  return how == "gloss" || how == "abbreviation" || how == "link" || how == "romaji" || how == "reading"
+             ? BRIDGE_WEIGHT
+             : BRIDGE_WEIGHT_GENERAL;
 }
 
 /// A query ready to run.

@@ -584,6 +584,38 @@ TEST_CASE("Dictionary: IPAdic's readings both ways, and a word's other spellings
   CHECK(edict_only.spellings("取り扱い", analyzer).empty());
 }
 
+TEST_CASE("Bridge tier: another spelling, and a word typed as it is read", "[bridge]") {
+  test::TempDir dicts;
+  write_ipadic(dicts.path / "ipadic");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary("", true, (dicts.path / "ipadic").string());
+  const test::TestIndex index({{"a.md", "取扱い の 注意。\n"},
+                               {"b.md", "取り扱い を 学ぶ。\n"},
+                               {"c.md", "研究 の 話。\n"},
+                               {"d.md", "構成 を 変える。\n"},
+                               {"e.md", "校正 する。\n"},
+                               {"f.md", "オンライン検知 の 話。\n"},
+                               {"g.md", "検知 の 話。\n"}});
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  const auto bridges = [&](const std::string& text) {
+    std::map<std::string, std::string> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
+      out[b.equivalent] = b.how + (b.loose ? " loose" : "");
+    return out;
+  };
+  // The spellings the vault writes, in the hit set.
+  CHECK(bridges("取り扱い") == std::map<std::string, std::string>{{"取扱い", "okurigana"}});
+  CHECK(bridges("取扱") ==
+        std::map<std::string, std::string>{{"取り扱い", "okurigana"}, {"取扱い", "okurigana"}});
+  // Typed as read: each word of the vault read so (こうせい: both).
+  CHECK(bridges("けんきゅう") == std::map<std::string, std::string>{{"研究", "reading"}});
+  CHECK(bridges("kenkyuu") == std::map<std::string, std::string>{{"研究", "reading"}});
+  CHECK(bridges("こうせい") == std::map<std::string, std::string>{{"構成", "reading"}, {"校正", "reading"}});
+  // Katakana is no okurigana: オンライン検知 is not 検知.
+  CHECK(bridges("オンライン検知").count("検知") == 0);
+}
+
 TEST_CASE("Bridge tier: a word said twice is not bridged as a compound", "[bridge]") {
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict", "一行 [いっこう] /(n) party/company/\n");
