@@ -221,7 +221,8 @@ void Bridges::add_spellings(const std::string& word, std::vector<Bridge>& out) c
 }
 
 // The words of the vault read as `kana` (けんきゅう, ケンキュウ: 研究; こうせい:
-// 構成, 校正), the most used first: the sound typed names each.
+// 構成, 校正), the most used first: the sound typed names each (the query
+// builder weighs each by its share of their uses).
 void Bridges::add_read_as(const std::string& kana, std::vector<Bridge>& out) const {
   constexpr std::size_t MAX_COUNTED = 8, MAX_READ_AS = 4;
   std::vector<std::pair<double, std::string>> used;
@@ -233,7 +234,7 @@ void Bridges::add_read_as(const std::string& kana, std::vector<Bridge>& out) con
   for (auto& [n, form] : used) n = in_notes(phrase(m_analyzer.words(form)));
   std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (std::size_t i = 0; i < used.size() && i < MAX_READ_AS && used[i].first > 0; ++i)
-    out.push_back({std::move(used[i].second), "reading"});
+    out.push_back({std::move(used[i].second), "reading", false, static_cast<std::size_t>(used[i].first)});
 }
 
 // The vault's word for the English side of a pair (E) is the one its notes

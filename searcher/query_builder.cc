@@ -525,7 +525,13 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
   // Equivalents in the other language (bridges.h); another name of the page
   // is the synonym tier's already.
   std::vector<Xapian::Query> alts;
-  for (Bridge& b : m_bridges->of(c.info.text, c.info.words)) {
+  std::vector<Bridge> bridges = m_bridges->of(c.info.text, c.info.words);
+  // Words typed as read weigh by how often the vault uses each (こうせい: 構成
+  // in 515 notes before 校正 in 3), not by their rarity.
+  std::size_t most_read = 0;
+  for (const Bridge& b : bridges)
+    if (b.how == "reading") most_read = std::max(most_read, b.stating);
+  for (Bridge& b : bridges) {
     if (b.loose && !m_loose) {
       c.held_back = true;
       continue;
@@ -554,9 +560,12 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
       }
     }
     // Its words share the weight: a phrase of three weighs as one word would.
-    alts.emplace_back(
-        Xapian::Query::OP_SCALE_WEIGHT, q,
-        bridge_weight(b.how) * (b.loose ? SCATTERED_WEIGHT : 1.0) / static_cast<double>(words.size()));
+    const double share = b.how == "reading" && most_read > 0
+                             ? static_cast<double>(b.stating) / static_cast<double>(most_read)
+                             : 1.0;
+    alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q,
+                      bridge_weight(b.how) * share * (b.loose ? SCATTERED_WEIGHT : 1.0) /
+                          static_cast<double>(words.size()));
     c.bridges.push_back(q);
     c.info.bridges.push_back(std::move(b));
   }

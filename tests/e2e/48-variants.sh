@@ -12,6 +12,8 @@ printf '取り扱い を 学ぶ。\n' >"$v/b.md"
 printf '研究 の 話。\n' >"$v/c.md"
 printf '研究室 の 話。\n' >"$v/g.md"
 printf '構成 を 変える。\n' >"$v/d.md"
+printf '構成 の 図。\n' >"$v/d2.md"
+printf '全体 の 構成。\n' >"$v/d3.md"
 printf '校正 する。\n' >"$v/e.md"
 printf 'オンライン検知 の 話。\n' >"$v/f.md"
 printf '検知 の 話。\n' >"$v/h.md"
@@ -24,7 +26,9 @@ expect "--exact: the spelling typed: $(paths --exact 取り扱い)" test "$(path
 expect "quoted: the text itself: $(paths '"取り扱い"')" test "$(paths '"取り扱い"')" = "b.md "
 expect "けんきゅう finds 研究, inside 研究室 too: $(paths けんきゅう)" test "$(paths けんきゅう)" = "c.md g.md "
 expect "kenkyuu finds 研究: $(paths kenkyuu)" test "$(paths kenkyuu)" = "c.md g.md "
-expect "こうせい finds each word read so: $(paths こうせい)" test "$(paths こうせい)" = "d.md e.md "
+expect "こうせい finds each word read so: $(paths こうせい)" test "$(paths こうせい)" = "d.md d2.md d3.md e.md "
+first=$(cd "$v" && "$SEARCHER" --index "$WORK/idx" --paths --limit 1 こうせい 2>/dev/null)
+expect "こうせい ranks the word the vault uses more first (構成, not the rarer 校正): $first" test "$first" != e.md
 expect "検知 is no spelling of オンライン検知: $(paths オンライン検知)" test "$(paths オンライン検知)" = "f.md "
 how() {
   (cd "$v" && "$SEARCHER" --index "$WORK/idx" --json "$1" 2>/dev/null) |

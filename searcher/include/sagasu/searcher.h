@@ -76,7 +76,7 @@ struct Bridge {
   /// A general pair (dictionary, sound) the vault does not support
   /// (Bridges::of): it ranks and counts only with --loose.
   bool loose = false;
-  std::size_t stating = 0;  ///< gloss, abbreviation, link: the notes stating it
+  std::size_t stating = 0;  ///< gloss, abbreviation, link: the notes stating it; reading: the notes using it
   bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
 };
 
