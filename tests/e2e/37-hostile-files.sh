@@ -34,6 +34,10 @@ rm -r "$v/.sagasu"
 mkdir -p "$WORK/dict-fifo"
 mkfifo "$WORK/dict-fifo/edict"
 check hostile-edict-fifo env SAGASU_EDICT="$WORK/dict-fifo" timeout 60 "$INDEXER" --vault "$v" --index "$WORK/idx2"
+# A FIFO as IPAdic's CSV file: one warning naming the folder, no hang.
+mkdir -p "$WORK/ipadic-fifo"
+mkfifo "$WORK/ipadic-fifo/Noun.csv"
+check hostile-ipadic-fifo env SAGASU_IPADIC="$WORK/ipadic-fifo" timeout 60 "$INDEXER" --vault "$v" --index "$WORK/idx4"
 dict="$SAGASU_SRC/tests/e2e/fixtures/dictionary"
 SAGASU_EDICT="$dict" T "$INDEXER" --vault "$v" --index "$WORK/idx3" --quiet
 cache=$(find "$WORK/cache" -type f | head -1)
