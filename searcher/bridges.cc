@@ -23,6 +23,33 @@ bool latin_word(const std::string& w) {
                                    [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
 
+// The readings a word typed in Hepburn may have with its long vowels
+// written: ウ after a kana of the o or u column, wherever it may stand
+// (トキョ: トウキョ, トキョウ, トウキョウ), for the first four of them.
+std::vector<std::string> long_vowels(const std::string& kana) {
+  constexpr std::string_view O_U = "オコソトノホモヨロゴゾドボポョォウクスツヌフムユルグズヅブプュゥ";
+  constexpr std::size_t MAX_PLACES = 4;
+  std::vector<std::size_t> places;  // byte offsets after such a kana, not before a ウ already
+  for (std::size_t i = 0; i < kana.size() && places.size() < MAX_PLACES;) {
+    const std::size_t at = i;
+    unicode::next_code_point(kana, i);
+    if (O_U.find(kana.substr(at, i - at)) != std::string_view::npos && kana.compare(i, 3, "ウ") != 0)
+      places.push_back(i);
+  }
+  std::vector<std::string> out;
+  for (std::size_t mask = 1; mask < (std::size_t{1} << places.size()); ++mask) {
+    std::string longer;
+    std::size_t from = 0;
+    for (std::size_t p = 0; p < places.size(); ++p)
+      if (mask & (std::size_t{1} << p)) {
+        longer += kana.substr(from, places[p] - from) + "ウ";
+        from = places[p];
+      }
+    out.push_back(longer + kana.substr(from));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Bridge> Bridges::stated(const std::string& key) const {
@@ -76,7 +103,14 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   if (words.size() == 1 && m_db.get_termfreq(words[0]) == 0)
     if (const std::string kana = romaji_to_katakana(words[0]); !kana.empty()) {
       if (in_notes(phrase(m_analyzer.words(kana))) > 0) out.insert(out.begin(), {kana, "romaji"});
-      if (unicode::length(kana) >= MIN_READING) add_read_as(kana, out);
+      if (unicode::length(kana) >= MIN_READING) {
+        // Hepburn often leaves a long vowel out (kenkyu, tokyo): where the
+        // reading as typed names no word, the readings with it written.
+        const std::size_t before = out.size();
+        add_read_as(kana, out);
+        for (const std::string& longer : long_vowels(kana))
+          if (out.size() == before) add_read_as(longer, out);
+      }
     }
   add_spellings(joined, out);
   // A word typed in hiragana as it is read (けんきゅう: 研究).

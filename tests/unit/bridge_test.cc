@@ -611,6 +611,8 @@ TEST_CASE("Bridge tier: another spelling, and a word typed as it is read", "[bri
   // Typed as read: each word of the vault read so (こうせい: both).
   CHECK(bridges("けんきゅう") == std::map<std::string, std::string>{{"研究", "reading"}});
   CHECK(bridges("kenkyuu") == std::map<std::string, std::string>{{"研究", "reading"}});
+  // Hepburn without its long vowel: the reading with it written.
+  CHECK(bridges("kenkyu") == std::map<std::string, std::string>{{"研究", "reading"}});
   CHECK(bridges("こうせい") == std::map<std::string, std::string>{{"構成", "reading"}, {"校正", "reading"}});
   // Katakana is no okurigana: オンライン検知 is not 検知.
   CHECK(bridges("オンライン検知").count("検知") == 0);
