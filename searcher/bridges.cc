@@ -50,6 +50,12 @@ std::vector<std::string> long_vowels(const std::string& kana) {
   return out;
 }
 
+// Counted words, the most counted first (ties in the order given).
+void most_first(std::vector<std::pair<double, std::string>>& counted) {
+  std::stable_sort(counted.begin(), counted.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+}
+
 }  // namespace
 
 std::vector<Bridge> Bridges::stated(const std::string& key) const {
@@ -123,9 +129,8 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   std::set<std::string> seen{unicode::nfkc_casefold(key), unicode::nfkc_casefold(text)};
   std::size_t capped = 0;
   for (auto& b : out) {
-    const bool same_word = b.how == "okurigana" || b.how == "reading";
-    if ((same_word || capped < MAX_BRIDGES) && seen.insert(unicode::nfkc_casefold(b.equivalent)).second) {
-      capped += same_word ? 0 : 1;
+    if ((same_word(b) || capped < MAX_BRIDGES) && seen.insert(unicode::nfkc_casefold(b.equivalent)).second) {
+      capped += same_word(b) ? 0 : 1;
       unique.push_back(std::move(b));
     }
   }
@@ -263,10 +268,10 @@ void Bridges::add_read_as(const std::string& kana, std::vector<Bridge>& out) con
   for (std::string& form : m_dictionary.written(kana))
     if (const double n = at_most(m_analyzer.words(form)); n > 0) used.emplace_back(n, std::move(form));
   // Counted exactly: the forms the most notes may hold.
-  std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  most_first(used);
   if (used.size() > MAX_COUNTED) used.resize(MAX_COUNTED);
   for (auto& [n, form] : used) n = in_notes(phrase(m_analyzer.words(form)));
-  std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  most_first(used);
   for (std::size_t i = 0; i < used.size() && i < MAX_READ_AS && used[i].first > 0; ++i)
     out.push_back({std::move(used[i].second), "reading", false, static_cast<std::size_t>(used[i].first)});
 }
@@ -297,8 +302,7 @@ bool Bridges::vaults_word(const std::vector<std::string>& piece, const std::vect
     if (const double n = at_most(m_analyzer.words(e.equivalent)); n > japanese_notes)
       others.emplace_back(n, e.equivalent);
   }
-  std::stable_sort(others.begin(), others.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  most_first(others);
   for (std::size_t i = 0; i < others.size() && i < MAX_COUNTED; ++i)
     if (in_notes(phrase(m_analyzer.words(others[i].second))) > japanese_notes) return false;
   return true;

@@ -24,6 +24,11 @@
 
 namespace sagasu {
 
+/// A spelling or a reading of the word itself (取扱い, 研究 for けんきゅう), not an equivalent of it.
+inline bool same_word(const Bridge& b) {
+  return b.how == "okurigana" || b.how == "reading";
+}
+
 class Bridges {
  public:
   /// dictionary: the dictionaries looked words up in (Dictionary::system()).

@@ -543,20 +543,16 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     Xapian::Query q = equivalent_query(words, c, match);
     // Another spelling or a reading of the word is found inside the vault's
     // words, as the word typed is (引数 in 仮引数, 研究 in 研究室).
-    if (b.how == "okurigana" || b.how == "reading") {
-      constexpr std::size_t MAX_CONTAINING = 100;
+    if (same_word(b)) {
       const std::vector<std::string> found =
-          this->words().containing(fold_query(b.equivalent), WordList::Side::Folding, MAX_CONTAINING + 1);
-      if (!found.empty() && found.size() <= MAX_CONTAINING) {
+          this->words().containing(fold_query(b.equivalent), WordList::Side::Folding, MAX_WEIGHED_WORDS + 1);
+      if (!found.empty() && found.size() <= MAX_WEIGHED_WORDS) {
         for (const std::string& w : found) {
           c.alternatives.push_back({{w}, false});
           match.words.insert(w);
         }
-        std::vector<Xapian::Query> terms(found.begin(), found.end());
         q = Xapian::Query(Xapian::Query::OP_OR, q,
-                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                        Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()),
-                                        SUBSTRING_WEIGHT / static_cast<double>(terms.size())));
+                          Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any_word(found), SUBSTRING_WEIGHT));
       }
     }
     // Its words share the weight: a phrase of three weighs as one word would.
@@ -713,7 +709,11 @@ Xapian::Query QueryBuilder::words_containing(std::string_view piece) const {
   const std::vector<std::string> found =
       words().containing(piece, WordList::Side::Folding, std::numeric_limits<std::size_t>::max());
   if (found.empty()) return Xapian::Query::MatchNothing;
-  std::vector<Xapian::Query> terms(found.begin(), found.end());
+  return any_word(found);
+}
+
+Xapian::Query QueryBuilder::any_word(const std::vector<std::string>& words) {
+  std::vector<Xapian::Query> terms(words.begin(), words.end());
   // Weighed while they are few, sharing the weight as a phrase's words do
   // (words with rare letters in them would otherwise lift a substring-only
   // hit above a bridge or a word): an OR's terms score the same on one index
@@ -721,7 +721,6 @@ Xapian::Query QueryBuilder::words_containing(std::string_view piece) const {
   // statistics (and OP_MAX crashes under a filter over three shards). Many
   // words (a string of one or two letters) only select: an OR of thousands
   // costs several times a synonym's merge.
-  constexpr std::size_t MAX_WEIGHED_WORDS = 100;
   if (terms.size() <= MAX_WEIGHED_WORDS)
     return Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
                          Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()),

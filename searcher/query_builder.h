@@ -182,6 +182,10 @@ class QueryBuilder {
                           bool& exact) const;
   /// The notes with a word whose folding contains the letters and digits.
   Xapian::Query words_containing(std::string_view piece) const;
+  /// Any of the words: an OR sharing one word's weight, or, above
+  /// MAX_WEIGHED_WORDS of them, a synonym that only selects.
+  static Xapian::Query any_word(const std::vector<std::string>& words);
+  static constexpr std::size_t MAX_WEIGHED_WORDS = 100;
   const WordList& words() const;
   /// How rare the words are in the notes: the sum of their idf.
   double rarity(const std::vector<std::string>& words) const;

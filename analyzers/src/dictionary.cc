@@ -213,18 +213,23 @@ class ReadingLines {
   std::unordered_map<std::string, std::string> m_keys;  // each word's key, computed once
 };
 
+// IPAdic's CSV files in folder, in name order ("": none).
+std::vector<fs::path> csv_files(const std::string& folder) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!folder.empty())
+    for (const auto& f : fs::directory_iterator(folder, ec))
+      if (f.path().extension() == ".csv") files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 // IPAdic's words and readings. A CSV line is
 // "取扱い,832,832,7127,動詞,自立,*,*,五段・ワ行促音便,連用形,取扱う,トリアツカイ,トリアツカイ":
 // the word as written, the word it inflects in the eleventh field, its reading in the twelfth.
 void add_readings(const std::string& folder, ReadingLines& out) {
-  if (folder.empty()) return;
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& f : fs::directory_iterator(folder, ec))
-    if (f.path().extension() == ".csv") files.push_back(f.path().string());
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files)
-    for (std::string_view line : strings::split(read_euc_jp(file), '\n')) {
+  for (const fs::path& file : csv_files(folder))
+    for (std::string_view line : strings::split(read_euc_jp(file.string()), '\n')) {
       if (line.find('"') != std::string_view::npos) continue;  // a quoted comma: no word of ours
       const std::vector<std::string> f = strings::split(line, ',');
       if (f.size() >= 12) out.add(f[0], f[11], f[10]);
@@ -307,10 +312,7 @@ std::string cache_file(const std::string& folder, const std::string& reading_fol
   if (!folder.empty())
     for (const char* name : {"edict", "enamdict"})
       if (fs::exists(fs::path(folder) / name, ec)) files.push_back(fs::path(folder) / name);
-  if (!reading_folder.empty())
-    for (const auto& f : fs::directory_iterator(reading_folder, ec))
-      if (f.path().extension() == ".csv") files.push_back(f.path());
-  std::sort(files.begin(), files.end());
+  for (fs::path& f : csv_files(reading_folder)) files.push_back(std::move(f));
   for (const fs::path& f : files) {
     const auto size = fs::file_size(f, ec);
     const auto time = fs::last_write_time(f, ec);
@@ -488,13 +490,15 @@ std::vector<std::string> Dictionary::spellings(std::string_view word, Analyzer& 
   if (unicode::length(typed.kanji) < MIN_KANJI || !okurigana(word)) return out;
   struct Form {
     std::string text;
+    Kanji kanji;
     std::vector<std::string> readings, lemmas;
   };
   const auto form_of = [&](std::string text) {
     const std::string key = analyzer.key(text);
     std::vector<std::string> lemmas = flagged(key, "l");
     lemmas.push_back(text);
-    return Form{std::move(text), readings(key), std::move(lemmas)};
+    Kanji kanji(text);
+    return Form{std::move(text), std::move(kanji), readings(key), std::move(lemmas)};
   };
   const auto share = [](const std::vector<std::string>& a, const std::vector<std::string>& b) {
     return std::find_first_of(a.begin(), a.end(), b.begin(), b.end()) != a.end();
@@ -514,7 +518,7 @@ std::vector<std::string> Dictionary::spellings(std::string_view word, Analyzer& 
     if (query.readings.empty() && f.readings.empty()) continue;  // no reading known: 生き物 is not 生物
     const bool same = !query.readings.empty() && !f.readings.empty()
                           ? share(query.readings, f.readings) || share(lemmas, f.lemmas)
-                          : typed.shortens(Kanji(f.text)) || Kanji(f.text).shortens(typed);
+                          : typed.shortens(f.kanji) || f.kanji.shortens(typed);
     if (same) out.push_back(std::move(f.text));
   }
   return out;

@@ -9,10 +9,10 @@
 // mapped: the indexer makes it, the searcher looks words up in it (and keeps
 // only the equivalents whose words the index has, so every bridge can match).
 // Without the dictionaries there is none; the vault's glossary still works.
-// The same table holds IPAdic's readings (Debian's mecab-ipadic, CSV files
-// in EUC-JP, BSD-style licence): a word written with kanji and how it is
-// read (取扱い: トリアツカイ), both ways, for spelling variants and searches
-// typed as the reading.
+// The same table holds the readings of IPAdic (Debian's mecab-ipadic, CSV
+// files in EUC-JP, BSD-style licence) and of EDICT's headwords: a word
+// written with kanji and how it is read (取扱い: トリアツカイ), both ways, for
+// spelling variants and searches typed as the reading.
 #pragma once
 
 #include <array>

@@ -99,8 +99,8 @@ struct Note {
   /// note is found by it as grep finds it in the file; it weighs nothing in ranking.
   std::string unshown;
   std::vector<Link> links;
-  /// Spans of Note::text shown by links to other notes of the vault
-  /// ([[page]], [text](other.md)): words that name another note.
+  /// Spans of Note::text shown by Markdown links to other notes of the vault
+  /// ([text](other.md); not wikilinks): words that name another note.
   std::vector<std::pair<std::size_t, std::size_t>> link_text;
   std::vector<Citation> citations;  ///< distinct, in order of first appearance
   std::vector<Relation> relations;
