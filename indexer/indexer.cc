@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "entity_pass.h"
@@ -15,9 +17,11 @@
 #include "index_metadata.h"
 #include "index_settings.h"
 #include "index_state.h"
+#include "index_store.h"
 #include "index_writer.h"
 #include "sagasu/dictionary.h"
 #include "sagasu/index_error.h"
+#include "sagasu/index_layout.h"
 #include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "shard_set.h"
@@ -137,6 +141,57 @@ IndexReport run_index(const IndexOptions& given) {
   } catch (const Xapian::Error& e) {
     throw index_failure(opts.index, e, "rebuild it with --rebuild");
   }
+}
+
+namespace {
+
+// The table of generation `name` (at path) that a fault is in, each checked
+// alone ("gen-000002/docdata.glass"), else the generation's name.
+std::string damaged_table(const std::string& path, const std::string& name) {
+  for (const char* table : {"postlist", "docdata", "termlist", "position", "spelling", "synonym"}) {
+    const std::string file = fmt::format("{}/{}.glass", path, table);
+    if (!std::filesystem::exists(file)) continue;
+    try {
+      if (Xapian::Database::check(file, 0, nullptr) == 0) continue;
+    } catch (const Xapian::Error&) {
+    }
+    return fmt::format("{}/{}.glass", name, table);
+  }
+  return name;
+}
+
+}  // namespace
+
+CheckReport check_index(const IndexOptions& opts) {
+  const auto started = std::chrono::steady_clock::now();
+  if (!std::filesystem::is_directory(opts.index)) throw Error(fmt::format("{}: no index here", opts.index));
+  const IndexStore store(opts.index, opts.wait, false);
+  std::vector<std::string> generations = store.shards();
+  if (generations.empty()) generations.push_back(store.current());
+  CheckReport report;
+  for (const std::string& name : generations) {
+    if (name.empty())
+      throw Error(
+          fmt::format("{}: not an index (its {} names no generation)", opts.index, layout::STUB_FILE));
+    const std::string path = store.path_of(name);
+    std::ostringstream faults;
+    try {
+      if (Xapian::Database::check(path, 0, &faults) > 0) {
+        std::string first = faults.str();
+        throw damaged_index(
+            opts.index, fmt::format("{}: {}", damaged_table(path, name), first.substr(0, first.find('\n'))),
+            "rebuild it with --rebuild");
+      }
+      report.notes += Xapian::Database(path).get_doccount();
+    } catch (const Xapian::Error& e) {
+      if (!system_refusal(e).empty()) throw index_failure(opts.index, e, "rebuild it with --rebuild");
+      throw damaged_index(opts.index, fmt::format("{}: {}", damaged_table(path, name), e.get_description()),
+                          "rebuild it with --rebuild");
+    }
+    ++report.generations;
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
 }
 
 namespace {

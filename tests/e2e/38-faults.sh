@@ -121,6 +121,30 @@ printf 'garbage' | dd of="$gen/sagasu-facets" bs=1 seek=40 conv=notrunc 2>/dev/n
 truncate -s 100 "$gen/sagasu-words"
 expect "damaged: broken facet columns and word list are not used" [ "$(paths "$WORK/idx" MegaScale)" = "$good" ]
 check damaged-side-files "$SEARCHER" --index "$WORK/idx" --limit 2 --facets venue MegaScale
+# Damage where an update does not read: a block of other notes' stored text
+# (600 notes, so the stored text spans 77 blocks). The update adds a note and
+# commits (it reads only what it changes); the searcher meets the damage;
+# --check reads every table and says so first. After --rebuild it finds none.
+big=$WORK/big-vault
+for k in $(seq 1 12); do
+  mkdir -p "$big/copy-$k"
+  find "$VAULT" -name '*.md' -exec cp {} "$big/copy-$k/" \;
+done
+"$INDEXER" --vault "$big" --index "$WORK/big" --quiet
+check check-sound "$INDEXER" --index "$WORK/big" --check
+python3 - "$(ls -d "$WORK"/big/gen-*)/docdata.glass" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, 'rb').read())
+b[20 * 8192:21 * 8192] = bytes(8192)
+open(p, 'wb').write(b)
+PY
+printf '# 新しいノート\n\n損傷のテスト。\n' >"$big/new-note.md"
+expect "damage an update does not read: the update commits" "$INDEXER" --vault "$big" --index "$WORK/big" --quiet
+check check-damaged "$INDEXER" --index "$WORK/big" --check
+"$INDEXER" --vault "$big" --index "$WORK/big" --rebuild --quiet
+expect "damage found by --check: --rebuild recovers" "$INDEXER" --index "$WORK/big" --check --quiet
+check check-usage "$INDEXER" --index "$WORK/big" --check --rebuild
 
 # A lock left by a writer that is gone (killed, its machine down): the lock
 # file still names it, but nobody holds the lock. The next run takes it over and says so.

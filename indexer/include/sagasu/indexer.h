@@ -125,6 +125,21 @@ std::vector<std::string> settle_options(IndexOptions& opts);
 /// problems with the vault or the index itself throw sagasu::Error.
 IndexReport run_index(const IndexOptions& opts);
 
+/// What check_index read.
+struct CheckReport {
+  std::size_t generations = 0;  ///< generation folders read (one per shard)
+  std::size_t notes = 0;
+  double seconds = 0;
+};
+
+/// Reads every table of the index's current generation (each shard's), as
+/// xapian-check does, holding the writer lock (opts.wait: waits for it). An
+/// update reads only what it changes, so damage elsewhere (a block of
+/// another note's stored text) would show only when a search reads it.
+/// Throws Error: the index is damaged (the generation and the fault named),
+/// or cannot be read (the system's reason).
+CheckReport check_index(const IndexOptions& opts);
+
 /// How a watch waits for changes to settle.
 struct WatchSettings {
   /// A batch starts when the vault has been quiet this long (an editor's save
