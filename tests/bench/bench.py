@@ -4,6 +4,7 @@
   files    VAULT EXT            count, bytes and first path of the files the indexer takes
   groonga  ...                  Groonga load+index and in-process query latency
   oneshot  -- CMD...            median wall time of a whole process
+  rank     ...                  Sagasu's ranking of the judged queries (data/labels/ranking)
   report   ...                  the Markdown tables from the per-vault results
 
 Every result is written as JSON or TSV under the work folder, so the report
@@ -35,8 +36,9 @@ def wanted(name, exts):
 def vault_files(vault, ext):
     """(relative path, absolute path) of every file the indexer would index, sorted.
 
-    The same rules as indexer.cc's walk(): hidden names skipped, symbolic links
-    to folders not followed (links to files are), only the wanted endings,
+    The same rules as the indexer's walk (vault_walk.cc): hidden names skipped,
+    symbolic links to folders not followed (links to files only to a file inside
+    the vault), only the wanted endings,
     nothing over the size limit, nothing that is not UTF-8. Groonga gets exactly
     these files, so both engines index the same text.
     """
@@ -54,6 +56,8 @@ def vault_files(vault, ext):
                     stack.append(Path(entry.path))
                 continue
             if not wanted(entry.name, exts) or not entry.is_file(follow_symlinks=True):
+                continue
+            if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(root):
                 continue
             if os.stat(entry.path).st_size > MAX_FILE_BYTES:
                 continue
@@ -142,6 +146,72 @@ def read_samples(raw_tsv):
             q, _run, ms, _total = line.rstrip("\n").split("\t")
             by_q.setdefault(int(q), []).append(float(ms))
     return by_q
+
+
+# --- ranking of judged queries ----------------------------------------------------------
+def read_judged(path):
+    """(id, category, query, {path: grade}) of each judged query (data/labels/ranking: id,
+    category, query, filter, "grade:path | …"). Queries with a filter are left out: Groonga's
+    table has no kind column."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            qid, category, query, filt, relevant = line.rstrip("\n").split("\t")
+            if filt:
+                continue
+            grades = {}
+            for entry in relevant.split(" | "):
+                g, rel = entry.split(":", 1)
+                grades[rel] = int(g)
+            out.append((qid, category, query, grades))
+    return out
+
+
+def judged_scores(judged, ranked):
+    """Recall@10, nDCG@10 and MRR per category and "overall", as tests/eval/eval.cc scores
+    them; ranked: query id → the paths an engine ranked first."""
+    per = {}
+    for qid, category, _, grades in judged:
+        top = ranked.get(qid, [])[:10]
+        found = [i for i, p in enumerate(top) if p in grades]
+        dcg = sum((2 ** grades[top[i]] - 1) / math.log2(i + 2) for i in found)
+        ideal = sorted(grades.values(), reverse=True)[:10]
+        idcg = sum((2 ** g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
+        row = (len(found) / min(10, len(grades)), dcg / idcg if idcg else 1, 1 / (found[0] + 1) if found else 0)
+        for key in (category, "overall"):
+            per.setdefault(key, []).append(row)
+    return {k: {"n": len(v), "recall": statistics.mean(r[0] for r in v), "ndcg": statistics.mean(r[1] for r in v),
+                "mrr": statistics.mean(r[2] for r in v)} for k, v in per.items()}
+
+
+def cmd_rank(a):
+    """The searcher's ranked list (hits, then what it lists beyond them) of each judged query."""
+    judged = read_judged(a.judged)
+    ranked = {}
+    for qid, _, query, _ in judged:
+        out = subprocess.run([a.searcher, "--index", a.index, "--json", "--limit", "10", "--", query],
+                             capture_output=True, text=True)
+        d = json.loads(out.stdout) if out.stdout.strip() else {}
+        ranked[qid] = [h["path"] for h in d.get("hits", []) + d.get("beyond", [])]
+    Path(a.out).write_text(json.dumps(judged_scores(judged, ranked), indent=1), encoding="utf-8")
+
+
+def groonga_ranking(db, work, tokenizer, judged):
+    """Groonga's top 10 of each judged query: every word a quoted phrase, all required (as
+    the searcher takes them), ties by path."""
+    qfile = work / f"judged-{tokenizer}.grn"
+    with open(qfile, "w", encoding="utf-8") as f:
+        for _, _, query, _ in judged:
+            words = " ".join('"' + w.replace("\\", "\\\\").replace('"', '\\"') + '"' for w in query.split())
+            f.write("select Docs --match_columns body --query " + groonga_quote(words) +
+                    " --output_columns _key --limit 10 --sort_keys -_score,_key\n")
+    qout = work / f"judged-{tokenizer}.out"
+    subprocess.run(["groonga", str(db)], stdin=open(qfile, "rb"), stdout=open(qout, "wb"), check=True)
+    ranked = {}
+    for (qid, _, _, _), r in zip(judged, responses(qout.read_text(encoding="utf-8"))):
+        ranked[qid] = [row[0] for row in r[1][0][2:]] if r[0][0] == 0 else []
+    return judged_scores(judged, ranked)
 
 
 # --- Groonga ------------------------------------------------------------------------
@@ -317,6 +387,8 @@ def cmd_groonga(a):
     queries = read_queries(a.queries)
     mix = [(i, q) for i, q in enumerate(queries) if groonga_runs(q)]
     result["modes"] = {mode: run_mix(db, work, a.tokenizer, mix, mode, a) for mode in MODES}
+    if a.judged:
+        result["ranking"] = groonga_ranking(db, work, a.tokenizer, read_judged(a.judged))
     # The whole search (top 10, drilldown, snippets) is the row the tables compare.
     full = result["modes"]["snippets"]
     result.update(queries=full["queries"], p50_ms=full["p50_ms"], p95_ms=full["p95_ms"], p99_ms=full["p99_ms"],
@@ -524,6 +596,27 @@ def cmd_report(a):
                              f"{fnum(b.get('p95_ms'))} | {fnum(m.get('p50_ms'))} | {fnum(m.get('p95_ms'))} |")
         lines.append("")
 
+    judged = [v for v in vaults if (work / "results" / v / "ranking-sagasu.json").exists()]
+    if judged:
+        lines += ["## Ranking of the judged queries", "",
+                  "nDCG@10 per category of `data/labels/ranking/VAULT.tsv` (queries judged by reading the notes; "
+                  "scored as `tests/eval/eval.cc` scores them, the same code for every engine). Sagasu: `searcher "
+                  "--json --limit 10`, its hits then what it lists beyond them, with the dictionaries this machine "
+                  "has. Groonga: `select --match_columns body --query '\"w1\" \"w2\"' --sort_keys -_score,_key "
+                  "--limit 10` on the table above (every word a phrase, all required).", "",
+                  "| vault | category | queries | sagasu | groonga bigram | groonga mecab |",
+                  "|---|---|---:|---:|---:|---:|"]
+        for v in judged:
+            d = work / "results" / v
+            ours = json.loads((d / "ranking-sagasu.json").read_text(encoding="utf-8"))
+            theirs = {tok: json.loads(p.read_text(encoding="utf-8")).get("ranking", {})
+                      for tok in ("TokenBigram", "TokenMecab") if (p := d / f"groonga-{tok}.json").exists()}
+            for cat in sorted(ours, key=lambda c: (c == "overall", c)):
+                cells = [fnum(theirs.get(tok, {}).get(cat, {}).get("ndcg"), 3) for tok in ("TokenBigram", "TokenMecab")]
+                label = f"**{cat}**" if cat == "overall" else cat
+                lines.append(f"| {v} | {label} | {ours[cat]['n']} | {fnum(ours[cat]['ndcg'], 3)} | {' | '.join(cells)} |")
+        lines.append("")
+
     remote = [v for v in vaults if (work / "results" / v / "remote-tcp-raw.tsv").exists()]
     if remote:
         lines += ["## Remote shards against local", "",
@@ -626,7 +719,14 @@ def main():
     p.add_argument("--oneshot-runs", type=int, default=20)
     p.add_argument("--keep-db", action="store_true")
     p.add_argument("--facets", help="every note's facet values (sagasu-bench-queries --export-facets)")
+    p.add_argument("--judged", help="judged queries of this vault (data/labels/ranking/VAULT.tsv)")
     p.set_defaults(func=cmd_groonga)
+    p = sub.add_parser("rank")
+    p.add_argument("--searcher", required=True)
+    p.add_argument("--index", required=True)
+    p.add_argument("--judged", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_rank)
     p = sub.add_parser("oneshot")
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("cmd", nargs=argparse.REMAINDER)
