@@ -60,7 +60,7 @@ bool HitBuilder::matches(const Xapian::Query& q, const Xapian::Query& only) cons
 void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only, Hit& hit) const {
   // Highlights: whole words always; substrings only for the pieces this note has not as words.
   const MatchTerms& match = m_query.match;
-  hit.terms = MatchTerms{match.words, match.stems, {}, match.literals, match.phrases};
+  hit.terms = MatchTerms{match.words, {}, match.literals, match.phrases};
   std::optional<NoteText> text;
   for (const Chunk& c : m_query.chunks) {
     // Word tier: the piece's word query (phrase positions included) matches this note.

@@ -54,6 +54,27 @@ std::string english_plural(const std::string& w) {
   return w + "s";
 }
 
+// What a lower-case English word may inflect: itself, and the word without
+// -s, -es, -ies, -ed or -ing (an e put back, a doubled consonant undone):
+// studies → study; learned → learn; running → run; used → use.
+std::vector<std::string> english_bases(const std::string& w) {
+  std::vector<std::string> out{w};
+  const auto ends = [&](std::string_view e) {
+    return w.size() > e.size() + 1 && w.compare(w.size() - e.size(), e.size(), e) == 0;
+  };
+  // An ending, and what it replaced.
+  constexpr std::pair<std::string_view, std::string_view> ENDINGS[] = {
+      {"ies", "y"}, {"ied", "y"}, {"es", ""}, {"s", ""}, {"ed", ""}, {"ed", "e"}, {"ing", ""}, {"ing", "e"}};
+  for (const auto& [end, back] : ENDINGS) {
+    if (!ends(end) || (end == "s" && ends("ss"))) continue;
+    std::string base = w.substr(0, w.size() - end.size()) + std::string(back);
+    if (back.empty() && end != "s" && end != "es" && base.size() >= 3 && base.back() == base[base.size() - 2])
+      out.push_back(base.substr(0, base.size() - 1));
+    out.push_back(std::move(base));
+  }
+  return out;
+}
+
 Xapian::Query phrase_of(const std::vector<std::string>& words, const std::string& prefix) {
   std::vector<Xapian::Query> terms;
   for (const auto& w : words) terms.emplace_back(prefix + w);
@@ -414,15 +435,13 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   c.info.phrase = phrase;
   WordsAndStems ws = words_and_stems(m_analyzer, m_exact ? text : as_one_word(m_analyzer, text));
   c.info.words = std::move(ws.words);
-  c.info.stems = std::move(ws.stems);
-  for (const auto& stem : c.info.stems)
-    if (!stem.empty()) match.stems.insert(stem);
   // Highlights: a compound's pieces where they are together (apart too when loose).
   if (m_loose && !phrase)
     match.words.insert(c.info.words.begin(), c.info.words.end());
   else
     match.add_together(c.info.words);
-  add_word_tier(c, phrase, prefix);
+  add_word_tier(c, phrase, prefix, ws.stems.size() == 1 ? ws.stems[0] : std::string());
+  match.words.insert(c.info.inflections.begin(), c.info.inflections.end());
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
   // A quoted phrase is the text itself: no equivalent stands for it.
   if (prefix.empty() && m_bridges && !m_exact && !phrase && !no_bridge && !c.info.words.empty())
@@ -444,7 +463,41 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   return c;
 }
 
-void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefix) const {
+std::vector<std::string> QueryBuilder::inflections(const std::string& word, const std::string& stem) const {
+  // The vault's words that inflect the same word as this one and share its
+  // stem (iterator: iterators; learning: learn, learns, learned), never the
+  // derivations the stem also covers (iterator: not iteration or iterate;
+  // general: not generally). Each base's words are looked up by its start
+  // (an e or y left out: using, studies).
+  constexpr std::size_t MAX_SCANNED = 5000, MAX_FORMS = 12;
+  if (english_plural(word).empty()) return {};
+  const std::vector<std::string> bases = english_bases(word);
+  const Xapian::Stem stemmer("english");
+  std::vector<std::string> out;
+  std::set<std::string> scanned;
+  for (const std::string& base : bases) {
+    const std::string start =
+        base.back() == 'e' || base.back() == 'y' ? base.substr(0, base.size() - 1) : base;
+    if (start.size() < 2 || !scanned.insert(start).second) continue;
+    std::size_t n = 0;
+    for (auto t = m_db.allterms_begin(start); t != m_db.allterms_end(start) && n < MAX_SCANNED; ++t, ++n) {
+      const std::string form = *t;
+      if (form == word || english_plural(form).empty() || stemmer(form) != stem ||
+          std::find(out.begin(), out.end(), form) != out.end())
+        continue;
+      const std::vector<std::string> theirs = english_bases(form);
+      if (std::any_of(theirs.begin(), theirs.end(), [&](const std::string& b) {
+            return std::find(bases.begin(), bases.end(), b) != bases.end();
+          }))
+        out.push_back(form);
+      if (out.size() == MAX_FORMS) return out;
+    }
+  }
+  return out;
+}
+
+void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefix,
+                                 const std::string& stem) const {
   const auto& words = c.info.words;
   const std::string title_prefix(schema::TITLE.prefix);
   if (words.size() == 1) {
@@ -462,10 +515,17 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
     // A word of a name written as one, as typed.
     c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(part));
     c.alternatives.push_back({{part}, false});
-    if (!c.info.stems[0].empty() && !phrase) {
-      const std::string stem = std::string(schema::STEM.prefix) + c.info.stems[0];
-      c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(stem));
-      c.alternatives.push_back({{stem}, false});
+    // The word and its inflections as one more term, their counts together:
+    // a note saying iterators weighs as one saying iterator.
+    if (!stem.empty() && !phrase) {
+      std::vector<Xapian::Query> forms{Xapian::Query(words[0])};
+      for (std::string& form : inflections(words[0], stem)) {
+        forms.emplace_back(form);
+        c.alternatives.push_back({{form}, false});
+        c.info.inflections.push_back(std::move(form));
+      }
+      c.word = Xapian::Query(Xapian::Query::OP_OR, c.word,
+                             Xapian::Query(Xapian::Query::OP_SYNONYM, forms.begin(), forms.end()));
     }
     return;
   }

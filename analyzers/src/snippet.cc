@@ -100,9 +100,6 @@ bool SnippetGenerator::may_match(std::string_view text) const {
           return folded.find(w) != std::string::npos;
         }))
       return true;
-  for (const auto& st : m_terms.stems)
-    if (folded.find(st.substr(0, st.size() > 3 ? st.size() - 1 : st.size())) != std::string::npos)
-      return true;
   if (!m_terms.substrings.empty()) {
     const std::string kana = fold_text(text).text;
     for (const auto& sub : m_terms.substrings)
@@ -116,12 +113,11 @@ bool SnippetGenerator::may_match(std::string_view text) const {
 std::vector<std::pair<std::size_t, std::size_t>> SnippetGenerator::match_spans(std::string_view text) const {
   std::vector<std::pair<std::size_t, std::size_t>> raw;
   if (m_terms.empty() || !may_match(text)) return raw;
-  if (!m_terms.words.empty() || !m_terms.stems.empty() || !m_terms.phrases.empty()) {
+  if (!m_terms.words.empty() || !m_terms.phrases.empty()) {
     std::vector<Token> words;  // the word tokens, for the phrases
     for (Token& t : m_analyzer.analyze(text)) {
-      const bool hit =
-          t.kind != TokenKind::Stem ? m_terms.words.count(t.text) > 0 : m_terms.stems.count(t.text) > 0;
-      if (hit) raw.emplace_back(t.byte_begin, t.byte_end);
+      if (t.kind != TokenKind::Stem && m_terms.words.count(t.text) > 0)
+        raw.emplace_back(t.byte_begin, t.byte_end);
       if (t.kind == TokenKind::Word && !m_terms.phrases.empty()) words.push_back(std::move(t));
     }
     for (const auto& phrase : m_terms.phrases)

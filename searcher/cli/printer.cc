@@ -245,7 +245,7 @@ nlohmann::json explain_json(const SearchResult& res) {
     chunks.push_back({{"text", c.text},
                       {"phrase", c.phrase},
                       {"words", c.words},
-                      {"stems", c.stems},
+                      {"inflections", c.inflections},
                       {"synonyms", c.synonyms},
                       {"bridges", bridges_json(c.bridges)},
                       {"substring", c.substring},
@@ -257,14 +257,11 @@ nlohmann::json explain_json(const SearchResult& res) {
 void text_explain(std::string& out, const SearchResult& res) {
   out += "query pieces:\n";
   for (const auto& c : res.chunks) {
-    std::string stems;
-    for (const auto& s : c.stems)
-      if (!s.empty()) stems += (stems.empty() ? "" : " ") + s;
     out += fmt::format("  {}{}{}\n", c.phrase ? "\"" : "", c.text, c.phrase ? "\"" : "");
     out += fmt::format(
         "    word tier:      {}{}\n", join(c.words, " + "),
         c.words.size() > 1 ? (c.phrase ? "  (adjacent)" : "  (adjacent; scattered ranks lower)") : "");
-    if (!stems.empty()) out += fmt::format("    stems:          {}\n", stems);
+    if (!c.inflections.empty()) out += fmt::format("    inflections:    {}\n", join(c.inflections, " "));
     if (!c.synonyms.empty()) out += fmt::format("    other names:    {}\n", join(c.synonyms, " / "));
     if (!c.bridges.empty()) out += fmt::format("    bridge tier:    {}\n", bridges_text(c.bridges));
     if (!c.substring.empty())

@@ -340,6 +340,23 @@ TEST_CASE("Bridge tier: an equivalent matches itself and its plural, not its ste
   CHECK(hit_paths(s, "生成器") == std::set<std::string>{"ja.md", "plural.md"});
 }
 
+TEST_CASE("A typed English word matches its inflections, not its stem's other words", "[bridge]") {
+  const test::TestIndex index({{"plural.md", "Two iterators over a list.\n"},
+                               {"noun.md", "An iterator yields items.\n"},
+                               {"iteration.md", "Each iteration is cheap; iterate again.\n"},
+                               {"learned.md", "We learned it and learn more.\n"},
+                               {"learner.md", "A learner and its learning rate.\n"},
+                               {"studied.md", "They studied it.\n"},
+                               {"student.md", "A student of it.\n"}});
+  Searcher s(index.index);
+  // Stemmed alike (iter), but an iteration is no iterator.
+  CHECK(hit_paths(s, "iterator") == std::set<std::string>{"plural.md", "noun.md"});
+  CHECK(hit_paths(s, "iterators") == std::set<std::string>{"plural.md", "noun.md"});
+  // The word an -ing or -ed form inflects, and its other forms.
+  CHECK(hit_paths(s, "learning") == std::set<std::string>{"learned.md", "learner.md"});
+  CHECK(hit_paths(s, "studies") == std::set<std::string>{"studied.md"});
+}
+
 TEST_CASE("Exclusion is by word: -transformer keeps the notes saying transform", "[bridge]") {
   const test::TestIndex index({{"a.md", "python and a transformer model\n"},
                                {"b.md", "python code to transform data\n"},

@@ -14,7 +14,7 @@ std::vector<std::string> marked(const Fragment& f) {
 
 TEST_CASE("Snippet, picks the sentence with most distinct matched words", "[snippet]") {
   Analyzer a;
-  SnippetGenerator gen(a, {{"sdc", "検知"}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{"sdc", "検知"}, {}, {}, {}});
   const std::string text = "最初の文。SDC の話。オンラインで SDC をリアルタイム検知する。最後。";
   const auto frags = gen.generate(text, {}, 1);
   REQUIRE(frags.size() == 1);
@@ -24,7 +24,7 @@ TEST_CASE("Snippet, picks the sentence with most distinct matched words", "[snip
 
 TEST_CASE("Snippet, adjacent matched words are one highlighted span", "[snippet]") {
   Analyzer a;
-  SnippetGenerator gen(a, {{"本番", "クラスタ"}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{"本番", "クラスタ"}, {}, {}, {}});
   const auto frags = gen.generate("SDC 欠陥を本番クラスタから回収した。", {}, 1);
   REQUIRE(frags.size() == 1);
   CHECK(marked(frags[0]) == std::vector<std::string>{"本番クラスタ"});
@@ -32,7 +32,7 @@ TEST_CASE("Snippet, adjacent matched words are one highlighted span", "[snippet]
 
 TEST_CASE("Snippet, highlights the original form of a folded word", "[snippet]") {
   Analyzer a;
-  SnippetGenerator gen(a, {{"サーバ", "gpu"}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{"サーバ", "gpu"}, {}, {}, {}});
   const auto frags = gen.generate("ｻｰﾊﾞｰ と ＧＰＵ の話。", {}, 1);
   REQUIRE(frags.size() == 1);
   CHECK(marked(frags[0]) == std::vector<std::string>{"ｻｰﾊﾞｰ", "ＧＰＵ"});
@@ -40,7 +40,7 @@ TEST_CASE("Snippet, highlights the original form of a folded word", "[snippet]")
 
 TEST_CASE("Snippet, long sentences are cut at character boundaries", "[snippet]") {
   Analyzer a;
-  SnippetGenerator gen(a, {{"検知"}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{"検知"}, {}, {}, {}});
   std::string text;
   for (int i = 0; i < 100; ++i) text += "あいう";
   text += "検知";
@@ -59,7 +59,7 @@ TEST_CASE("Snippet, long sentences are cut at character boundaries", "[snippet]"
 
 TEST_CASE("Snippet, a trailing (Source: …) belongs to its sentence", "[snippet]") {
   Analyzer a;
-  SnippetGenerator gen(a, {{"aegis"}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{"aegis"}, {}, {}, {}});
   const std::string text = "前の文。AEGIS は検知する。(Source: Safeguarding (OSDI 2026)) 次の文。";
   const std::size_t b = text.find("Safeguarding");
   const std::vector<CitationSpan> cites{
@@ -75,7 +75,7 @@ TEST_CASE("Snippet, an unbalanced (Source: is looked at for a bounded length onl
   // sentence end scanning to the end of the line for the bracket that closes
   // it. A parenthetical that does not close within 1 KB is no citation.
   Analyzer a;
-  SnippetGenerator gen(a, {{"aegis"}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{"aegis"}, {}, {}, {}});
   const std::string long_title(2000, 'x');
   const std::string text = "AEGIS は検知する。(Source: " + long_title + ") 次の文。";
   const auto frags = gen.generate(text, {}, 1);
@@ -93,7 +93,7 @@ TEST_CASE("Snippet, an unbalanced (Source: is looked at for a bounded length onl
 TEST_CASE("Snippet, a match longer than the budget is cut, the fragment keeps its budget", "[snippet]") {
   Analyzer a;
   const std::string word(600, 'x');
-  SnippetGenerator gen(a, {{word}, {}, {}, {}, {}});
+  SnippetGenerator gen(a, {{word}, {}, {}, {}});
   const auto frags = gen.generate("before. " + word + " after", {}, 1, 100);
   REQUIRE(frags.size() == 1);
   CHECK(frags[0].text.size() <= 100);

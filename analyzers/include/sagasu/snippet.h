@@ -13,19 +13,16 @@
 
 namespace sagasu {
 
-/// What counts as a match: normalised word terms, English stems, folded
+/// What counts as a match: normalised word terms (an English word's inflections among them), folded
 /// substrings (substring.h) and literal strings (exact mode).
 struct MatchTerms {
   std::set<std::string> words;
-  std::set<std::string> stems;
   std::vector<SubstringNeedle> substrings;
   std::vector<std::string> literals;
   /// Words that match only together, adjacent and in this order (the pieces
   /// of a compound: 可観測 + 性 is no match of a lone 性).
   std::vector<std::vector<std::string>> phrases;
-  bool empty() const {
-    return words.empty() && stems.empty() && substrings.empty() && literals.empty() && phrases.empty();
-  }
+  bool empty() const { return words.empty() && substrings.empty() && literals.empty() && phrases.empty(); }
   /// Highlights the words of one name or piece: a lone word, or several
   /// where they stand together (a phrase).
   void add_together(const std::vector<std::string>& piece) {

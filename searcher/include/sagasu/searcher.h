@@ -85,7 +85,9 @@ struct ChunkInfo {
   std::string text;  ///< as typed
   bool phrase = false;
   std::vector<std::string> words;     ///< word tier terms (adjacent in this order)
-  std::vector<std::string> stems;     ///< English stems
+  /// A one-word piece's English inflections the vault has, matched as the word
+  /// (iterator: iterators; learning: learn, learned), never its stem's other words.
+  std::vector<std::string> inflections;
   std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
   std::vector<Bridge> bridges;        ///< its equivalents in the other language (the bridge tier)
   std::string substring;              ///< substring tier string (folded), empty if none
