@@ -135,6 +135,10 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
     }
   }
   mark_unsupported(words, unique);
+  // A partial word's equivalents are weaker than the word's: --loose only.
+  if (words.size() == 1 && !completions_of(words[0]).empty())
+    for (auto& b : unique)
+      if (!same_word(b)) b.loose = true;
   return unique;
 }
 
@@ -433,6 +437,24 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
   }
 }
 
+std::vector<std::string> Bridges::completions_of(const std::string& word) const {
+  // A word a line break cut (パーミッ|ション in one note of 66) is no word of
+  // the vault either: the notes with it whole must be at least a tenth of
+  // those with the longer words.
+  constexpr std::size_t MAX_COMPLETIONS = 64, MIN_SHARE = 10;
+  if (sound_script(word) != Script::Katakana) return {};
+  std::vector<std::string> completions;
+  Xapian::doccount longer = 0;
+  for (auto t = m_db.allterms_begin(word);
+       t != m_db.allterms_end(word) && completions.size() < MAX_COMPLETIONS; ++t)
+    if (*t != word && sound_script(*t) == Script::Katakana) {
+      completions.push_back(*t);
+      longer += t.get_termfreq();
+    }
+  if (MIN_SHARE * m_db.get_termfreq(word) >= longer) return {};
+  return completions;
+}
+
 void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) const {
   const Script script = sound_script(word);
   if (script == Script::None) return;
@@ -454,19 +476,11 @@ void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) cons
     for (auto& [d, w] : alike)
       if (d == nearest) out.push_back({std::move(w), "sound"});
   };
-  // A katakana word the vault does not have but begins (プリフィ of
-  // プリフィル) is part of those words: they bridge, not its own sound.
-  if (script == Script::Katakana && m_db.get_termfreq(word) == 0) {
-    constexpr std::size_t MAX_COMPLETIONS = 64;
-    std::vector<std::string> completions;
-    for (auto t = m_db.allterms_begin(word);
-         t != m_db.allterms_end(word) && completions.size() < MAX_COMPLETIONS; ++t)
-      if (sound_script(*t) == Script::Katakana) completions.push_back(*t);
-    // (A partial word's equivalents are weaker than the word's: --loose only.)
-    const std::size_t before = out.size();
+  // A partial katakana word (プリフィ of プリフィル) is part of the words it
+  // begins: they bridge, not its own sound (and only with --loose: of.).
+  if (const std::vector<std::string> completions = completions_of(word); !completions.empty()) {
     for (const auto& c : completions) add_key(c);
-    for (std::size_t i = before; i < out.size(); ++i) out[i].loose = true;
-    if (!completions.empty()) return;
+    return;
   }
   add_key(word);
   // English plurals: "stragglers" sounds like ストラグラー without its s.

@@ -50,6 +50,9 @@ class Bridges {
 
  private:
   void add_sounds(const std::string& word, std::vector<Bridge>& out) const;
+  /// The katakana words of the vault that a partial katakana word begins
+  /// (プリフィ: プリフィル), at most 64; none when it is a word of the vault.
+  std::vector<std::string> completions_of(const std::string& word) const;
   void add_spellings(const std::string& word, std::vector<Bridge>& out) const;
   void add_read_as(const std::string& kana, std::vector<Bridge>& out) const;
   void mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const;

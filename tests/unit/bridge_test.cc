@@ -340,6 +340,23 @@ TEST_CASE("Bridge tier: an equivalent matches itself and its plural, not its ste
   CHECK(hit_paths(s, "生成器") == std::set<std::string>{"ja.md", "plural.md"});
 }
 
+TEST_CASE("Bridge tier: a katakana word the vault has whole only where a line cut it is partial",
+          "[bridge]") {
+  // ja-techdocs: パーミッ|ション cut by a line break in one note of 66 made
+  // パーミッ a word of the vault, and its sound-alike "permits" a match.
+  std::map<std::string, std::string> notes{{"cut.md", "ファイルの パーミッ\nション を 見る。\n"},
+                                           {"permits.md", "The lock permits two readers.\n"},
+                                           {"permission.md", "The permission bits of a file.\n"}};
+  for (int i = 0; i < 12; ++i) notes[fmt::format("p{}.md", i)] = "パーミッション を 変える。\n";
+  const test::TestIndex index(notes);
+  Searcher s(index.index);
+  CHECK(hit_paths(s, "パーミッ").size() == 13);  // not permits.md
+  // It bridges through the words it begins, with --loose.
+  const std::set<std::string> loose = hit_paths(s, "パーミッ", true);
+  CHECK(loose.count("permission.md") == 1);
+  CHECK(loose.count("permits.md") == 0);
+}
+
 TEST_CASE("A typed English word matches its inflections, not its stem's other words", "[bridge]") {
   const test::TestIndex index({{"plural.md", "Two iterators over a list.\n"},
                                {"noun.md", "An iterator yields items.\n"},
