@@ -131,7 +131,12 @@ for k in $(seq 1 12); do
   find "$VAULT" -name '*.md' -exec cp {} "$big/copy-$k/" \;
 done
 "$INDEXER" --vault "$big" --index "$WORK/big" --quiet
-check check-sound "$INDEXER" --index "$WORK/big" --check
+# Xapian 1.4's own check deletes a table it made as GlassTableCheck through a
+# GlassTable pointer (440 bytes allocated, 432 freed, both inside libxapian):
+# the sanitizer build would abort on every --check, so that one finding is
+# turned off for these runs only.
+CHECKER=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:new_delete_type_mismatch=0" "$INDEXER")
+check check-sound "${CHECKER[@]}" --index "$WORK/big" --check
 python3 - "$(ls -d "$WORK"/big/gen-*)/docdata.glass" <<'PY'
 import sys
 p = sys.argv[1]
@@ -141,10 +146,10 @@ open(p, 'wb').write(b)
 PY
 printf '# 新しいノート\n\n損傷のテスト。\n' >"$big/new-note.md"
 expect "damage an update does not read: the update commits" "$INDEXER" --vault "$big" --index "$WORK/big" --quiet
-check check-damaged "$INDEXER" --index "$WORK/big" --check
+check check-damaged "${CHECKER[@]}" --index "$WORK/big" --check
 "$INDEXER" --vault "$big" --index "$WORK/big" --rebuild --quiet
-expect "damage found by --check: --rebuild recovers" "$INDEXER" --index "$WORK/big" --check --quiet
-check check-usage "$INDEXER" --index "$WORK/big" --check --rebuild
+expect "damage found by --check: --rebuild recovers" "${CHECKER[@]}" --index "$WORK/big" --check --quiet
+check check-usage "${CHECKER[@]}" --index "$WORK/big" --check --rebuild
 
 # A lock left by a writer that is gone (killed, its machine down): the lock
 # file still names it, but nobody holds the lock. The next run takes it over and says so.
