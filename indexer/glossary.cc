@@ -189,12 +189,12 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
             !sound.empty() && (sound_key(unicode::nfkc_casefold(item)) == sound ||
                                sound_key(unicode::nfkc_casefold(words.back())) == sound);
         if (run == Run::Katakana ? sounds_alike : (!name || run == Run::Han))
-          out.insert({japanese, item, "gloss"});
+          out.insert({japanese, item, Provenance::Gloss});
       } else if (is_acronym(item)) {
         for (const auto& e : english)
           if (initials_match(item, e)) {
-            out.insert({japanese, item, "gloss"});
-            out.insert({item, e, "abbreviation"});
+            out.insert({japanese, item, Provenance::Gloss});
+            out.insert({item, e, Provenance::Abbreviation});
           }
       }
     }
@@ -217,7 +217,7 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
         for (std::size_t i = words.size() - n; i < words.size(); ++i)
           phrase += (phrase.empty() ? "" : " ") + words[i];
         if (initials_match(item, phrase) && is_english_words(phrase)) {
-          out.insert({item, phrase, "abbreviation"});
+          out.insert({item, phrase, Provenance::Abbreviation});
           break;
         }
       }
@@ -225,17 +225,17 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
     }
     // SDC (Silent Data Corruption): the words inside spell the acronym before.
     if (words.size() == 1 && is_acronym(english) && is_english_words(item) && initials_match(english, item)) {
-      out.insert({english, item, "abbreviation"});
+      out.insert({english, item, Provenance::Abbreviation});
       continue;
     }
     // fault tolerance（耐障害性）, ByteDance(バイトダンス、字节跳动): Japanese
     // for the words before; a name (ByteDance) is checked by its katakana's sound.
     const Run run = script_of(item);
     if (run == Run::Katakana) {
-      if (sounds_like(item)) out.insert({item, english, "gloss"});
+      if (sounds_like(item)) out.insert({item, english, Provenance::Gloss});
     } else if (run == Run::Han && unicode::length(item) >= 2 &&
                (is_english_words(english) || std::any_of(items.begin(), items.end(), sounds_like))) {
-      out.insert({item, english, "gloss"});
+      out.insert({item, english, Provenance::Gloss});
     }
   }
 }
@@ -290,9 +290,9 @@ std::vector<Gloss> learn_glosses(const Note& note) {
       continue;
     const std::string_view target = strings::trim(l.target), shown = strings::trim(l.display);
     if (is_latin_name(target) && has_japanese(shown) && !has_latin(shown))
-      out.insert({std::string(shown), std::string(target), "link"});
+      out.insert({std::string(shown), std::string(target), Provenance::Link});
     else if (is_latin_name(shown) && has_japanese(target) && !has_latin(target))
-      out.insert({std::string(target), std::string(shown), "link"});
+      out.insert({std::string(target), std::string(shown), Provenance::Link});
   }
   return {out.begin(), out.end()};
 }

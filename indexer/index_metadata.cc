@@ -79,20 +79,21 @@ void replace_keys(Xapian::WritableDatabase& db, const std::string& px,
 // (Analyzer::key) → one line per equivalent, "equivalent<TAB>how<TAB>notes stating it".
 std::map<std::string, std::string> glossary_lines(const std::map<Gloss, std::set<std::string>>& glossary,
                                                   Analyzer& analyzer) {
-  std::map<std::string, std::map<std::string, std::pair<std::string, std::size_t>>> by_key;
+  std::map<std::string, std::map<std::string, std::pair<Provenance, std::size_t>>> by_key;
   for (const auto& [g, notes] : glossary) {
     const std::string ka = analyzer.key(g.a), kb = analyzer.key(g.b);
     if (ka.empty() || kb.empty() || ka == kb) continue;
     for (const auto& [key, other] : {std::pair(ka, g.b), std::pair(kb, g.a)}) {
       auto& entry = by_key[key][other];
-      if (entry.first.empty() || entry.second < notes.size()) entry = {g.how, notes.size()};
+      if (entry.second < notes.size()) entry = {g.how, notes.size()};
     }
   }
   std::map<std::string, std::string> lines;
   for (const auto& [key, others] : by_key) {
     std::string& joined = lines[key];
     for (const auto& [other, how] : others)
-      joined += fmt::format("{}{}\t{}\t{}", joined.empty() ? "" : "\n", other, how.first, how.second);
+      joined +=
+          fmt::format("{}{}\t{}\t{}", joined.empty() ? "" : "\n", other, to_string(how.first), how.second);
   }
   return lines;
 }
@@ -117,9 +118,9 @@ std::map<Gloss, std::set<std::string>> vault_glossary(const std::vector<RunNote>
   constexpr std::size_t MAX_GLOSSES = 3;
   std::map<std::string, std::size_t> glosses_of;
   for (const auto& [g, _] : glossary)
-    if (g.how == "gloss") ++glosses_of[g.a];
+    if (g.how == Provenance::Gloss) ++glosses_of[g.a];
   for (auto it = glossary.begin(); it != glossary.end();)
-    if (it->first.how == "gloss" && glosses_of[it->first.a] > MAX_GLOSSES && it->second.size() < 2)
+    if (it->first.how == Provenance::Gloss && glosses_of[it->first.a] > MAX_GLOSSES && it->second.size() < 2)
       it = glossary.erase(it);
     else
       ++it;

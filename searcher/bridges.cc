@@ -67,9 +67,10 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
     std::vector<std::pair<std::size_t, Bridge>> stated;
     for (const std::string& line : strings::split_nonempty(m_db.get_metadata(gloss_px + key), '\n')) {
       const std::vector<std::string> f = strings::split(line, '\t');
-      if (f.size() < 3 || f[0].empty()) continue;  // a line this version cannot read
+      const std::optional<Provenance> how = f.size() < 3 ? std::nullopt : provenance_of(f[1]);
+      if (!how || f[0].empty()) continue;  // a line this version cannot read
       const std::size_t n = std::strtoul(f[2].c_str(), nullptr, 10);
-      stated.push_back({n, Bridge{f[0], f[1], false, n}});
+      stated.push_back({n, Bridge{f[0], *how, false, n}});
     }
     std::stable_sort(stated.begin(), stated.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -80,7 +81,7 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
     const std::vector<std::string> words = m_analyzer.words(e.equivalent);
     if (!words.empty() && std::all_of(words.begin(), words.end(),
                                       [&](const std::string& w) { return m_db.get_termfreq(w) > 0; }))
-      out.push_back({std::move(e.equivalent), e.name ? "name" : "dictionary"});
+      out.push_back({std::move(e.equivalent), e.name ? Provenance::Name : Provenance::Dictionary});
   }
   return out;
 }
@@ -108,7 +109,7 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   constexpr std::size_t MIN_READING = 3;
   if (words.size() == 1 && m_db.get_termfreq(words[0]) == 0)
     if (const std::string kana = romaji_to_katakana(words[0]); !kana.empty()) {
-      if (in_notes(phrase(m_analyzer.words(kana))) > 0) out.insert(out.begin(), {kana, "romaji"});
+      if (in_notes(phrase(m_analyzer.words(kana))) > 0) out.insert(out.begin(), {kana, Provenance::Romaji});
       if (unicode::length(kana) >= MIN_READING) {
         // Hepburn often leaves a long vowel out (kenkyu, tokyo): where the
         // reading as typed names no word, the readings with it written.
@@ -173,15 +174,14 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const {
   constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5;
   if (words.empty()) return;
-  const bool stated = std::any_of(bridges.begin(), bridges.end(), [](const Bridge& b) {
-    return b.how == "gloss" || b.how == "abbreviation" || b.how == "link";
-  });
+  const bool any_stated =
+      std::any_of(bridges.begin(), bridges.end(), [](const Bridge& b) { return is_stated(b.how); });
   const double notes = m_db.get_doccount();
   // The notes saying the piece (in any spelling), counted once when a rule asks.
   std::optional<double> piece_notes;
   Xapian::Query piece_query = phrase(words);
   for (const Bridge& b : bridges)
-    if (b.how == "okurigana")
+    if (b.how == Provenance::Okurigana)
       piece_query = Xapian::Query(Xapian::Query::OP_OR, piece_query, phrase(m_analyzer.words(b.equivalent)));
   const auto piece = [&] {
     if (!piece_notes) piece_notes = in_notes(piece_query);
@@ -222,8 +222,8 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
-    if (b.how == "sound" && stated) b.loose = true;
-    if (b.loose || (b.how != "sound" && b.how != "dictionary")) continue;
+    if (b.how == Provenance::Sound && any_stated) b.loose = true;
+    if (b.loose || (b.how != Provenance::Sound && b.how != Provenance::Dictionary)) continue;
     const std::vector<std::string>& equivalent = equivalents[i];
     if (equivalent.empty()) continue;
     piece();
@@ -236,13 +236,14 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
                          among_others <= MAX_ELSEWHERE && among_with < MIN_LIFT * among_others;
     const bool topic = *piece_notes > MAX_ELSEWHERE * notes && with > MAX_ELSEWHERE * notes;
     const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
-    if (against || (b.how == "dictionary" && !loanword(i) && *piece_notes > 0 && with > 0 && !used) ||
-        (b.how == "dictionary" && !loanword(i) &&
+    if (against ||
+        (b.how == Provenance::Dictionary && !loanword(i) && *piece_notes > 0 && with > 0 && !used) ||
+        (b.how == Provenance::Dictionary && !loanword(i) &&
          !vaults_word(words, equivalent,
                       std::all_of(words.begin(), words.end(), latin_word) ? with : *piece_notes)) ||
-        (b.how == "sound" && *piece_notes > 0 && together < 1 && !near_loanword(i)))
+        (b.how == Provenance::Sound && *piece_notes > 0 && together < 1 && !near_loanword(i)))
       b.loose = true;
-    if (b.how == "sound") sounds.emplace_back(&b, together);
+    if (b.how == Provenance::Sound) sounds.emplace_back(&b, together);
   }
   // Of words sounding alike, the one the notes write beside it (トレイト:
   // trait in 44 of its notes, treat in 7): one spelling is one word.
@@ -259,7 +260,7 @@ void Bridges::add_spellings(const std::string& word, std::vector<Bridge>& out) c
   for (std::string& form : m_dictionary.spellings(word, m_analyzer)) {
     const std::vector<std::string> words = m_analyzer.words(form);
     if (at_most(words) > 0 && counted++ < MAX_SPELLINGS && in_notes(phrase(words)) > 0)
-      out.push_back({std::move(form), "okurigana"});
+      out.push_back({std::move(form), Provenance::Okurigana});
   }
 }
 
@@ -277,7 +278,8 @@ void Bridges::add_read_as(const std::string& kana, std::vector<Bridge>& out) con
   for (auto& [n, form] : used) n = in_notes(phrase(m_analyzer.words(form)));
   most_first(used);
   for (std::size_t i = 0; i < used.size() && i < MAX_READ_AS && used[i].first > 0; ++i)
-    out.push_back({std::move(used[i].second), "reading", false, static_cast<std::size_t>(used[i].first)});
+    out.push_back(
+        {std::move(used[i].second), Provenance::Reading, false, static_cast<std::size_t>(used[i].first)});
 }
 
 // The vault's word for the English side of a pair (E) is the one its notes
@@ -358,7 +360,7 @@ void Bridges::mark_lone_glosses(const std::vector<std::string>& words,
       senses.push_back(unicode::nfkc_casefold(e.equivalent));
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
-    if (b.how != "gloss" || b.stating > 1 || equivalents[i].empty()) continue;
+    if (b.how != Provenance::Gloss || b.stating > 1 || equivalents[i].empty()) continue;
     if (std::find(senses.begin(), senses.end(), unicode::nfkc_casefold(b.equivalent)) != senses.end())
       continue;
     const double with = senses.empty() ? in_notes(phrase(equivalents[i])) : 0;
@@ -392,7 +394,7 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
     }
     if (alts.empty()) {
       if (!latin_word(words[i])) return;
-      alts.push_back({words[i], ""});
+      alts.push_back({words[i], Provenance::Words});  // the word itself
       j = i + 1;
     } else {
       any = true;
@@ -429,7 +431,7 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
       phrase += e;
       latin = is_latin;
     }
-    out.push_back({phrase, "words"});
+    out.push_back({phrase, Provenance::Words});
     // The next combination (the last part's choices turn fastest).
     std::size_t i = parts.size();
     while (i > 0 && ++at[i - 1] == parts[i - 1].size()) at[--i] = 0;
@@ -474,7 +476,7 @@ void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) cons
     if (alike.empty()) return;
     const std::size_t nearest = std::min_element(alike.begin(), alike.end())->first;
     for (auto& [d, w] : alike)
-      if (d == nearest) out.push_back({std::move(w), "sound"});
+      if (d == nearest) out.push_back({std::move(w), Provenance::Sound});
   };
   // A partial katakana word (プリフィ of プリフィル) is part of the words it
   // begins: they bridge, not its own sound (and only with --loose: of.).

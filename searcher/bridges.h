@@ -26,7 +26,7 @@ namespace sagasu {
 
 /// A spelling or a reading of the word itself (取扱い, 研究 for けんきゅう), not an equivalent of it.
 inline bool same_word(const Bridge& b) {
-  return b.how == "okurigana" || b.how == "reading";
+  return b.how == Provenance::Okurigana || b.how == Provenance::Reading;
 }
 
 class Bridges {

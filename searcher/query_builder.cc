@@ -590,7 +590,7 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
   // in 515 notes before 校正 in 3), not by their rarity.
   std::size_t most_read = 0;
   for (const Bridge& b : bridges)
-    if (b.how == "reading") most_read = std::max(most_read, b.stating);
+    if (b.how == Provenance::Reading) most_read = std::max(most_read, b.stating);
   for (Bridge& b : bridges) {
     if (b.loose && !m_loose) {
       c.held_back = true;
@@ -616,7 +616,7 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
       }
     }
     // Its words share the weight: a phrase of three weighs as one word would.
-    const double share = b.how == "reading" && most_read > 0
+    const double share = b.how == Provenance::Reading && most_read > 0
                              ? static_cast<double>(b.stating) / static_cast<double>(most_read)
                              : 1.0;
     alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q,

@@ -92,11 +92,10 @@ inline constexpr double TITLE_WEIGHT = 2.0;
 /// highlighting" in syntax.jax): less, as part of the evidence.
 inline constexpr double TITLE_WORD_WEIGHT = 1.0;
 /// The weight of a bridge by where it comes from (Bridge::how).
-inline double bridge_weight(const std::string& how) {
-  if (how == "okurigana") return SPELLING_WEIGHT;
-  return how == "gloss" || how == "abbreviation" || how == "link" || how == "romaji" || how == "reading"
-             ? BRIDGE_WEIGHT
-             : BRIDGE_WEIGHT_GENERAL;
+inline double bridge_weight(Provenance how) {
+  if (how == Provenance::Okurigana) return SPELLING_WEIGHT;
+  return is_stated(how) || how == Provenance::Romaji || how == Provenance::Reading ? BRIDGE_WEIGHT
+                                                                                   : BRIDGE_WEIGHT_GENERAL;
 }
 
 /// A query ready to run.

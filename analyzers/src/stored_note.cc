@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,22 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 constexpr std::string_view DIGEST_VERSION = "d7";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
+// Provenance's names, in its order.
+constexpr std::array<const char*, 10> PROVENANCE_NAMES{"gloss",   "abbreviation", "link",  "dictionary",
+                                                       "name",    "sound",        "words", "romaji",
+                                                       "reading", "okurigana"};
+
 }  // namespace
+
+const char* to_string(Provenance how) {
+  return PROVENANCE_NAMES.at(static_cast<std::size_t>(how));
+}
+
+std::optional<Provenance> provenance_of(std::string_view name) {
+  for (std::size_t i = 0; i < PROVENANCE_NAMES.size(); ++i)
+    if (name == PROVENANCE_NAMES[i]) return static_cast<Provenance>(i);
+  return std::nullopt;
+}
 
 std::string NoteMeta::encode() const {
   nlohmann::json j;
@@ -231,7 +247,7 @@ std::string NoteDigest::encode() const {
   for (const auto& g : glosses) {
     put_field(out, g.a);
     put_field(out, g.b);
-    put_field(out, g.how);
+    put_field(out, to_string(g.how));
   }
   return out;
 }
@@ -302,8 +318,8 @@ class ToDigest : public DigestFields {
   }
   void list() override { m_d.lists.emplace_back(); }
   void member(std::string_view v) override { m_d.lists.back().emplace_back(v); }
-  void gloss(std::string_view a, std::string_view b, std::string_view how) override {
-    m_d.glosses.push_back({std::string(a), std::string(b), std::string(how)});
+  void gloss(std::string_view a, std::string_view b, Provenance how) override {
+    m_d.glosses.push_back({std::string(a), std::string(b), how});
   }
 
  private:
@@ -360,8 +376,10 @@ bool NoteDigest::read(std::string_view in, DigestFields& to) {
   }
   if (!get_count(in, n)) return false;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!field(a) || !field(b) || !field(c) || c.empty()) return false;
-    to.gloss(a, b, c);
+    if (!field(a) || !field(b) || !field(c)) return false;
+    const std::optional<Provenance> how = provenance_of(c);
+    if (!how || !is_stated(*how)) return false;
+    to.gloss(a, b, *how);
   }
   return in.empty();
 }
@@ -392,8 +410,8 @@ void NoteDigest::tell(DigestFields& to) const {
 std::optional<std::vector<Gloss>> NoteDigest::decode_glosses(std::string_view in) {
   struct Glosses : DigestFields {
     std::vector<Gloss> glosses;
-    void gloss(std::string_view a, std::string_view b, std::string_view how) override {
-      glosses.push_back({std::string(a), std::string(b), std::string(how)});
+    void gloss(std::string_view a, std::string_view b, Provenance how) override {
+      glosses.push_back({std::string(a), std::string(b), how});
     }
   } g;
   if (!read(in, g)) return std::nullopt;

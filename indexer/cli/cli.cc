@@ -165,7 +165,7 @@ void print_glossary_report(const IndexReport& r) {
       "[[X|Y]]), notes\n",
       r.glossary.size());
   for (const auto& [g, notes] : r.glossary)
-    out += fmt::format("  {}\t{}\t{}\t{}\n", g.a, g.b, g.how, join_notes(notes));
+    out += fmt::format("  {}\t{}\t{}\t{}\n", g.a, g.b, to_string(g.how), join_notes(notes));
   cli::write_out(cli::visible(out, true));  // words from notes: never raw to the terminal
 }
 

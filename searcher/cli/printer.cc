@@ -158,7 +158,7 @@ nlohmann::json hit_json(const Hit& h) {
   if (!h.bridged.empty()) {
     auto bridged = nlohmann::json::array();
     for (const auto& [piece, b] : h.bridged)
-      bridged.push_back({{"piece", piece}, {"equivalent", b.equivalent}, {"how", b.how}});
+      bridged.push_back({{"piece", piece}, {"equivalent", b.equivalent}, {"how", to_string(b.how)}});
     jh["bridged"] = std::move(bridged);
   }
   if (!h.score_parts.empty()) {
@@ -226,7 +226,7 @@ nlohmann::json summary_json(const SearchRequest& req, const SearchResult& res) {
 
 nlohmann::json bridges_json(const std::vector<Bridge>& bridges) {
   auto out = nlohmann::json::array();
-  for (const auto& b : bridges) out.push_back({{"equivalent", b.equivalent}, {"how", b.how}});
+  for (const auto& b : bridges) out.push_back({{"equivalent", b.equivalent}, {"how", to_string(b.how)}});
   return out;
 }
 
@@ -234,7 +234,7 @@ nlohmann::json bridges_json(const std::vector<Bridge>& bridges) {
 std::string bridges_text(const std::vector<Bridge>& bridges) {
   std::string out;
   for (const auto& b : bridges)
-    out += fmt::format("{}{} ({}{})", out.empty() ? "" : " / ", cli::visible(b.equivalent), b.how,
+    out += fmt::format("{}{} ({}{})", out.empty() ? "" : " / ", cli::visible(b.equivalent), to_string(b.how),
                        b.loose ? ", loose" : "");
   return out;
 }
@@ -357,7 +357,7 @@ class TextPrinter : public Printer {
         parts += fmt::format("{}{} {:.4f}", parts.empty() ? "" : ", ", name, w);
       std::string bridged;
       for (const auto& [piece, b] : h.bridged)
-        bridged += fmt::format("; bridge {} → {} ({})", piece, b.equivalent, b.how);
+        bridged += fmt::format("; bridge {} → {} ({})", piece, b.equivalent, to_string(b.how));
       out += fmt::format("    {}score {:.4f} = {}; tier {}{}{}\n", m_dim, h.score, parts, to_string(h.tier),
                          bridged, m_reset);
     }

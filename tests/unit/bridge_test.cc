@@ -29,7 +29,7 @@ std::vector<Gloss> glosses_of(const std::string& text) {
 
 bool has(const std::vector<Gloss>& gs, const std::string& a, const std::string& b, const std::string& how) {
   for (const auto& g : gs)
-    if (g.a == a && g.b == b && g.how == how) return true;
+    if (g.a == a && g.b == b && to_string(g.how) == how) return true;
   return false;
 }
 
@@ -133,11 +133,18 @@ TEST_CASE("Digest d7 keeps the glosses; a d6 digest is not current", "[document]
   NoteDigest d;
   d.title = "t";
   d.display_title = "t";
-  d.glosses = {{"強化学習", "reinforcement learning", "gloss"},
-               {"SDC", "Silent Data Corruption", "abbreviation"}};
+  d.glosses = {{"強化学習", "reinforcement learning", Provenance::Gloss},
+               {"SDC", "Silent Data Corruption", Provenance::Abbreviation}};
   const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
   CHECK(*back == d);
+  // A gloss stated some way this version does not know, or not stated by a
+  // note at all, is no digest it can read (the note is read again).
+  for (const char* how : {"hearsay", "dictionary"}) {
+    std::string other = d.encode();
+    other.replace(other.rfind("abbreviation"), std::string_view("abbreviation").size(), how);
+    CHECK_FALSE(NoteDigest::decode(other));
+  }
   std::string old = d.encode();
   old.replace(0, 2, "d6");
   CHECK_FALSE(NoteDigest::current(old));
@@ -208,7 +215,7 @@ TEST_CASE("Bridge tier: a word finds the notes that say it in the other language
   CHECK(r.hits[1].tier == Tier::Bridge);
   REQUIRE(r.hits[1].bridged.size() == 1);
   CHECK(r.hits[1].bridged[0].second.equivalent == "Reinforcement Learning");
-  CHECK(r.hits[1].bridged[0].second.how == "gloss");
+  CHECK(r.hits[1].bridged[0].second.how == Provenance::Gloss);
 
   // The English way round; a long loanword by its sound, though no note
   // says both (7 letters, one sound apart).
@@ -219,7 +226,7 @@ TEST_CASE("Bridge tier: a word finds the notes that say it in the other language
   REQUIRE(r.total == 2);
   CHECK(r.hits[0].path == "eng.md");
   CHECK(r.hits[1].path == "kata.md");
-  CHECK(r.hits[1].bridged.at(0).second.how == "sound");
+  CHECK(r.hits[1].bridged.at(0).second.how == Provenance::Sound);
 }
 
 TEST_CASE("Bridge tier: a short sound-alike counts where a note says both, and its vowels agree",
@@ -241,7 +248,7 @@ TEST_CASE("Bridge tier: a short sound-alike counts where a note says both, and i
   SearchResult r = s.search(req);
   REQUIRE(r.total == 3);
   CHECK(r.hits[2].path == "kata.md");
-  CHECK(r.hits[2].bridged.at(0).second.how == "sound");
+  CHECK(r.hits[2].bridged.at(0).second.how == Provenance::Sound);
   // A partial word's equivalents only with --loose.
   req.query = "プリフィ";
   CHECK(s.search(req).total == 2);
@@ -278,7 +285,7 @@ TEST_CASE("Bridge tier: a long loanword's plural counts as the word, no note say
   const SearchResult r = s.search(req);
   REQUIRE(r.total == 3);
   CHECK(r.hits[2].path == "kata.md");
-  CHECK(r.hits[2].bridged.at(0).second.how == "sound");
+  CHECK(r.hits[2].bridged.at(0).second.how == Provenance::Sound);
 }
 
 TEST_CASE("Bridge tier: --no-bridge and --exact keep only the words typed", "[bridge]") {
@@ -510,7 +517,7 @@ TEST_CASE("Bridge tier: a dictionary loanword and its source count with no note 
   const auto loose = [&](const std::string& word) {
     std::map<std::string, bool> out;
     for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
-      if (b.how == "dictionary") out[b.equivalent] = b.loose;
+      if (b.how == Provenance::Dictionary) out[b.equivalent] = b.loose;
     return out;
   };
   CHECK(loose("キャリブレーション") == std::map<std::string, bool>{{"calibration", false}});
@@ -545,7 +552,7 @@ TEST_CASE("Bridge tier: a word the vault lacks, typed in romaji, finds its katak
   REQUIRE(r.total == 1);
   CHECK(r.hits[0].path == "kata.md");
   CHECK(r.hits[0].tier == Tier::Bridge);
-  CHECK(r.hits[0].bridged.at(0).second.how == "romaji");
+  CHECK(r.hits[0].bridged.at(0).second.how == Provenance::Romaji);
   req.query = "sisutemu";
   CHECK(s.search(req).total == 1);
   // A word the vault has is itself, not romaji; English is not romaji.
@@ -635,7 +642,7 @@ TEST_CASE("Bridge tier: another spelling, and a word typed as it is read", "[bri
   const auto bridges = [&](const std::string& text) {
     std::map<std::string, std::string> out;
     for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
-      out[b.equivalent] = b.how + (b.loose ? " loose" : "");
+      out[b.equivalent] = to_string(b.how) + std::string(b.loose ? " loose" : "");
     return out;
   };
   // The spellings the vault writes, in the hit set.
@@ -689,7 +696,7 @@ TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the Engl
   const auto loose = [&](const std::string& text) {
     std::map<std::string, bool> out;
     for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
-      if (b.how == "dictionary") out[b.equivalent] = b.loose;
+      if (b.how == Provenance::Dictionary) out[b.equivalent] = b.loose;
     return out;
   };
   // サービス is the vault's word for service, not 取扱, both ways.

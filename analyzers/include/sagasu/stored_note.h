@@ -60,12 +60,36 @@ struct KindHint {
   bool operator==(const KindHint& o) const { return name == o.name && kind == o.kind && marker == o.marker; }
 };
 
+/// Where an equivalent of a name comes from (a Gloss, the searcher's Bridge).
+/// The first three are stated by the vault's notes (indexer/glossary.h).
+enum class Provenance : std::uint8_t {
+  Gloss,         ///< X(Y): 強化学習 (Reinforcement Learning)
+  Abbreviation,  ///< Silent Data Corruption (SDC)
+  Link,          ///< [[Xin Liu|劉鑫]]
+  Dictionary,    ///< JMdict/EDICT (sagasu/dictionary.h)
+  Name,          ///< EDICT's entry of a name
+  Sound,         ///< a katakana word and an English word of the vault that sound alike
+  Words,         ///< a compound or phrase bridged word by word, adjacent
+  Romaji,        ///< a word typed in romaji, as katakana (sutoragura: ストラグラー)
+  Reading,       ///< the words a kana piece is the reading of (けんきゅう: 研究)
+  Okurigana,     ///< another spelling of the word (取り扱い: 取扱い)
+};
+/// "gloss", "abbreviation", "link", "dictionary", "name", "sound", "words",
+/// "romaji", "reading", "okurigana": as stored and shown.
+const char* to_string(Provenance how);
+/// The provenance a name stands for; nullopt for a name this version does not know.
+std::optional<Provenance> provenance_of(std::string_view name);
+/// Stated by the vault's notes: a gloss, an abbreviation, a link.
+inline bool is_stated(Provenance how) {
+  return how == Provenance::Gloss || how == Provenance::Abbreviation || how == Provenance::Link;
+}
+
 /// Two names a note says are one thing (indexer/glossary.h): a Japanese term
 /// and its English ("強化学習" = "reinforcement learning"), or an abbreviation
 /// and its words ("SDC" = "Silent Data Corruption").
 struct Gloss {
   std::string a, b;  ///< as written: gloss, link: the Japanese, the Latin; abbreviation: it, its words
-  std::string how;   ///< "gloss" (X(Y)), "abbreviation" (Silent Data Corruption (SDC)), "link" ([[X|Y]])
+  Provenance how = Provenance::Gloss;  ///< Gloss, Abbreviation or Link
 
   bool operator==(const Gloss& o) const { return a == o.a && b == o.b && how == o.how; }
   bool operator<(const Gloss& o) const { return std::tie(a, b, how) < std::tie(o.a, o.b, o.how); }
@@ -139,7 +163,7 @@ class DigestFields {
   /// A new list of names (list mates), whose names member() gives.
   virtual void list() {}
   virtual void member(std::string_view) {}
-  virtual void gloss(std::string_view /*a*/, std::string_view /*b*/, std::string_view /*how*/) {}
+  virtual void gloss(std::string_view /*a*/, std::string_view /*b*/, Provenance /*how*/) {}
 };
 
 /// The COVERAGE value: where a note's facet values came from, and the property

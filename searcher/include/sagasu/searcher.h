@@ -20,6 +20,7 @@
 #include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
 #include "sagasu/snippet.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
 
 namespace sagasu {
@@ -68,11 +69,7 @@ const char* to_string(Tier tier);
 /// An equivalent of a query piece in the other language or script.
 struct Bridge {
   std::string equivalent;  ///< as the vault writes it: "reinforcement learning", "プリフィル"
-  /// Where it comes from: "gloss" (a note glosses one with the other),
-  /// "abbreviation", "link" ([[X|Y]]), "dictionary" (JMdict/EDICT), "sound"
-  /// (a katakana word and an English word of the vault that sound alike), or
-  /// "words" (a compound or phrase bridged word by word, adjacent).
-  std::string how;
+  Provenance how = Provenance::Gloss;  ///< where it comes from
   /// A general pair (dictionary, sound) the vault does not support
   /// (Bridges::of): it ranks and counts only with --loose.
   bool loose = false;
