@@ -101,7 +101,8 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   // One word's sound; a phrase of English words may sound like one katakana
   // word ("fault injection" フォールトインジェクション).
   const std::string joined = fmt::format("{}", fmt::join(words, ""));
-  if (words.size() == 1 || std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, out);
+  const bool partial =
+      (words.size() == 1 || std::all_of(words.begin(), words.end(), latin_word)) && add_sounds(joined, out);
   if (out.empty() && words.size() > 1) add_composed(words, out);
   // A word the vault lacks, typed in romaji, is its katakana where the vault
   // has that word (sutoragura: ストラグラー), or the words read so (kenkyuu: 研究).
@@ -137,7 +138,7 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
   }
   mark_unsupported(words, unique);
   // A partial word's equivalents are weaker than the word's: --loose only.
-  if (words.size() == 1 && !completions_of(words[0]).empty())
+  if (partial)
     for (auto& b : unique)
       if (!same_word(b)) b.loose = true;
   return unique;
@@ -457,9 +458,9 @@ std::vector<std::string> Bridges::completions_of(const std::string& word) const 
   return completions;
 }
 
-void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) const {
+bool Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) const {
   const Script script = sound_script(word);
-  if (script == Script::None) return;
+  if (script == Script::None) return false;
   const Script other = script == Script::Katakana ? Script::Latin : Script::Katakana;
   const std::string px(schema::META_SOUND);
   // The words of the other script under `from`'s key that sound like it, the nearest ones.
@@ -482,11 +483,12 @@ void Bridges::add_sounds(const std::string& word, std::vector<Bridge>& out) cons
   // begins: they bridge, not its own sound (and only with --loose: of.).
   if (const std::vector<std::string> completions = completions_of(word); !completions.empty()) {
     for (const auto& c : completions) add_key(c);
-    return;
+    return true;
   }
   add_key(word);
   // English plurals: "stragglers" sounds like ストラグラー without its s.
   if (script == Script::Latin && strings::ends_with(word, "s")) add_key(word.substr(0, word.size() - 1));
+  return false;
 }
 
 }  // namespace sagasu

@@ -49,7 +49,9 @@ class Bridges {
   static constexpr std::size_t MAX_BRIDGES = 12;
 
  private:
-  void add_sounds(const std::string& word, std::vector<Bridge>& out) const;
+  /// Adds the vault's words of the other script that sound like word; true
+  /// when word is a partial katakana word (completions_of), its completions' sounds added.
+  bool add_sounds(const std::string& word, std::vector<Bridge>& out) const;
   /// The katakana words of the vault that a partial katakana word begins
   /// (プリフィ: プリフィル), at most 64; none when it is a word of the vault.
   std::vector<std::string> completions_of(const std::string& word) const;
