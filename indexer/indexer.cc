@@ -139,7 +139,7 @@ IndexReport run_index(const IndexOptions& given) {
   try {
     return run_phases(opts);
   } catch (const Xapian::Error& e) {
-    throw index_failure(opts.index, e, "rebuild it with --rebuild");
+    throw index_failure(opts.index, e, REBUILD_INDEX);
   }
 }
 
@@ -180,13 +180,13 @@ CheckReport check_index(const IndexOptions& opts) {
         std::string first = faults.str();
         throw damaged_index(
             opts.index, fmt::format("{}: {}", damaged_table(path, name), first.substr(0, first.find('\n'))),
-            "rebuild it with --rebuild");
+            REBUILD_INDEX);
       }
       report.notes += Xapian::Database(path).get_doccount();
     } catch (const Xapian::Error& e) {
-      if (!system_refusal(e).empty()) throw index_failure(opts.index, e, "rebuild it with --rebuild");
+      if (!system_refusal(e).empty()) throw index_failure(opts.index, e, REBUILD_INDEX);
       throw damaged_index(opts.index, fmt::format("{}: {}", damaged_table(path, name), e.get_description()),
-                          "rebuild it with --rebuild");
+                          REBUILD_INDEX);
     }
     ++report.generations;
   }

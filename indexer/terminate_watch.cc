@@ -31,7 +31,7 @@ TerminateWatch::Revisions g_before;  // the databases being committed, if any
     try {
       std::rethrow_exception(e);
     } catch (const Xapian::Error& x) {
-      message = index_failure(g_index, x, "rebuild it with --rebuild").what();
+      message = index_failure(g_index, x, REBUILD_INDEX).what();
       xapian = true;
     } catch (const std::exception& x) {
       message = fmt::format("{}: {}", g_index, x.what());

@@ -23,5 +23,7 @@ Error index_failure(std::string_view index, const Xapian::Error& e, std::string_
 std::string system_refusal(const Xapian::Error& e);
 /// The damaged-index Error for a damage found by Sagasu itself (what: "document 10 has unreadable metadata").
 Error damaged_index(std::string_view index, std::string_view what, std::string_view rebuild);
+/// The indexer's `rebuild` (the searcher names the command: IndexSet::rebuild).
+inline constexpr std::string_view REBUILD_INDEX = "rebuild it with --rebuild";
 
 }  // namespace sagasu
