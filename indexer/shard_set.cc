@@ -194,16 +194,6 @@ std::string ShardSet::metadata(std::string_view key) const {
   return m_fresh ? std::string() : m_shards[0].db.get_metadata(std::string(key));
 }
 
-bool ShardSet::holds_metadata(std::string_view key) const {
-  if (m_fresh) return false;
-  const std::string k(key);
-  for (const Shard& sh : m_shards) {
-    const auto first = sh.db.metadata_keys_begin(k);  // (the key itself sorts before every longer one)
-    if (first != sh.db.metadata_keys_end(k) && *first == k) return true;
-  }
-  return false;
-}
-
 std::shared_ptr<const std::string_view> ShardSet::cached(std::string_view file, std::string_view hash) const {
   if (m_fresh || hash.empty()) return nullptr;
   const Shard& sh = m_shards[0];

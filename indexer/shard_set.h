@@ -67,9 +67,6 @@ class ShardSet {
   /// A metadata value of the index as it was (empty for a fresh build): every
   /// shard holds the index's metadata, the first one is read.
   std::string metadata(std::string_view key) const;
-  /// Does a shard hold a value for this metadata key? Its keys are listed, no
-  /// value read (a 20 MB one takes Xapian 0.2 s to read, its key 0.2 ms to find).
-  bool holds_metadata(std::string_view key) const;
 
   /// A large value the index holds only the content_hash of, kept in a file
   /// beside the first shard's generation (the entity resolution: 20 MB at

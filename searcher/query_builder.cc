@@ -168,7 +168,6 @@ Xapian::Query CompiledQuery::assemble(std::string_view without) const {
 }
 
 CompiledQuery QueryBuilder::build(const SearchRequest& req) {
-  m_match_all = req.match_all;
   m_loose = req.loose;
   CompiledQuery q;
   q.loose = m_loose;

@@ -202,7 +202,6 @@ class QueryBuilder {
   mutable std::shared_ptr<const WordList> m_own_words;  ///< built from m_db when m_words is empty
   bool m_loose = false;
   bool m_any = false;  // widened: any piece, and (loose) any word of a compound
-  bool m_match_all = false;
 };
 
 }  // namespace sagasu
