@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -186,8 +185,7 @@ bool ShardSet::stale_schema(const std::string& generation, const std::string& co
 }
 
 std::size_t ShardSet::shard_of(std::string_view path) const {
-  const std::size_t count = m_shards.size();
-  return count <= 1 ? 0 : static_cast<std::size_t>(XXH3_64bits(path.data(), path.size()) % count);
+  return schema::shard_of(path, m_shards.size());
 }
 
 std::string ShardSet::metadata(std::string_view key) const {

@@ -52,8 +52,7 @@ class ShardSet {
   bool fresh() const { return m_fresh; }
   /// The holder a lock left behind named (IndexStore::lock_taken_over), "" if none.
   const std::string& lock_taken_over() const { return m_store.lock_taken_over(); }
-  /// The shard of a vault-relative path: a hash of it, so the same note always
-  /// goes to the same shard and no note lives in two.
+  /// The shard of a vault-relative path (schema::shard_of).
   std::size_t shard_of(std::string_view path) const;
   /// Shard k's database: for an update, its current generation; for a fresh
   /// build, the new generation once open_new(k) was called.

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "sagasu/error.h"
@@ -175,7 +176,8 @@ class ShardCheck {
  public:
   explicit ShardCheck(const std::string& indexer) : m_indexer(indexer) {}
 
-  void add(const ShardLocation& shard, const Xapian::Database& db) {
+  /// Checks one more shard; returns its number K (nullopt: a whole index).
+  std::optional<std::size_t> add(const ShardLocation& shard, const Xapian::Database& db) {
     const std::string version = db.get_metadata(std::string(schema::META_SCHEMA_VERSION));
     if (schema::newer_schema(version))
       throw Error(
@@ -204,7 +206,7 @@ class ShardCheck {
         throw Error(fmt::format("{}: a whole index of vault {}, as {} is: search one of them", shard.name,
                                 vault.empty() ? "(none)" : vault, m_whole));
       m_whole = shard.name;
-      return;
+      return std::nullopt;
     }
     // Shards of one sharded folder may hold two runs for a moment: an update cut
     // short between its shards' commits (the next run builds them fresh).
@@ -226,6 +228,7 @@ class ShardCheck {
     if (auto [it, fresh] = m_seen.emplace(k, shard.name); !fresh)
       throw Error(
           fmt::format("{}: shard {} of {} is given twice (also as {})", shard.name, k + 1, n, it->second));
+    return k;
   }
 
   /// The numbers of the shards not given (1-based); throws when a whole index was mixed in.
@@ -280,6 +283,7 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
   index.rebuild = fmt::format("rebuild it with: {} --rebuild", indexer);
   const std::vector<ShardLocation> shards = expand_locations(locations);
   ShardCheck check(indexer);
+  std::map<std::size_t, std::size_t> places;  // shard number → its place in all
   for (const auto& shard : shards) {
     Xapian::Database db;
     try {
@@ -290,7 +294,7 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
       index.missing.push_back(shard.name);
       continue;
     }
-    check.add(shard, db);
+    if (const auto k = check.add(shard, db)) places[*k] = index.shards.size();
     index.remote = index.remote || shard.remote();
     index.all.add_database(db);
     index.shards.push_back(db);
@@ -310,6 +314,8 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
                               list, check.count()));
     index.missing.push_back(fmt::format("shard {} of {}", list, check.count()));
   }
+  if (index.missing.empty() && places.size() > 1)
+    for (const auto& [k, place] : places) index.shard_places.push_back(place);
   return index;
 }
 

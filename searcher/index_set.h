@@ -42,6 +42,10 @@ struct OpenIndex {
   std::vector<Xapian::Database> shards;  ///< each shard alone
   bool remote = false;                   ///< a shard is served over TCP: no MatchDecider runs there
   std::vector<std::string> missing;      ///< shards that did not answer (allow_partial)
+  /// Shard number K → its place in `all`, when every shard of a sharded index
+  /// is open (empty otherwise): where a document of shard K is in the whole
+  /// (Verifier), by the rule that placed it (schema::shard_of).
+  std::vector<std::size_t> shard_places;
   /// One local index: its facet columns, when they describe the revision
   /// opened (nullptr otherwise: facets are counted from the values).
   std::shared_ptr<const FacetColumns> columns;

@@ -11,6 +11,10 @@
 
 namespace sagasu::schema {
 
+std::size_t shard_of(std::string_view path, std::size_t count) {
+  return count <= 1 ? 0 : static_cast<std::size_t>(XXH3_64bits(path.data(), path.size()) % count);
+}
+
 std::optional<std::string> venue_value(std::string_view typed) {
   return normalize_venue(typed);
 }

@@ -289,6 +289,9 @@ inline constexpr std::size_t MAX_SKIPPED_SHOWN = 1000;
 /// they all have one; a run reads no digest it does not need when it is current.
 inline constexpr std::string_view META_DIGESTS = "sagasu.digests";
 inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shard K of N (absent: one index)
+/// The shard K of N a note lives in: a hash of its vault-relative path, so
+/// the same note always goes to the same shard and no note lives in two.
+std::size_t shard_of(std::string_view path, std::size_t count);
 inline constexpr std::string_view META_KINDS =
     "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
 /// The settings the index was built with, which a plain run uses
