@@ -5,26 +5,36 @@
 namespace sagasu {
 namespace {
 
-// Counts the facets of every matching document from the facet columns
-// (facet_columns.h): ordinals in, counts per ordinal out, no value read.
+// Counts the facets of every matching document from the facet columns of
+// its shard (facet_columns.h): ordinals in, counts per ordinal out, no facet
+// value read (over several shards, the path that places the document).
 class ColumnSpy : public Xapian::MatchSpy {
  public:
-  explicit ColumnSpy(std::vector<const FacetColumn*> columns) : m_columns(std::move(columns)) {
-    for (const auto* c : m_columns) m_counts.emplace_back(c->values.size(), 0);
+  /// columns[place][i]: facet i's column in the shard at that place.
+  ColumnSpy(const OpenIndex& index, std::vector<std::vector<const FacetColumn*>> columns)
+      : m_index(index), m_columns(std::move(columns)) {
+    for (const auto& shard : m_columns) {
+      m_counts.emplace_back();
+      for (const auto* c : shard) m_counts.back().emplace_back(c->values.size(), 0);
+    }
   }
   void operator()(const Xapian::Document& doc, double) override {
-    const Xapian::docid did = doc.get_docid();
-    for (std::size_t i = 0; i < m_columns.size(); ++i) m_columns[i]->count(did, m_counts[i]);
+    const std::size_t place = m_columns.size() > 1 ? m_index.place_of(doc) : 0;
+    const Xapian::docid did = doc.get_docid();  // (in its own shard, as the columns number it)
+    for (std::size_t i = 0; i < m_columns[place].size(); ++i)
+      m_columns[place][i]->count(did, m_counts[place][i]);
   }
   /// The counts of facet i (of the columns given), added to out's single values.
   void add_to(std::size_t i, std::map<std::string, std::size_t>& out) const {
-    for (std::size_t o = 0; o < m_counts[i].size(); ++o)
-      if (m_counts[i][o]) out[std::string(m_columns[i]->values[o])] += m_counts[i][o];
+    for (std::size_t place = 0; place < m_columns.size(); ++place)
+      for (std::size_t o = 0; o < m_counts[place][i].size(); ++o)
+        if (m_counts[place][i][o]) out[std::string(m_columns[place][i]->values[o])] += m_counts[place][i][o];
   }
 
  private:
-  std::vector<const FacetColumn*> m_columns;
-  std::vector<std::vector<std::uint32_t>> m_counts;
+  const OpenIndex& m_index;
+  std::vector<std::vector<const FacetColumn*>> m_columns;
+  std::vector<std::vector<std::vector<std::uint32_t>>> m_counts;
 };
 
 using Spies = std::vector<std::unique_ptr<Xapian::ValueCountMatchSpy>>;
@@ -60,7 +70,7 @@ class SpyCollector : public Collector {
     // 32 for 27 notes); each shard alone counts exactly, so the shards are
     // counted one by one and summed.
     const bool per_shard = m_index.remote && m_index.shards.size() > 1 && !facets.empty();
-    // One local index with its facet columns: ordinals counted, no value read.
+    // Local shards with their facet columns: ordinals counted, no facet value read.
     const std::unique_ptr<ColumnSpy> columns = per_shard ? nullptr : column_spy(facets);
     if (columns) e.add_matchspy(columns.get());
     const Spies spies = per_shard || columns ? Spies() : add_spies(e, facets);
@@ -77,14 +87,17 @@ class SpyCollector : public Collector {
 
  private:
   std::unique_ptr<ColumnSpy> column_spy(const std::vector<const schema::Field*>& facets) const {
-    if (!m_index.columns || facets.empty()) return nullptr;
-    std::vector<const FacetColumn*> columns;
-    for (const auto* f : facets) {
-      const FacetColumn* c = m_index.columns->column(static_cast<Xapian::valueno>(f->facet_slot));
-      if (!c) return nullptr;
-      columns.push_back(c);
+    if (m_index.columns.empty() || facets.empty()) return nullptr;
+    std::vector<std::vector<const FacetColumn*>> columns;
+    for (const auto& shard : m_index.columns) {
+      columns.emplace_back();
+      for (const auto* f : facets) {
+        const FacetColumn* c = shard->column(static_cast<Xapian::valueno>(f->facet_slot));
+        if (!c) return nullptr;
+        columns.back().push_back(c);
+      }
     }
-    return std::make_unique<ColumnSpy>(std::move(columns));
+    return std::make_unique<ColumnSpy>(m_index, std::move(columns));
   }
 
   std::vector<Ranked> match(Xapian::Enquire& e, Xapian::doccount first, Xapian::doccount max,

@@ -17,6 +17,7 @@
 #include "sagasu/index_error.h"
 #include "sagasu/index_layout.h"
 #include "sagasu/schema.h"
+#include "sagasu/stored_note.h"
 #include "sagasu/strings.h"
 
 namespace fs = std::filesystem;
@@ -270,6 +271,12 @@ std::string generation_folder(const ShardLocation& shard) {
 
 }  // namespace
 
+std::size_t OpenIndex::place_of(const Xapian::Document& doc) const {
+  if (shard_places.empty()) return 0;
+  const std::string state = doc.get_value(schema::SLOT_STATE);
+  return shard_places[schema::shard_of(FileState::path_of(state), shard_places.size())];
+}
+
 const WordList& OpenIndex::word_list() const {
   if (words) return *words;
   if (!m_built_words) m_built_words = WordList::of(all);
@@ -300,11 +307,8 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
     index.shards.push_back(db);
   }
   if (index.missing.size() == shards.size()) throw Error(fmt::format("{}: no shard answered", index.name));
-  if (shards.size() == 1 && !shards.front().remote()) {
-    const std::string folder = generation_folder(shards.front());
-    index.columns = FacetColumns::open(folder, index.all);
-    index.words = WordList::open(folder, index.all);
-  }
+  if (shards.size() == 1 && !shards.front().remote())
+    index.words = WordList::open(generation_folder(shards.front()), index.all);
   // Shards not given at all (those that did not answer are named already).
   const std::vector<std::size_t> absent = check.absent(index.name);
   if (absent.size() > index.missing.size()) {
@@ -316,6 +320,15 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
   }
   if (index.missing.empty() && places.size() > 1)
     for (const auto& [k, place] : places) index.shard_places.push_back(place);
+  if (!index.remote && (shards.size() == 1 || !index.shard_places.empty()))
+    for (std::size_t p = 0; p < shards.size(); ++p) {
+      auto columns = FacetColumns::open(generation_folder(shards[p]), index.shards[p]);
+      if (!columns) {
+        index.columns.clear();
+        break;
+      }
+      index.columns.push_back(std::move(columns));
+    }
   return index;
 }
 

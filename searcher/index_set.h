@@ -46,9 +46,10 @@ struct OpenIndex {
   /// is open (empty otherwise): where a document of shard K is in the whole
   /// (Verifier), by the rule that placed it (schema::shard_of).
   std::vector<std::size_t> shard_places;
-  /// One local index: its facet columns, when they describe the revision
-  /// opened (nullptr otherwise: facets are counted from the values).
-  std::shared_ptr<const FacetColumns> columns;
+  /// Local shards (one index, or every shard with shard_places known): each
+  /// one's facet columns by its place, when every one describes the revision
+  /// opened (empty otherwise: facets are counted from the values).
+  std::vector<std::shared_ptr<const FacetColumns>> columns;
   /// One local index: its word list for the same revision (nullptr otherwise:
   /// word_list() builds one).
   std::shared_ptr<const WordList> words;
@@ -56,6 +57,10 @@ struct OpenIndex {
   /// The word list of every shard: `words`, or one built from their terms on
   /// first use (the substring tier's candidates of letters and digits need it).
   const WordList& word_list() const;
+  /// The place in `all` of the shard a document handed to a MatchDecider or
+  /// MatchSpy comes from (it knows its number in that shard only, Xapian's
+  /// rule): the shard its path hashes to. Needs shard_places (0 without).
+  std::size_t place_of(const Xapian::Document& doc) const;
 
  private:
   mutable std::shared_ptr<const WordList> m_built_words;

@@ -131,15 +131,12 @@ bool Verifier::operator()(const Xapian::Document& doc) const {
   // shard at place p of n is (d - 1) n + p + 1; the shard is the one its path
   // hashes to. Where that is not known, its number is found by its unique term.
   Xapian::docid did = doc.get_docid();
-  if (m_several) {
-    const std::string state = doc.get_value(schema::SLOT_STATE);
-    const std::string_view path = FileState::path_of(state);
-    const std::vector<std::size_t>& places = m_index.shard_places;
-    if (!places.empty()) {
-      const auto n = static_cast<Xapian::docid>(places.size());
-      return accept(doc, (did - 1) * n + static_cast<Xapian::docid>(places[schema::shard_of(path, n)]) + 1);
-    }
-    auto p = m_db.postlist_begin(schema::unique_id_term(path));
+  if (m_several && !m_index.shard_places.empty()) {
+    const auto n = static_cast<Xapian::docid>(m_index.shard_places.size());
+    did = (did - 1) * n + static_cast<Xapian::docid>(m_index.place_of(doc)) + 1;
+  } else if (m_several) {
+    auto p =
+        m_db.postlist_begin(schema::unique_id_term(FileState::path_of(doc.get_value(schema::SLOT_STATE))));
     if (p == m_db.postlist_end("")) return false;
     did = *p;
   }
