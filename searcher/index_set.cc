@@ -278,8 +278,10 @@ std::size_t OpenIndex::place_of(const Xapian::Document& doc) const {
 }
 
 const WordList& OpenIndex::word_list() const {
-  if (words) return *words;
-  if (!m_built_words) m_built_words = WordList::of(all);
+  if (!m_built_words)
+    m_built_words = words.size() == 1 ? words.front()
+                    : words.empty()   ? WordList::of(all)
+                                      : WordList::merged(words);
   return *m_built_words;
 }
 
@@ -307,8 +309,6 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
     index.shards.push_back(db);
   }
   if (index.missing.size() == shards.size()) throw Error(fmt::format("{}: no shard answered", index.name));
-  if (shards.size() == 1 && !shards.front().remote())
-    index.words = WordList::open(generation_folder(shards.front()), index.all);
   // Shards not given at all (those that did not answer are named already).
   const std::vector<std::size_t> absent = check.absent(index.name);
   if (absent.size() > index.missing.size()) {
@@ -328,6 +328,15 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
         break;
       }
       index.columns.push_back(std::move(columns));
+    }
+  if (!index.remote && index.missing.empty())
+    for (std::size_t p = 0; p < shards.size(); ++p) {
+      auto words = WordList::open(generation_folder(shards[p]), index.shards[p]);
+      if (!words) {
+        index.words.clear();
+        break;
+      }
+      index.words.push_back(std::move(words));
     }
   return index;
 }

@@ -50,12 +50,13 @@ struct OpenIndex {
   /// one's facet columns by its place, when every one describes the revision
   /// opened (empty otherwise: facets are counted from the values).
   std::vector<std::shared_ptr<const FacetColumns>> columns;
-  /// One local index: its word list for the same revision (nullptr otherwise:
-  /// word_list() builds one).
-  std::shared_ptr<const WordList> words;
+  /// Local shards: each one's word list, when every one describes the
+  /// revision opened (empty otherwise: word_list() builds one from the terms).
+  std::vector<std::shared_ptr<const WordList>> words;
 
-  /// The word list of every shard: `words`, or one built from their terms on
-  /// first use (the substring tier's candidates of letters and digits need it).
+  /// The word list of every shard: the shards' lists merged, or one built
+  /// from their terms, on first use (the substring tier's candidates of
+  /// letters and digits need it).
   const WordList& word_list() const;
   /// The place in `all` of the shard a document handed to a MatchDecider or
   /// MatchSpy comes from (it knows its number in that shard only, Xapian's

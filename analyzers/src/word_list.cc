@@ -107,6 +107,41 @@ std::shared_ptr<const WordList> WordList::of(const Xapian::Database& db) {
   return list;
 }
 
+std::shared_ptr<const WordList> WordList::merged(const std::vector<std::shared_ptr<const WordList>>& lists) {
+  // Each list's lines after its leading "\n"; the smallest word of their
+  // first lines goes next, once (a word two shards hold folds alike in both).
+  std::vector<std::string_view> rest;
+  std::size_t size = 1;
+  for (const auto& l : lists) {
+    rest.push_back(l->m_lines.substr(std::min<std::size_t>(1, l->m_lines.size())));
+    size += rest.back().size();
+  }
+  const auto word_of = [](std::string_view lines) { return lines.substr(0, lines.find_first_of("\t\n")); };
+  std::shared_ptr<WordList> list(new WordList());
+  list->m_built.reserve(size);
+  list->m_built = "\n";
+  for (;;) {
+    std::string_view least;
+    bool any = false;
+    for (const std::string_view r : rest)
+      if (!r.empty() && (!any || word_of(r) < least)) {
+        least = word_of(r);
+        any = true;
+      }
+    if (!any) break;
+    bool written = false;
+    for (std::string_view& r : rest) {
+      if (r.empty() || word_of(r) != least) continue;
+      const std::size_t eol = std::min(r.find('\n'), r.size() - 1);
+      if (!written) list->m_built += r.substr(0, eol + 1);
+      written = true;
+      r.remove_prefix(eol + 1);
+    }
+  }
+  list->m_lines = list->m_built;
+  return list;
+}
+
 std::vector<std::string> WordList::containing(std::string_view needle, Side side, std::size_t max) const {
   std::vector<std::string> out;
   if (needle.empty() || needle.find_first_of("\t\n") != std::string_view::npos) return out;

@@ -70,3 +70,33 @@ TEST_CASE_METHOD(test::SearcherFixture, "WordList, built from the terms: the lis
     }
   CHECK(built->containing("sdc", WordList::Side::Folding, 100) == std::vector<std::string>{"sdc", "sdcs"});
 }
+
+TEST_CASE("WordList, shards' lists merged: the list of the shards as one", "[words]") {
+  // Local shards: each one's file, merged, instead of every term read again.
+  const auto shard = [](std::initializer_list<const char*> words) {
+    Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+    Xapian::Document doc;
+    for (const char* w : words) doc.add_term(w);
+    doc.add_term("XBgram");  // not a word
+    db.add_document(doc);
+    return db;
+  };
+  const Xapian::WritableDatabase a = shard({"付き", "研究", "sdc", "データセット"});
+  const Xapian::WritableDatabase b = shard({"研究者", "sdc", "sdcs", "付き", "zebra"});
+  const Xapian::WritableDatabase c = shard({});
+  Xapian::Database all(a);
+  all.add_database(b);
+  all.add_database(c);
+  const auto merged = WordList::merged({WordList::of(a), WordList::of(b), WordList::of(c)});
+  const auto built = WordList::of(all);
+  for (const char* needle : {"研究", "sdc", "付", "付キ", "ータセツ", "z", "XB", "s"})
+    for (const auto side : {WordList::Side::Word, WordList::Side::Folding}) {
+      INFO(needle);
+      CHECK(merged->containing(needle, side, 100) == built->containing(needle, side, 100));
+    }
+  // Each word once, in term order.
+  CHECK(merged->containing("sdc", WordList::Side::Word, 100) == std::vector<std::string>{"sdc", "sdcs"});
+  CHECK(merged->containing("研究", WordList::Side::Word, 100) == std::vector<std::string>{"研究", "研究者"});
+  CHECK(merged->containing("付キ", WordList::Side::Folding, 100) == std::vector<std::string>{"付き"});
+  CHECK(WordList::merged({})->containing("a", WordList::Side::Word, 1).empty());
+}

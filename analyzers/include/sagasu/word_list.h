@@ -82,6 +82,9 @@ class WordList {
   /// The list write() would make, built in memory from db's terms (several
   /// shards, a remote one, or a folder without a current list).
   static std::shared_ptr<const WordList> of(const Xapian::Database& db);
+  /// The list of several shards' lists, as of() gives for the shards as one
+  /// database (each word once, in term order), without reading their terms.
+  static std::shared_ptr<const WordList> merged(const std::vector<std::shared_ptr<const WordList>>& lists);
 
   /// What a needle is compared with: the word itself, or its folding.
   enum class Side { Word, Folding };
