@@ -56,6 +56,36 @@ void most_first(std::vector<std::pair<double, std::string>>& counted) {
                    [](const auto& a, const auto& b) { return a.first > b.first; });
 }
 
+// A dictionary pair of a katakana word and the English it sounds like is a
+// loanword and its source (キャリブレーション: calibration): one sense, as a
+// sound-alike is, even where no note happens to say both.
+bool is_loanword(const std::string& joined, const std::vector<std::string>& equivalent) {
+  if (equivalent.size() != 1) return false;
+  const std::string& other = equivalent[0];
+  const Script a = sound_script(joined), b = sound_script(other);
+  if (a == Script::None || b == Script::None || a == b) return false;
+  return a == Script::Katakana ? sounds_alike(joined, other) : sounds_alike(other, joined);
+}
+
+// A long word that sounds all but the same is a loanword and its source
+// too (キャリブレーション: calibration, 11 letters, 2 apart), while a
+// short one may be another word (class: クラッシュ "crash"). Of the judged
+// sound pairs of the real vaults that share no note, 6 right ones are so
+// and no wrong one. An English plural's s is not a sound apart (datasets
+// データセット: 8 letters, 1 apart).
+bool is_near_loanword(const std::string& joined, const std::vector<std::string>& equivalent) {
+  constexpr std::size_t MIN_LOANWORD_LETTERS = 7, LETTERS_PER_EDIT = 5;
+  if (!is_loanword(joined, equivalent)) return false;
+  const bool katakana_first = sound_script(joined) == Script::Katakana;
+  const std::string& katakana = katakana_first ? joined : equivalent[0];
+  const std::string& latin = katakana_first ? equivalent[0] : joined;
+  std::size_t distance = sound_distance(katakana, latin);
+  if (strings::ends_with(latin, "s"))
+    distance =
+        std::min(distance, sound_distance(katakana, std::string_view(latin).substr(0, latin.size() - 1)));
+  return latin.size() >= MIN_LOANWORD_LETTERS && distance * LETTERS_PER_EDIT <= latin.size();
+}
+
 }  // namespace
 
 std::vector<Bridge> Bridges::stated(const std::string& key) const {
@@ -191,35 +221,8 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   std::vector<std::vector<std::string>> equivalents;  // each bridge's equivalent, as words
   for (const Bridge& b : bridges) equivalents.push_back(m_analyzer.words(b.equivalent));
   mark_lone_glosses(words, equivalents, piece, bridges);
-  // A dictionary pair of a katakana word and the English it sounds like is a
-  // loanword and its source (キャリブレーション: calibration): one sense, as a
-  // sound-alike is, even where no note happens to say both.
   const std::string joined = fmt::format("{}", fmt::join(words, ""));
-  const auto loanword = [&](std::size_t i) {
-    if (equivalents[i].size() != 1) return false;
-    const std::string& other = equivalents[i][0];
-    const Script a = sound_script(joined), b = sound_script(other);
-    if (a == Script::None || b == Script::None || a == b) return false;
-    return a == Script::Katakana ? sounds_alike(joined, other) : sounds_alike(other, joined);
-  };
-  // A long word that sounds all but the same is a loanword and its source
-  // too (キャリブレーション: calibration, 11 letters, 2 apart), while a
-  // short one may be another word (class: クラッシュ "crash"). Of the judged
-  // sound pairs of the real vaults that share no note, 6 right ones are so
-  // and no wrong one. An English plural's s is not a sound apart (datasets
-  // データセット: 8 letters, 1 apart).
-  constexpr std::size_t MIN_LOANWORD_LETTERS = 7, LETTERS_PER_EDIT = 5;
-  const auto near_loanword = [&](std::size_t i) {
-    if (!loanword(i)) return false;
-    const bool katakana_first = sound_script(joined) == Script::Katakana;
-    const std::string& katakana = katakana_first ? joined : equivalents[i][0];
-    const std::string& latin = katakana_first ? equivalents[i][0] : joined;
-    std::size_t distance = sound_distance(katakana, latin);
-    if (strings::ends_with(latin, "s"))
-      distance =
-          std::min(distance, sound_distance(katakana, std::string_view(latin).substr(0, latin.size() - 1)));
-    return latin.size() >= MIN_LOANWORD_LETTERS && distance * LETTERS_PER_EDIT <= latin.size();
-  };
+  const auto loanword = [&](std::size_t i) { return is_loanword(joined, equivalents[i]); };
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
@@ -242,7 +245,8 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
         (b.how == Provenance::Dictionary && !loanword(i) &&
          !vaults_word(words, equivalent,
                       std::all_of(words.begin(), words.end(), latin_word) ? with : *piece_notes)) ||
-        (b.how == Provenance::Sound && *piece_notes > 0 && together < 1 && !near_loanword(i)))
+        (b.how == Provenance::Sound && *piece_notes > 0 && together < 1 &&
+         !is_near_loanword(joined, equivalents[i])))
       b.loose = true;
     if (b.how == Provenance::Sound) sounds.emplace_back(&b, together);
   }
