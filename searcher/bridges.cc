@@ -178,11 +178,13 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 // general pair only where the vault does not speak against it:
 // - a sound-alike stands in only for a word the notes give no equivalent
 //   (ロケール: locale, stated; local only sounds alike), and for a word the
-//   vault has, only where some note says both, as a dictionary pair (below):
-//   of the sound pairs sampled on the real vaults, 14 of 24 were words that
-//   only sound alike (class クラッシュ, prev プレビュー, seeks スケース),
-//   12 of them never in one note, while 7 of the 10 right ones were; or
-//   where it is a long loanword (below);
+//   vault has, only where at least a third of the notes saying the rarer of
+//   the two say both: of the sound pairs sampled on the real vaults, 14 of
+//   24 were words that only sound alike (class クラッシュ, prev プレビュー,
+//   seeks スケース), 12 of them never in one note; the right ones that share
+//   notes share 0.33-1 of the rarer word's, the wrong ones 0.12-0.25 (Maildir
+//   メールリーダ, modulo モデル, Inputs インポータ) but one; or where it is
+//   a long loanword (below);
 // - of several sound-alikes, those the notes write beside the word at least
 //   half as often as the most written one;
 // - a gloss one note states that the dictionary contradicts, or of a word the
@@ -203,7 +205,7 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 //   word the vault lacks keeps its dictionary pairs: they are the way to
 //   its notes (模倣学習 in a vault written in English).
 void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const {
-  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5;
+  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5, MIN_SHARE_TOGETHER = 3;
   if (words.empty()) return;
   const bool any_stated =
       std::any_of(bridges.begin(), bridges.end(), [](const Bridge& b) { return is_stated(b.how); });
@@ -245,7 +247,8 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
         (b.how == Provenance::Dictionary && !loanword(i) &&
          !vaults_word(words, equivalent,
                       std::all_of(words.begin(), words.end(), latin_word) ? with : *piece_notes)) ||
-        (b.how == Provenance::Sound && *piece_notes > 0 && together < 1 &&
+        (b.how == Provenance::Sound && *piece_notes > 0 &&
+         together * MIN_SHARE_TOGETHER < std::min(*piece_notes, with) &&
          !is_near_loanword(joined, equivalents[i])))
       b.loose = true;
     if (b.how == Provenance::Sound) sounds.emplace_back(&b, together);

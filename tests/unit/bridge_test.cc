@@ -402,6 +402,23 @@ TEST_CASE("Bridge tier: the words of a term with an equivalent are not bridged o
   CHECK(hit_paths(s, "regular expression", true) == std::set<std::string>{"term.md", "ja.md", "apart-en.md"});
 }
 
+TEST_CASE("Bridge tier: a sound-alike counts where most notes of the rarer word say both", "[bridge]") {
+  // ja-techdocs: Maildir sounded like メールリーダ ("mail reader"), one of the
+  // 4 notes saying メールリーダ saying Maildir too, by chance; the right
+  // sound pairs share a third of the rarer word's notes or more.
+  const test::TestIndex index({{"m1.md", "Store mail in maildir format.\n"},
+                               {"m2.md", "A maildir folder.\n"},
+                               {"m3.md", "Deliver to maildir.\n"},
+                               {"r1.md", "メールリーダ で 読む。\n"},
+                               {"r2.md", "メールリーダ の 設定。\n"},
+                               {"r3.md", "別の メールリーダ。\n"},
+                               {"both.md", "maildir を メールリーダ で 読む。\n"}});
+  REQUIRE(sounds_alike("メールリーダ", "maildir"));
+  Searcher s(index.index);
+  CHECK(hit_paths(s, "maildir") == std::set<std::string>{"m1.md", "m2.md", "m3.md", "both.md"});
+  CHECK(hit_paths(s, "maildir", true).size() == 7);  // --loose: the sound-alike's notes too
+}
+
 TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no equivalent", "[bridge]") {
   const test::TestIndex index({{"ja.md", "ロケール (locale) の 設定。\n"},
                                {"en.md", "Set the locale first.\n"},
