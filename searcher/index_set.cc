@@ -269,6 +269,20 @@ std::string generation_folder(const ShardLocation& shard) {
   return shard.path;
 }
 
+// Each shard's file of a generation (facet columns, word list) for the
+// revision opened, by place; none when a shard has no such file.
+template <class Open>
+auto shard_files(const std::vector<ShardLocation>& shards, const std::vector<Xapian::Database>& dbs,
+                  Open open) -> std::vector<decltype(open(std::string(), dbs.front()))> {
+  std::vector<decltype(open(std::string(), dbs.front()))> out;
+  for (std::size_t p = 0; p < shards.size(); ++p) {
+    auto file = open(generation_folder(shards[p]), dbs[p]);
+    if (!file) return {};
+    out.push_back(std::move(file));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::size_t OpenIndex::place_of(const Xapian::Document& doc) const {
@@ -321,23 +335,9 @@ OpenIndex open_index(const std::vector<std::string>& locations, bool allow_parti
   if (index.missing.empty() && places.size() > 1)
     for (const auto& [k, place] : places) index.shard_places.push_back(place);
   if (!index.remote && (shards.size() == 1 || !index.shard_places.empty()))
-    for (std::size_t p = 0; p < shards.size(); ++p) {
-      auto columns = FacetColumns::open(generation_folder(shards[p]), index.shards[p]);
-      if (!columns) {
-        index.columns.clear();
-        break;
-      }
-      index.columns.push_back(std::move(columns));
-    }
+    index.columns = shard_files(shards, index.shards, FacetColumns::open);
   if (!index.remote && index.missing.empty())
-    for (std::size_t p = 0; p < shards.size(); ++p) {
-      auto words = WordList::open(generation_folder(shards[p]), index.shards[p]);
-      if (!words) {
-        index.words.clear();
-        break;
-      }
-      index.words.push_back(std::move(words));
-    }
+    index.words = shard_files(shards, index.shards, WordList::open);
   return index;
 }
 
