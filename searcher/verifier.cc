@@ -144,8 +144,12 @@ bool Verifier::operator()(const Xapian::Document& doc) const {
 }
 
 bool Verifier::accept(const Xapian::Document& doc, Xapian::docid did) const {
+  if (m_known && did < m_known->size() && (*m_known)[did]) return true;
   Note note(doc, did);
-  return m_query.root < 0 || eval(m_query.root, note);
+  if (m_query.root >= 0 && !eval(m_query.root, note)) return false;
+  if (did >= m_accepted.size()) m_accepted.resize(std::max<std::size_t>(did + 1, 2 * m_accepted.size()));
+  m_accepted[did] = true;
+  return true;
 }
 
 bool Verifier::eval(int i, Note& note) const {

@@ -58,6 +58,11 @@ class Verifier : public Xapian::MatchDecider {
   bool operator()(const Xapian::Document& doc) const override;
   /// Does the note `doc`, number `did` in the database searched, satisfy the query?
   bool accept(const Xapian::Document& doc, Xapian::docid did) const;
+  /// Notes known to satisfy the query, by number (a stricter query's
+  /// accepted ones, for a looser query): accepted without being read again.
+  void trust(const std::vector<bool>* known) { m_known = known; }
+  /// The notes accepted so far, by number (true: accepted).
+  const std::vector<bool>& accepted() const { return m_accepted; }
 
  private:
   class Note;  // one candidate, its text read and folded only when needed
@@ -91,6 +96,8 @@ class Verifier : public Xapian::MatchDecider {
   bool m_exact;
   Analyzer& m_analyzer;
   mutable std::vector<Proof> m_proofs;  ///< one per chunk
+  const std::vector<bool>* m_known = nullptr;
+  mutable std::vector<bool> m_accepted;
 };
 
 }  // namespace sagasu

@@ -36,6 +36,30 @@ TEST_CASE_METHOD(Fixture, "Verifier, a note holding the grams but not the string
   CHECK(e.get_mset(0, 10).size() == 2);
 }
 
+TEST_CASE_METHOD(Fixture, "Verifier, the notes a stricter query accepted are not confirmed again",
+                 "[verifier]") {
+  // The count of what --loose adds runs the loose query after the strict one;
+  // a loose query matches every note its strict form does.
+  const CompiledQuery q = build("京都大");
+  const Verifier strict(opened, q, false, analyzer);
+  CHECK(accepts(strict, "notes/kyoto.md"));
+  CHECK_FALSE(accepts(strict, "notes/decoy.md"));
+  const Xapian::Document kyoto = test::doc_of(db, "notes/kyoto.md"),
+                         decoy = test::doc_of(db, "notes/decoy.md");
+  const std::vector<bool>& accepted = strict.accepted();
+  CHECK(kyoto.get_docid() < accepted.size());
+  CHECK(accepted.at(kyoto.get_docid()));
+  CHECK_FALSE((decoy.get_docid() < accepted.size() && accepted[decoy.get_docid()]));
+  // Trusted: a note marked known is accepted without its text (the decoy,
+  // marked on purpose here, shows that it is not read); others are still checked.
+  Verifier looser(opened, q, false, analyzer);
+  std::vector<bool> known(decoy.get_docid() + 1);
+  known[decoy.get_docid()] = true;
+  looser.trust(&known);
+  CHECK(accepts(looser, "notes/decoy.md"));
+  CHECK(accepts(looser, "notes/kyoto.md"));
+}
+
 TEST_CASE_METHOD(Fixture, "Verifier, whole words and exact grams need no confirmation", "[verifier]") {
   CHECK_FALSE(Verifier(opened, build("研究"), false, analyzer).needed());  // one gram proves it
   const CompiledQuery q = build("研究 京都大");

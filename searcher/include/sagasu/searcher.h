@@ -250,8 +250,10 @@ class Searcher {
 
  private:
   SearchResult run(const SearchRequest& request);
-  /// The number of notes the request matches with loose compounds.
-  std::size_t count_loose(const SearchRequest& request);
+  /// The number of notes the request matches with loose compounds; those
+  /// `known` marks (by document number: the notes the request matched) are
+  /// counted without being confirmed again.
+  std::size_t count_loose(const SearchRequest& request, const std::vector<bool>& known);
   /// SearchRequest::go_on: fills SearchResult::beyond.
   void go_on(const SearchRequest& request, SearchResult& result);
   FacetCounts list_terms(const schema::Field& field);
