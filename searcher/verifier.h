@@ -88,7 +88,7 @@ class Verifier : public Xapian::MatchDecider {
   void build(Proof& proof, const Chunk& c) const;
 
   const Xapian::Database& m_db;
-  bool m_several;            ///< several shards: documents are looked up by unique id
+  bool m_several;            ///< several shards: a document is placed in the whole (operator())
   const OpenIndex& m_index;  ///< its word list (every shard's, built when no file describes them)
   std::size_t m_text_checks_before_proof;
   mutable TermProbe m_probe;
