@@ -22,6 +22,7 @@
 #include "sagasu/error.h"
 #include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
+#include "sagasu/sounds.h"
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
@@ -31,7 +32,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 8;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 9;  // raise when parse_dictionaries keeps other pairs
 // The keys of a reading's lines (a reading's written forms) and of a string
 // of kanji's (the words written with them and kana), apart from words' keys.
 constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
@@ -94,6 +95,29 @@ std::string english_gloss(std::string_view g) {
   return words <= MAX_GLOSS_WORDS ? out : "";
 }
 
+// The word a katakana headword was borrowed from, when its gloss qualifies
+// it (トランジスタ: "electrical transistor" is transistor); otherwise the
+// gloss itself: borrowed whole (シンボリックリンク: "symbolic link") or
+// clipped, when the headword names the whole by its first word (タイワンリス:
+// "taiwanese squirrel", ポーセラーツ: "porcelain art"). The last word is the
+// one when it sounds alike from its first consonant on, nearer than the
+// whole gloss and at most an edit in four letters apart (not ブルーリボン:
+// "blue ribbon").
+std::string borrowed_word(const std::string& headword, const std::string& gloss) {
+  constexpr std::size_t LETTERS_PER_EDIT = 4;
+  const std::size_t blank = gloss.rfind(' ');
+  if (blank == std::string::npos || sound_script(headword) != Script::Katakana) return gloss;
+  std::string whole = gloss;
+  whole.erase(std::remove(whole.begin(), whole.end(), ' '), whole.end());
+  const std::string last = gloss.substr(blank + 1);
+  const std::string key = sound_key(headword), last_key = sound_key(last);
+  const std::size_t d = sound_distance(headword, last);
+  const bool borrowed = !key.empty() && !last_key.empty() && key[0] == last_key[0] &&
+                        d < sound_distance(headword, whole) && d * LETTERS_PER_EDIT <= last.size() &&
+                        sounds_alike(headword, last);
+  return borrowed ? last : gloss;
+}
+
 struct Entry {
   std::vector<std::string> headwords;
   std::vector<std::string> readings;  // in kana: "きょうかがくしゅう"
@@ -139,13 +163,15 @@ Entry parse_line(std::string_view line) {
       }
       field = strings::trim(field.substr(close + 1));
     }
-    // A note after the gloss: "normalization (e.g. in floating-point …)",
-    // "parallel (electronics, computing, etc.)" (a computing sense, as (comp) says).
-    if (field.size() > 2 && field.back() == ')')
-      if (const std::size_t open = field.rfind(" ("); open != std::string_view::npos) {
-        comp = comp || strings::contains(field.substr(open), "comput");
-        field = strings::trim(field.substr(0, open));
-      }
+    // Notes after the gloss: "normalization (e.g. in floating-point …)",
+    // "parallel (electronics, computing, etc.)" (a computing sense, as (comp)
+    // says), "queer (homosexual) (eng:)".
+    while (field.size() > 2 && field.back() == ')') {
+      const std::size_t open = field.rfind(" (");
+      if (open == std::string_view::npos) break;
+      comp = comp || strings::contains(field.substr(open), "comput");
+      field = strings::trim(field.substr(0, open));
+    }
     if (sense != 1 && !comp) continue;
     if (std::string g = english_gloss(field); !g.empty()) e.glosses.push_back(std::move(g));
   }
@@ -252,8 +278,8 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
     const char flag = names ? 'n' : 'w';
     for (const auto& h : e.headwords) {
       const std::string key = analyzer.key(h);
-      for (std::size_t i = 0; i < e.glosses.size(); ++i) {
-        const std::string& g = e.glosses[i];
+      for (const auto& gloss : e.glosses) {
+        const std::string g = borrowed_word(h, gloss);
         std::string gkey;
         for (const auto& w : english_words(g)) gkey += (gkey.empty() ? "" : " ") + w;
         if (key.empty() || gkey.empty() || key == gkey) continue;

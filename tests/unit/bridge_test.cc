@@ -196,6 +196,31 @@ TEST_CASE("Dictionary: a word's equivalents, parsed once and cached", "[dictiona
   CHECK(Dictionary((dicts.path / "none").string()).empty());
 }
 
+TEST_CASE("Dictionary: a gloss without its notes, a loanword without its qualifier", "[dictionary]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "クィア /(n) queer (homosexual) (eng:)/\n"
+               "トランジスタ /(n) electrical transistor/(P)/\n"
+               "シンボリックリンク /(n) symbolic link/\n"
+               "タイワンリス /(n) taiwanese squirrel/\n"
+               "ブルーリボン /(n) blue ribbon/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  Analyzer analyzer;
+  const Dictionary d(dicts.path.string());
+  const auto equivalents = [&](const std::string& word) {
+    std::vector<std::string> out;
+    for (const auto& e : d.of(analyzer.key(word))) out.push_back(e.equivalent);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(equivalents("クィア") == V{"queer"});             // both notes after the gloss dropped
+  CHECK(equivalents("トランジスタ") == V{"transistor"});  // the word it was borrowed from
+  CHECK(equivalents("transistor") == V{"トランジスタ"});
+  CHECK(equivalents("シンボリックリンク") == V{"symbolic link"});  // borrowed whole
+  CHECK(equivalents("タイワンリス") == V{"taiwanese squirrel"});   // named by its first word
+  CHECK(equivalents("ブルーリボン") == V{"blue ribbon"});
+}
+
 TEST_CASE("Bridge tier: a word finds the notes that say it in the other language, below those that say it",
           "[bridge]") {
   const test::TestIndex index({{"ja.md", "強化学習 (Reinforcement Learning) の 研究。\n"},
