@@ -203,9 +203,15 @@ std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::
 //   common word (escape: 避難, "evacuation"); of the pairs sampled on the
 //   real vaults that some note holds, about half were another sense. A
 //   word the vault lacks keeps its dictionary pairs: they are the way to
-//   its notes (模倣学習 in a vault written in English).
+//   its notes (模倣学習 in a vault written in English);
+// - a compound bridged word by word (add_composed) counts where the vault
+//   uses the phrase as a dictionary pair must be used, or says it in two
+//   notes or more (a term of the vault: 障害物回避, obstacle avoidance in 9
+//   notes, none saying both); one note's phrase is a chance string of words
+//   (辞書変数: "dictionary indexed" in one note of ja-techdocs).
 void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const {
-  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5, MIN_SHARE_TOGETHER = 3;
+  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5, MIN_SHARE_TOGETHER = 3,
+                   MIN_TERM_NOTES = 2;
   if (words.empty()) return;
   const bool any_stated =
       std::any_of(bridges.begin(), bridges.end(), [](const Bridge& b) { return is_stated(b.how); });
@@ -229,7 +235,9 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
     if (b.how == Provenance::Sound && any_stated) b.loose = true;
-    if (b.loose || (b.how != Provenance::Sound && b.how != Provenance::Dictionary)) continue;
+    if (b.loose ||
+        (b.how != Provenance::Sound && b.how != Provenance::Dictionary && b.how != Provenance::Words))
+      continue;
     const std::vector<std::string>& equivalent = equivalents[i];
     if (equivalent.empty()) continue;
     piece();
@@ -244,6 +252,7 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
     if (against ||
         (b.how == Provenance::Dictionary && !loanword(i) && *piece_notes > 0 && with > 0 && !used) ||
+        (b.how == Provenance::Words && *piece_notes > 0 && !used && with < MIN_TERM_NOTES) ||
         (b.how == Provenance::Dictionary && !loanword(i) &&
          !vaults_word(words, equivalent,
                       std::all_of(words.begin(), words.end(), latin_word) ? with : *piece_notes)) ||

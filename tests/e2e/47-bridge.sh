@@ -17,10 +17,12 @@ check bridge-explain "$SEARCHER" --index "$idx" --explain --snippets 0 --facets 
 check bridge-text S observability
 check bridge-json "$SEARCHER" --index "$idx" --json --snippets 0 --facets none observability
 # A gloss both ways; a loanword by its sound (NVIDIA is written only in Latin
-# letters); a compound word by word; a name in the other script.
+# letters); a compound word by word, which one note alone says and none
+# beside the compound: a weaker equivalent (--loose); a name in the other script.
 check bridge-gloss-ja J 可観測性
 check bridge-sound J エヌビディア
 check bridge-compound J 継続的バッチング
+check bridge-compound-loose J --loose 継続的バッチング
 check bridge-name J Kurohashi
 # The notes that say the word rank above those that only say its equivalent.
 first_tier=$(J 決定論的リプレイ | head -1 | cut -d' ' -f2)

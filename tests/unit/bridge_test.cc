@@ -427,6 +427,26 @@ TEST_CASE("Bridge tier: the words of a term with an equivalent are not bridged o
   CHECK(hit_paths(s, "regular expression", true) == std::set<std::string>{"term.md", "ja.md", "apart-en.md"});
 }
 
+TEST_CASE("Bridge tier: a compound bridged word by word counts where the vault uses the phrase", "[bridge]") {
+  const std::map<std::string, std::string> notes{
+      {"glossary.md", "辞書 (dictionary) と 変数 (variable) の 説明。\n"},
+      {"a.md", "辞書変数 を 使う。\n"},
+      {"b.md", "辞書変数 の 例。\n"},
+      {"en1.md", "Set a dictionary variable here.\n"}};
+  // One note's phrase, never beside the compound: a chance string of words.
+  const test::TestIndex once(notes);
+  Searcher s(once.index);
+  CHECK(hit_paths(s, "辞書変数") == std::set<std::string>{"a.md", "b.md"});
+  // --loose: the phrase, and the words apart.
+  CHECK(hit_paths(s, "辞書変数", true) == std::set<std::string>{"a.md", "b.md", "en1.md", "glossary.md"});
+  // Said in two notes, the phrase is a term of the vault.
+  auto more = notes;
+  more["en2.md"] = "Another dictionary variable.\n";
+  const test::TestIndex twice(more);
+  Searcher t(twice.index);
+  CHECK(hit_paths(t, "辞書変数") == std::set<std::string>{"a.md", "b.md", "en1.md", "en2.md"});
+}
+
 TEST_CASE("Bridge tier: a sound-alike counts where most notes of the rarer word say both", "[bridge]") {
   // ja-techdocs: Maildir sounded like メールリーダ ("mail reader"), one of the
   // 4 notes saying メールリーダ saying Maildir too, by chance; the right
