@@ -656,13 +656,21 @@ Xapian::Query QueryBuilder::equivalent_query(const std::vector<std::string>& wor
 void QueryBuilder::add_scattered_equivalents(Chunk& c, MatchTerms& match) const {
   // Some of a compound's words: each word's own equivalents count as the
   // word (水中ロボット: notes saying underwater), weighed as scattered pieces.
+  // In a title, such an equivalent is one of the words (robots in a title
+  // is not 水中ロボット in it).
   std::vector<Xapian::Query> alts{c.scattered};
   for (const std::string& w : c.info.words)
     for (const Bridge& b : m_bridges->of(w, {w})) {
       const std::vector<std::string> words = words_and_stems(m_analyzer, b.equivalent).words;
       if (words.empty()) continue;
+      const std::size_t titles = c.in_title.size();
       alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, equivalent_query(words, c, match),
                         bridge_weight(b.how) / static_cast<double>(words.size()));
+      c.words_in_title.emplace_back(
+          Xapian::Query(Xapian::Query::OP_OR, c.in_title.begin() + static_cast<std::ptrdiff_t>(titles),
+                        c.in_title.end()),
+          rarity({w}));
+      c.in_title.resize(titles);
     }
   c.scattered = Xapian::Query(Xapian::Query::OP_OR, alts.begin(), alts.end());
 }

@@ -2,6 +2,7 @@
 // goes on past the hits without counting the notes it adds.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -174,4 +175,31 @@ TEST_CASE("Ranking, the notes with some of a compound's words include its words'
   std::vector<std::string> below = paths(r.beyond);
   CHECK(std::find(below.begin(), below.end(), "auv.md") != below.end());
   CHECK(std::find(below.begin(), below.end(), "other.md") == below.end());
+}
+
+TEST_CASE("Ranking, a piece's equivalent in a title is that piece's title evidence, not the query's",
+          "[ranking]") {
+  // robotics, 水中ロボット: below its hits, every note titled "… Robots"
+  // took the weight of a title holding the whole query (underwater robot)
+  // and came before the notes about underwater robots.
+  std::map<std::string, std::string> notes{
+      {"a.md", "水中ロボット の 研究。\n"},
+      {"g.md", "用語: 水中 (underwater)、ロボット (robot)。\n"},
+      {"Mobile Robots.md", "Wheeled robots on planar surfaces.\n"},
+      {"Underwater Robot Swarms.md", "A swarm study.\n"},
+  };
+  for (int i = 0; i < 12; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
+  test::TestIndex index(notes);
+  const SearchResult r = search(index.index, "水中ロボット", true);
+  CHECK(paths(r.hits) == std::vector<std::string>{"a.md"});
+  const auto below = [&](const std::string& path) {
+    const auto it =
+        std::find_if(r.beyond.begin(), r.beyond.end(), [&](const Hit& h) { return h.path == path; });
+    REQUIRE(it != r.beyond.end());
+    return *it;
+  };
+  const double whole = part(below("Underwater Robot Swarms.md"), "title");
+  const double piece = part(below("Mobile Robots.md"), "title");
+  CHECK(piece > 0);
+  CHECK(piece < 0.5 * whole);
 }
