@@ -386,6 +386,30 @@ void Bridges::mark_lone_glosses(const std::vector<std::string>& words,
   }
 }
 
+// The last word of an English phrase as the vault inflects it: "sequence
+// parallel" is written "sequence parallelism" (a phrase takes no stems).
+// The vault's longer words of the same stem, the most used first (not
+// variable1 or variabler, first in the index's order).
+std::vector<std::string> Bridges::inflected(const std::string& word) const {
+  constexpr std::size_t MIN_LETTERS = 4, MAX_SUFFIX = 4, MAX_FORMS = 3, MAX_READ = 256;
+  if (!latin_word(word) || word.size() < MIN_LETTERS) return {};
+  const Xapian::Stem stem("english");
+  const std::string base = stem(word);
+  std::vector<std::pair<double, std::string>> forms;
+  std::size_t read = 0;
+  for (auto t = m_db.allterms_begin(word); t != m_db.allterms_end(word) && read++ < MAX_READ; ++t) {
+    std::string form = *t;
+    if (form.size() > word.size() && form.size() <= word.size() + MAX_SUFFIX &&
+        std::all_of(form.begin(), form.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
+        stem(form) == base)
+      forms.emplace_back(t.get_termfreq(), std::move(form));
+  }
+  most_first(forms);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < forms.size() && i < MAX_FORMS; ++i) out.push_back(std::move(forms[i].second));
+  return out;
+}
+
 void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const {
   // A compound or phrase no table names, part by part: 継続的バッチング →
   // 継続的 + バッチング → "continuous batching"; layer normalization →
@@ -421,22 +445,9 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
     i = j;
   }
   if (!any) return;
-  // The last word of an English phrase as the vault inflects it: "sequence
-  // parallel" is written "sequence parallelism" (a phrase takes no stems).
-  constexpr std::size_t MAX_SUFFIX = 4, MAX_FORMS = 3;
   std::vector<Bridge>& last = parts.back();
-  for (std::size_t i = 0, n = last.size(); i < n; ++i) {
-    const std::string w = last[i].equivalent;
-    if (!latin_word(w) || w.size() < 4) continue;
-    std::size_t forms = 0;
-    for (auto t = m_db.allterms_begin(w); t != m_db.allterms_end(w) && forms < MAX_FORMS; ++t) {
-      const std::string form = *t;
-      if (form.size() > w.size() && form.size() <= w.size() + MAX_SUFFIX && latin_word(form)) {
-        last.push_back({form, last[i].how});
-        ++forms;
-      }
-    }
-  }
+  for (std::size_t i = 0, n = last.size(); i < n; ++i)
+    for (std::string& form : inflected(last[i].equivalent)) last.push_back({std::move(form), last[i].how});
   std::vector<std::size_t> at(parts.size(), 0);
   for (std::size_t n = 0; n < MAX_COMBINATIONS; ++n) {
     std::string phrase;

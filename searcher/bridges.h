@@ -69,6 +69,7 @@ class Bridges {
   double in_notes(const Xapian::Query& q) const;
   Xapian::Query phrase(const std::vector<std::string>& words) const;
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
+  std::vector<std::string> inflected(const std::string& word) const;
 
   const Xapian::Database& m_db;
   Analyzer& m_analyzer;

@@ -447,6 +447,18 @@ TEST_CASE("Bridge tier: a compound bridged word by word counts where the vault u
   CHECK(hit_paths(t, "辞書変数") == std::set<std::string>{"a.md", "b.md", "en1.md", "en2.md"});
 }
 
+TEST_CASE("Bridge tier: a compound's last English word as the vault inflects it, not any longer word",
+          "[bridge]") {
+  const test::TestIndex index({{"glossary.md", "辞書 (dictionary) と 変数 (variable) の 説明。\n"},
+                               {"a.md", "辞書変数 を 使う。\n"},
+                               {"s1.md", "Two dictionary variables here.\n"},
+                               {"s2.md", "More dictionary variables.\n"},
+                               {"v1.md", "dictionary variable1 = 3\n"},
+                               {"v2.md", "the dictionary variable1 again\n"}});
+  Searcher s(index.index);
+  CHECK(hit_paths(s, "辞書変数") == std::set<std::string>{"a.md", "s1.md", "s2.md"});
+}
+
 TEST_CASE("Bridge tier: a sound-alike counts where most notes of the rarer word say both", "[bridge]") {
   // ja-techdocs: Maildir sounded like メールリーダ ("mail reader"), one of the
   // 4 notes saying メールリーダ saying Maildir too, by chance; the right
