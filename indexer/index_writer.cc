@@ -84,6 +84,8 @@ std::optional<Xapian::Document> IndexWriter::document(RunNote& note, DocumentBui
     if (!note.old || *note.old->signature != builder.signature(*note.note, values)) {
       doc = builder.build(*note.note, values);
       stamp(*doc, note);
+      if (m_shards.size() > 1)
+        doc->add_value(schema::SLOT_SHARD, schema::shard_value(m_shards.shard_of(note.file->path)));
     }
     note.note.reset();  // done with it: keep memory flat
     return doc;

@@ -287,8 +287,10 @@ auto shard_files(const std::vector<ShardLocation>& shards, const std::vector<Xap
 
 std::size_t OpenIndex::place_of(const Xapian::Document& doc) const {
   if (shard_places.empty()) return 0;
-  const std::string state = doc.get_value(schema::SLOT_STATE);
-  return shard_places[schema::shard_of(FileState::path_of(state), shard_places.size())];
+  const std::optional<std::size_t> k = schema::shard_number(doc.get_value(schema::SLOT_SHARD));
+  if (!k || *k >= shard_places.size())
+    throw Error(fmt::format("{}: a note without its shard number: the index is damaged; {}", name, rebuild));
+  return shard_places[*k];
 }
 
 const WordList& OpenIndex::word_list() const {

@@ -60,7 +60,7 @@ struct OpenIndex {
   const WordList& word_list() const;
   /// The place in `all` of the shard a document handed to a MatchDecider or
   /// MatchSpy comes from (it knows its number in that shard only, Xapian's
-  /// rule): the shard its path hashes to. Needs shard_places (0 without).
+  /// rule): the shard its SHARD value names. Needs shard_places (0 without).
   std::size_t place_of(const Xapian::Document& doc) const;
 
  private:

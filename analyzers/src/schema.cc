@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "sagasu/names.h"
 #include "sagasu/note.h"
@@ -13,6 +14,17 @@ namespace sagasu::schema {
 
 std::size_t shard_of(std::string_view path, std::size_t count) {
   return count <= 1 ? 0 : static_cast<std::size_t>(XXH3_64bits(path.data(), path.size()) % count);
+}
+
+std::string shard_value(std::size_t shard) {
+  return std::to_string(shard);
+}
+
+std::optional<std::size_t> shard_number(std::string_view value) {
+  std::size_t k = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), k);
+  if (ec != std::errc() || end != value.data() + value.size() || value.empty()) return std::nullopt;
+  return k;
 }
 
 std::optional<std::string> venue_value(std::string_view typed) {

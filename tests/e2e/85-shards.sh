@@ -22,6 +22,13 @@ expect "the top stub names the three shards" \
 total=$(( $(docs "$sharded/shard-0") + $(docs "$sharded/shard-1") + $(docs "$sharded/shard-2") ))
 expect "each note is in exactly one shard ($total = $(docs "$one"))" [ "$total" = "$(docs "$one")" ]
 expect "no shard is empty" [ "$(docs "$sharded/shard-0")" -gt 0 -a "$(docs "$sharded/shard-1")" -gt 0 -a "$(docs "$sharded/shard-2")" -gt 0 ]
+# Each note keeps its shard's number (the matcher names a note by its number
+# in its shard only; the facet counts and the verifier place it by this value).
+for k in 0 1 2; do
+  expect "every note of shard $k says it is of shard $k" [ "$("$SAGASU_BIN/tests/sagasu-dump" "$sharded/shard-$k" |
+    grep -c "^  value 13 shard $k\$")" = "$(docs "$sharded/shard-$k")" ]
+done
+expect "one index keeps no shard number" [ "$("$SAGASU_BIN/tests/sagasu-dump" "$one" | grep -c "value 13 shard")" = 0 ]
 
 # Servers: one xapian-tcpsrv per shard on a free port, stopped by PID at the end.
 pids=()

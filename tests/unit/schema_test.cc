@@ -44,6 +44,14 @@ TEST_CASE("Schema, no two uses share a value slot", "[schema]") {
   }
 }
 
+TEST_CASE("Schema, a note's shard number reads back, and nothing else reads as one", "[schema]") {
+  for (std::size_t k : {0, 1, 7, 1023}) CHECK(shard_number(shard_value(k)) == k);
+  CHECK_FALSE(shard_number(""));
+  CHECK_FALSE(shard_number("1x"));
+  CHECK_FALSE(shard_number("-1"));
+  CHECK_FALSE(shard_number("notes/a.md"));  // a path, as STATE holds
+}
+
 TEST_CASE("Schema, the named fields are rows of the table", "[schema]") {
   CHECK(&FIELDS[index_of(VENUE)] == &VENUE);
   CHECK(VENUE.name == "venue");

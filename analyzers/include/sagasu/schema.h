@@ -104,6 +104,7 @@ enum Slot : unsigned {
   SLOT_DIGEST = 10,
   SLOT_FOLDS_TO_ASCII = 11,
   SLOT_COVERAGE = 12,
+  SLOT_SHARD = 13,  ///< a sharded index's note: its shard number K (shard_value), read per match
 };
 
 /// Every slot with its name (the dump tool prints it; a test checks they are distinct).
@@ -111,7 +112,7 @@ struct SlotName {
   unsigned slot;
   std::string_view name;
 };
-inline constexpr std::array<SlotName, 13> SLOTS{{
+inline constexpr std::array<SlotName, 14> SLOTS{{
     {SLOT_VENUES, "venues"},
     {SLOT_YEARS, "years"},
     {SLOT_PERSONS, "persons"},
@@ -125,6 +126,7 @@ inline constexpr std::array<SlotName, 13> SLOTS{{
     {SLOT_DIGEST, "digest"},
     {SLOT_FOLDS_TO_ASCII, "folds_to_ascii"},
     {SLOT_COVERAGE, "coverage"},
+    {SLOT_SHARD, "shard"},
 }};
 
 /// What a field's query value selects, and so which processor handles it.
@@ -292,6 +294,12 @@ inline constexpr std::string_view META_SHARD = "sagasu.shard";  ///< "K/N": shar
 /// The shard K of N a note lives in: a hash of its vault-relative path, so
 /// the same note always goes to the same shard and no note lives in two.
 std::size_t shard_of(std::string_view path, std::size_t count);
+/// SHARD, shard K as its notes keep it: a matcher over several shards hands
+/// a document over with its number in its own shard only (Xapian's rule),
+/// and this short value, unlike the path in STATE, costs little to read for
+/// every match. The number it holds; nothing when it holds none.
+std::string shard_value(std::size_t shard);
+std::optional<std::size_t> shard_number(std::string_view value);
 inline constexpr std::string_view META_KINDS =
     "sagasu.kinds";  ///< the kind vocabulary (KindVocabulary::encode)
 /// The settings the index was built with, which a plain run uses
@@ -330,7 +338,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 ///     values, link addresses, as words of wdf 0; the file name is a name when a heading titles the note.
 /// 19: iteration marks written out before words and grams are made (こゝろ = こころ, 部分々々 = 部分部分).
 /// 20: the text of a Markdown link to another note weighs nothing (wdf 0).
-inline constexpr std::string_view SCHEMA_VERSION = "20";
+/// 21: a sharded index's notes keep their shard number (SHARD).
+inline constexpr std::string_view SCHEMA_VERSION = "21";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
