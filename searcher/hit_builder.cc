@@ -50,9 +50,9 @@ Hit HitBuilder::build(const Xapian::Document& doc, double weight, std::size_t ra
   return hit;
 }
 
-bool HitBuilder::matches(const Xapian::Query& q, const Xapian::Query& only) const {
+bool HitBuilder::matches(const Xapian::Database& db, const Xapian::Query& q, const Xapian::Query& only) {
   if (q.empty()) return false;
-  Xapian::Enquire e(m_index.all);
+  Xapian::Enquire e(db);
   e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, only));
   return !e.get_mset(0, 1).empty();
 }
@@ -61,21 +61,26 @@ void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only
   // Highlights: whole words always; substrings only for the pieces this note has not as words.
   const MatchTerms& match = m_query.match;
   hit.terms = MatchTerms{match.words, {}, match.literals, match.phrases};
+  // Asked of its own shard only, where there are several: each question
+  // costs one shard's match (and over TCP one round trip), not every shard's.
+  const Xapian::Database& db =
+      m_index.shard_places.empty() ? m_index.all : m_index.shards[m_index.place_of(doc)];
+  const auto matches = [&](const Xapian::Query& q) { return HitBuilder::matches(db, q, only); };
   std::optional<NoteText> text;
   for (const Chunk& c : m_query.chunks) {
     // Word tier: the piece's word query (phrase positions included) matches this note.
-    if (matches(c.word, only) || matches(c.synonyms, only)) continue;
+    if (matches(c.word) || matches(c.synonyms)) continue;
     // Bridge tier: an equivalent in the other language, named.
-    if (matches(c.bridge, only)) {
+    if (matches(c.bridge)) {
       hit.tier = std::max(hit.tier, Tier::Bridge);
       for (std::size_t i = 0; i < c.bridges.size(); ++i)
-        if (matches(c.bridges[i], only)) {
+        if (matches(c.bridges[i])) {
           hit.bridged.emplace_back(c.info.text, c.info.bridges[i]);
           break;
         }
       continue;
     }
-    if (matches(c.scattered, only)) {
+    if (matches(c.scattered)) {
       hit.tier = std::max(hit.tier, Tier::Scattered);
       continue;
     }

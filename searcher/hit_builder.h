@@ -27,8 +27,9 @@ class HitBuilder {
   Hit build(const Xapian::Document& doc, double weight, std::size_t rank) const;
 
  private:
-  /// Does q match this note? (Its unique-id term filters the match to it.)
-  bool matches(const Xapian::Query& q, const Xapian::Query& only) const;
+  /// Does q match this note in db, the shard holding it or every shard?
+  /// (Its unique-id term filters the match to it.)
+  static bool matches(const Xapian::Database& db, const Xapian::Query& q, const Xapian::Query& only);
   /// The tier the note needed, and the substrings to highlight that it does not hold as words.
   void set_tier(const Xapian::Document& doc, const Xapian::Query& only, Hit& hit) const;
   /// Each tier's BM25 weight for this note alone.
