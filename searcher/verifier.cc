@@ -8,15 +8,23 @@
 
 namespace sagasu {
 
+std::pair<std::size_t, Xapian::docid> TermProbe::locate(Xapian::docid did) const {
+  const auto n = static_cast<Xapian::docid>(m_index.shards.size());
+  if (n <= 1) return {0, did};
+  return {(did - 1) % n, (did - 1) / n + 1};
+}
+
 bool TermProbe::has(const std::string& term, Xapian::docid did) {
-  auto it = m_cursors.find(term);
-  if (it == m_cursors.end() || it->second.last > did)
-    it = m_cursors.insert_or_assign(term, Cursor{m_db.postlist_begin(term), 0}).first;
+  const auto [place, local] = locate(did);
+  const Xapian::Database& db = m_index.shards.size() > 1 ? m_index.shards[place] : m_index.all;
+  auto it = m_cursors.find({place, term});
+  if (it == m_cursors.end() || it->second.last > local)
+    it = m_cursors.insert_or_assign({place, term}, Cursor{db.postlist_begin(term), 0}).first;
   Cursor& c = it->second;
-  c.last = did;
+  c.last = local;
   if (c.it == Xapian::PostingIterator()) return false;
-  c.it.skip_to(did);
-  return c.it != Xapian::PostingIterator() && *c.it == did;
+  c.it.skip_to(local);
+  return c.it != Xapian::PostingIterator() && *c.it == local;
 }
 
 bool TermProbe::has_all(const std::vector<std::string>& terms, Xapian::docid did) {
@@ -25,9 +33,11 @@ bool TermProbe::has_all(const std::vector<std::string>& terms, Xapian::docid did
 
 bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid did) const {
   if (terms.size() < 2) return true;
+  const auto [place, local] = locate(did);
+  const Xapian::Database& db = m_index.shards.size() > 1 ? m_index.shards[place] : m_index.all;
   std::vector<std::vector<Xapian::termpos>> positions;
   for (const auto& t : terms) {
-    positions.emplace_back(m_db.positionlist_begin(did, t), m_db.positionlist_end(did, t));
+    positions.emplace_back(db.positionlist_begin(local, t), db.positionlist_end(local, t));
     if (positions.back().empty()) return false;
   }
   for (const Xapian::termpos first : positions.front()) {
@@ -114,7 +124,7 @@ Verifier::Verifier(const OpenIndex& index, const CompiledQuery& query, bool exac
       m_several(index.shards.size() > 1),
       m_index(index),
       m_text_checks_before_proof(text_checks_before_proof),
-      m_probe(index.all),
+      m_probe(index),
       m_query(query),
       m_exact(exact),
       m_analyzer(analyzer),

@@ -20,10 +20,12 @@
 namespace sagasu {
 
 /// Does a document hold a term? Posting cursors are kept and moved forward,
-/// as the matcher asks about documents in ascending order.
+/// as the matcher asks about documents in ascending order. Over several
+/// shards each question goes to the document's own shard, not to all.
 class TermProbe {
  public:
-  explicit TermProbe(const Xapian::Database& db) : m_db(db) {}
+  explicit TermProbe(const OpenIndex& index) : m_index(index) {}
+  /// did: the document's number in the whole (OpenIndex::all).
   bool has(const std::string& term, Xapian::docid did);
   bool has_all(const std::vector<std::string>& terms, Xapian::docid did);
   /// Does the document hold the terms at consecutive positions, in this order?
@@ -34,8 +36,11 @@ class TermProbe {
     Xapian::PostingIterator it;
     Xapian::docid last;
   };
-  const Xapian::Database& m_db;
-  std::map<std::string, Cursor> m_cursors;
+  /// The shard's place and the document's number in it (Xapian numbers the
+  /// whole by turns: document d of the shard at place p of n is (d - 1) n + p + 1).
+  std::pair<std::size_t, Xapian::docid> locate(Xapian::docid did) const;
+  const OpenIndex& m_index;
+  std::map<std::pair<std::size_t, std::string>, Cursor> m_cursors;  ///< by place and term
 };
 
 /// Does the note's text (body, title or an alias) hold a folded needle?
