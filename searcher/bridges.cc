@@ -125,6 +125,11 @@ bool Bridges::names(const std::vector<std::string>& words) const {
 }
 
 std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::string>& words) const {
+  if (auto at = m_of.find({text, words}); at != m_of.end()) return at->second;
+  return m_of.emplace(std::pair(text, words), look_up(text, words)).first->second;
+}
+
+std::vector<Bridge> Bridges::look_up(const std::string& text, const std::vector<std::string>& words) const {
   const std::string key = fmt::format("{}", fmt::join(words, " "));
   std::vector<Bridge> out = stated(key);
   if (key.empty()) return out;

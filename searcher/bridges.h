@@ -15,6 +15,7 @@
 #include <xapian.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ class Bridges {
   /// The equivalents of a piece whose word-tier words are `words` (typed as
   /// `text`), each once, the vault's glossary first; at most MAX_BRIDGES.
   /// Those the vault does not support are marked loose (mark_unsupported).
+  /// (Each piece's looked up once: a search compiles its query twice, strict and loose.)
   std::vector<Bridge> of(const std::string& text, const std::vector<std::string>& words) const;
 
   /// Do the words, as one name, have an equivalent of their own (stated, or
@@ -70,10 +72,12 @@ class Bridges {
   Xapian::Query phrase(const std::vector<std::string>& words) const;
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
   std::vector<std::string> inflected(const std::string& word) const;
+  std::vector<Bridge> look_up(const std::string& text, const std::vector<std::string>& words) const;
 
   const Xapian::Database& m_db;
   Analyzer& m_analyzer;
   const Dictionary& m_dictionary;
+  mutable std::map<std::pair<std::string, std::vector<std::string>>, std::vector<Bridge>> m_of;
 };
 
 }  // namespace sagasu

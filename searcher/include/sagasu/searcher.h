@@ -25,6 +25,8 @@
 
 namespace sagasu {
 
+class QueryBuilder;
+
 /// What to search for.
 struct SearchRequest {
   std::string query;                 ///< the query text, fields included
@@ -253,7 +255,9 @@ class Searcher {
   /// The number of notes the request matches with loose compounds; those
   /// `known` marks (by document number: the notes the request matched) are
   /// counted without being confirmed again.
-  std::size_t count_loose(const SearchRequest& request, const std::vector<bool>& known);
+  /// builder: the one that compiled the request (its equivalents are looked up once).
+  std::size_t count_loose(QueryBuilder& builder, const SearchRequest& request,
+                          const std::vector<bool>& known);
   /// SearchRequest::go_on: fills SearchResult::beyond.
   void go_on(const SearchRequest& request, SearchResult& result);
   FacetCounts list_terms(const schema::Field& field);
