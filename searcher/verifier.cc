@@ -156,17 +156,20 @@ bool Verifier::operator()(const Xapian::Document& doc) const {
 bool Verifier::accept(const Xapian::Document& doc, Xapian::docid did) const {
   if (m_known && did < m_known->size() && (*m_known)[did]) return true;
   Note note(doc, did);
-  if (m_query.root >= 0 && !eval(m_query.root, note)) return false;
+  // Most candidates hold some branch of the query as plain words: that proof
+  // first, the positions and the text (a compound's adjacency, a substring)
+  // only for the rest.
+  if (m_query.root >= 0 && !eval(m_query.root, note, true) && !eval(m_query.root, note, false)) return false;
   if (did >= m_accepted.size()) m_accepted.resize(std::max<std::size_t>(did + 1, 2 * m_accepted.size()));
   m_accepted[did] = true;
   return true;
 }
 
-bool Verifier::eval(int i, Note& note) const {
+bool Verifier::eval(int i, Note& note, bool cheap) const {
   const VNode& n = m_query.nodes[static_cast<std::size_t>(i)];
   switch (n.op) {
     case VNode::Op::Chunk:
-      return satisfied(m_query.chunks[static_cast<std::size_t>(n.chunk)], note);
+      return satisfied(m_query.chunks[static_cast<std::size_t>(n.chunk)], note, cheap);
     case VNode::Op::Filter:
       for (auto t = n.filter.get_terms_begin(); t != n.filter.get_terms_end(); ++t)
         if (m_probe.has(*t, note.did())) return true;
@@ -174,19 +177,20 @@ bool Verifier::eval(int i, Note& note) const {
     case VNode::Op::Not:
       return true;  // exclusions are Xapian's own, and exact
     case VNode::Op::And:
-      return std::all_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, note); });
+      return std::all_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, note, cheap); });
     case VNode::Op::Or:
-      return std::any_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, note); });
+      return std::any_of(n.children.begin(), n.children.end(), [&](int c) { return eval(c, note, cheap); });
   }
   return true;
 }
 
-bool Verifier::satisfied(const Chunk& c, Note& note) const {
-  if (m_exact) return note.contains_raw(c.info.text);
+bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
+  if (m_exact) return !cheap && note.contains_raw(c.info.text);
   for (const auto& alt : c.alternatives)
-    if (m_probe.has_all(alt.terms, note.did()) && (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
+    if ((!cheap || !alt.adjacent) && m_probe.has_all(alt.terms, note.did()) &&
+        (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
       return true;
-  return !c.info.substring.empty() &&
+  return !cheap && !c.info.substring.empty() &&
          (proven(c, note.did()) || (!refuted(c, note) && note.folded_contains(c.info.needle(), m_analyzer)));
 }
 

@@ -71,8 +71,10 @@ class Verifier : public Xapian::MatchDecider {
 
  private:
   class Note;  // one candidate, its text read and folded only when needed
-  bool eval(int node, Note& note) const;
-  bool satisfied(const Chunk& c, Note& note) const;
+  /// Does the note satisfy the node? Cheap: by word terms alone (no
+  /// positions, no text), where false means "not shown so", not "no".
+  bool eval(int node, Note& note, bool cheap) const;
+  bool satisfied(const Chunk& c, Note& note, bool cheap) const;
   /// Does the note hold a word that contains the chunk's substring (word_list.h)?
   bool proven(const Chunk& c, Xapian::docid did) const;
   /// Is the chunk's substring certainly not in the note, though its grams are?
