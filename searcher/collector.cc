@@ -137,24 +137,15 @@ class SpyCollector : public Collector {
       }
     }
   }
-
-  void count_per_shard(const Xapian::Query& query, const std::vector<const schema::Field*>& facets,
-                       Collected& out) const {
-    for (const auto& shard : m_index.shards) {
-      Xapian::Enquire e(shard);
-      e.set_query(query);
-      e.set_weighting_scheme(Xapian::BoolWeight());
-      const Spies spies = add_spies(e, facets);
-      e.get_mset(0, 0, shard.get_doccount());
-      add_counts(spies, facets, out);
-    }
-  }
 };
 
 // Remote shards with candidates to confirm: the stock server runs no
 // MatchDecider, so every candidate comes back and is confirmed here, and the
 // total and the facets are counted from the confirmed ones: the same numbers
-// as the decider gives locally.
+// as the decider gives locally. A candidate's document is fetched (one round
+// trip each) only where its text must be read, or it is refused and holds
+// facet values to take away, or it is on the page: the facets are counted
+// by each shard over every candidate, less the refused ones.
 class ConfirmingCollector : public Collector {
  public:
   using Collector::Collector;
@@ -169,19 +160,22 @@ class ConfirmingCollector : public Collector {
     for (auto it = candidates.begin(); it != candidates.end(); ++it)
       by_docid.emplace_back(*it, by_docid.size());
     std::sort(by_docid.begin(), by_docid.end());
-    std::vector<std::optional<Xapian::Document>> confirmed(by_docid.size());
-    for (const auto& [did, at] : by_docid) {
-      Xapian::Document doc = m_index.all.get_document(did);
-      if (!m_verifier.accept(doc, did)) continue;
-      count_values(doc, facets, out);
-      confirmed[at] = std::move(doc);
+    std::vector<bool> confirmed(by_docid.size());
+    std::vector<Xapian::docid> refused;
+    for (const auto& [did, at] : by_docid)
+      if (m_verifier.accept(did))
+        confirmed[at] = true;
+      else
+        refused.push_back(did);
+    if (!facets.empty()) {
+      count_per_shard(query, facets, out);
+      for (const Xapian::docid did : refused) count_values(m_index.all.get_document(did), facets, out, -1);
     }
     std::vector<Ranked> ranked;
     auto it = candidates.begin();
     for (std::size_t at = 0; at < confirmed.size(); ++at, ++it)
       if (confirmed[at])
-        ranked.push_back(
-            {*it, it.get_weight(), by_year() ? it.get_sort_key() : "", std::move(confirmed[at])});
+        ranked.push_back({*it, it.get_weight(), by_year() ? it.get_sort_key() : "", std::nullopt});
     out.total = static_cast<Xapian::doccount>(ranked.size());
     take_page(ranked, first, max, out);
     return out;
@@ -243,11 +237,28 @@ void Collector::order_ties(std::vector<Ranked>& ranked) const {
 }
 
 void Collector::count_values(const Xapian::Document& doc, const std::vector<const schema::Field*>& facets,
-                             Collected& out) {
-  for (const auto* f : facets)
+                             Collected& out, int by) {
+  for (const auto* f : facets) {
+    auto& counts = out.counts[f];
     for (const auto& single :
-         schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f->facet_slot))))
-      ++out.counts[f][single];
+         schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f->facet_slot)))) {
+      std::size_t& n = counts[single];
+      n += static_cast<std::size_t>(by);  // (by -1: a value counted before, by every shard)
+      if (n == 0) counts.erase(single);
+    }
+  }
+}
+
+void Collector::count_per_shard(const Xapian::Query& query, const std::vector<const schema::Field*>& facets,
+                                Collected& out) const {
+  for (const auto& shard : m_index.shards) {
+    Xapian::Enquire e(shard);
+    e.set_query(query);
+    e.set_weighting_scheme(Xapian::BoolWeight());
+    const Spies spies = add_spies(e, facets);
+    e.get_mset(0, 0, shard.get_doccount());
+    add_counts(spies, facets, out);
+  }
 }
 
 std::unique_ptr<Collector> make_collector(const OpenIndex& index, const Verifier& verifier,

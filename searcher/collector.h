@@ -55,9 +55,14 @@ class Collector {
   Xapian::Enquire enquire(const Xapian::Query& query) const;
   /// The hits [from, from + max) of ranked, (year) ties ordered by title.
   void take_page(std::vector<Ranked>& ranked, std::size_t from, Xapian::doccount max, Collected& out) const;
-  /// Adds a document's facet values to the counts.
+  /// Adds a document's facet values to the counts; by -1, takes them away.
   static void count_values(const Xapian::Document& doc, const std::vector<const schema::Field*>& facets,
-                           Collected& out);
+                           Collected& out, int by = 1);
+  /// Counts the facets of the notes the query matches, shard by shard (each
+  /// shard alone counts exactly, where Xapian's spies over several remote
+  /// ones over-count): one match per shard, one round trip for a remote one.
+  void count_per_shard(const Xapian::Query& query, const std::vector<const schema::Field*>& facets,
+                       Collected& out) const;
 
   const OpenIndex& m_index;
   const Verifier& m_verifier;

@@ -63,10 +63,12 @@ bool contains_substring(Analyzer& analyzer, const NoteText& t, const SubstringNe
 
 class Verifier::Note {
  public:
-  Note(const Xapian::Document& doc, Xapian::docid did) : m_doc(doc), m_did(did) {}
+  /// doc: the document as the match presents it, or none: fetched from db when first needed.
+  Note(const Xapian::Document* doc, const Xapian::Database& db, Xapian::docid did)
+      : m_doc(doc), m_db(db), m_did(did) {}
   Xapian::docid did() const { return m_did; }
   const NoteText& raw() {
-    if (!m_text) m_text = NoteText::of(m_doc);
+    if (!m_text) m_text = NoteText::of(doc());
     return *m_text;
   }
   bool contains_raw(const std::string& needle) {
@@ -76,7 +78,7 @@ class Verifier::Note {
   /// character folds to one of its ASCII characters, or a word too long to
   /// be a term has them (schema.h, FOLDS_TO_ASCII)?
   bool may_hide(const std::string& needle) {
-    if (!m_hidden) m_hidden = m_doc.get_value(schema::SLOT_FOLDS_TO_ASCII);
+    if (!m_hidden) m_hidden = doc().get_value(schema::SLOT_FOLDS_TO_ASCII);
     return std::any_of(needle.begin(), needle.end(), [&](char ch) {
       return m_hidden->find(static_cast<unsigned char>(ch) < 0x80 ? ch : schema::UNINDEXED_NON_ASCII) !=
              std::string::npos;
@@ -111,8 +113,15 @@ class Verifier::Note {
     return *m_lower;
   }
 
-  const Xapian::Document& m_doc;
+  const Xapian::Document& doc() {
+    if (!m_doc) m_doc = &m_fetched.emplace(m_db.get_document(m_did));
+    return *m_doc;
+  }
+
+  const Xapian::Document* m_doc;
+  const Xapian::Database& m_db;
   Xapian::docid m_did;
+  std::optional<Xapian::Document> m_fetched;
   std::optional<NoteText> m_text;
   std::optional<std::string> m_lower;
   std::optional<std::string> m_hidden;
@@ -154,8 +163,16 @@ bool Verifier::operator()(const Xapian::Document& doc) const {
 }
 
 bool Verifier::accept(const Xapian::Document& doc, Xapian::docid did) const {
+  return accept(&doc, did);
+}
+
+bool Verifier::accept(Xapian::docid did) const {
+  return accept(nullptr, did);
+}
+
+bool Verifier::accept(const Xapian::Document* doc, Xapian::docid did) const {
   if (m_known && did < m_known->size() && (*m_known)[did]) return true;
-  Note note(doc, did);
+  Note note(doc, m_db, did);
   // Most candidates hold some branch of the query as plain words: that proof
   // first, the positions and the text (a compound's adjacency, a substring)
   // only for the rest.

@@ -63,6 +63,9 @@ class Verifier : public Xapian::MatchDecider {
   bool operator()(const Xapian::Document& doc) const override;
   /// Does the note `doc`, number `did` in the database searched, satisfy the query?
   bool accept(const Xapian::Document& doc, Xapian::docid did) const;
+  /// The same of note `did`, its document fetched only if its text or values are read
+  /// (over TCP, a round trip each).
+  bool accept(Xapian::docid did) const;
   /// Notes known to satisfy the query, by number (a stricter query's
   /// accepted ones, for a looser query): accepted without being read again.
   void trust(const std::vector<bool>* known) { m_known = known; }
@@ -71,6 +74,7 @@ class Verifier : public Xapian::MatchDecider {
 
  private:
   class Note;  // one candidate, its text read and folded only when needed
+  bool accept(const Xapian::Document* doc, Xapian::docid did) const;
   /// Does the note satisfy the node? Cheap: by word terms alone (no
   /// positions, no text), where false means "not shown so", not "no".
   bool eval(int node, Note& note, bool cheap) const;
