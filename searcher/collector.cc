@@ -61,6 +61,16 @@ class SpyCollector : public Collector {
  public:
   using Collector::Collector;
 
+  Xapian::doccount count(const Xapian::Query& query) override {
+    // Unweighted: ranking every match costs as much again as finding it.
+    Xapian::Enquire e(m_index.all);
+    e.set_query(query);
+    e.set_weighting_scheme(Xapian::BoolWeight());
+    const Xapian::doccount all = m_index.all.get_doccount();
+    return e.get_mset(0, 0, all, nullptr, m_verifier.needed() ? &m_verifier : nullptr)
+        .get_matches_estimated();  // exact: check_at_least covers every document
+  }
+
   Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
                     const std::vector<const schema::Field*>& facets) override {
     Collected out;
@@ -149,6 +159,8 @@ class SpyCollector : public Collector {
 class ConfirmingCollector : public Collector {
  public:
   using Collector::Collector;
+
+  Xapian::doccount count(const Xapian::Query& query) override { return collect(query, 0, 0, {}).total; }
 
   Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
                     const std::vector<const schema::Field*>& facets) override {

@@ -40,6 +40,8 @@ class Collector {
   /// The hits [first, first + max) in order, the total, and the counts of the facets asked for.
   virtual Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
                             const std::vector<const schema::Field*>& facets) = 0;
+  /// How many notes match: the total of collect, without ranking them.
+  virtual Xapian::doccount count(const Xapian::Query& query) = 0;
 
  protected:
   /// A hit in order: (year then) score; equal ones by title and path, never by

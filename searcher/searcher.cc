@@ -516,7 +516,7 @@ std::size_t Searcher::count_loose(QueryBuilder& builder, const SearchRequest& re
   const CompiledQuery query = builder.build(loose);
   Verifier verifier(*m_index, query, req.exact, m_analyzer);
   verifier.trust(&known);  // a loose query matches every note its strict form does
-  return make_collector(*m_index, verifier, req.sort)->collect(query.assemble(), 0, 0, {}).total;
+  return make_collector(*m_index, verifier, req.sort)->count(query.assemble());
 }
 
 FacetCounts Searcher::list(const std::string& facet) {
