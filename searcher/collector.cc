@@ -62,19 +62,20 @@ class SpyCollector : public Collector {
   using Collector::Collector;
 
   Xapian::doccount count(const Xapian::Query& query) override {
-    // Unweighted: ranking every match costs as much again as finding it.
-    Xapian::Enquire e(m_index.all);
-    e.set_query(query);
-    e.set_weighting_scheme(Xapian::BoolWeight());
-    const Xapian::doccount all = m_index.all.get_doccount();
-    return e.get_mset(0, 0, all, nullptr, m_verifier.needed() ? &m_verifier : nullptr)
-        .get_matches_estimated();  // exact: check_at_least covers every document
+    Xapian::Enquire e = unweighted(query);
+    return total(e);
   }
 
   Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
                     const std::vector<const schema::Field*>& facets) override {
     Collected out;
-    Xapian::Enquire e = enquire(query);
+    // By relevance over local shards, in two passes: every match counted
+    // (and its facets) unweighted, then the page ranked, where Xapian skips
+    // what cannot reach it. Weighing every match to rank ten costs as much
+    // again as finding them. (Over remote shards the spies run remotely in
+    // the ranked match; by year, its tie groups need the sort keys.)
+    const bool two_pass = m_sort == SearchRequest::Sort::Relevance && !m_index.remote;
+    Xapian::Enquire e = two_pass ? unweighted(query) : enquire(query);
     // Spies over several shards of which some are remote over-count (Xapian
     // 1.4.22, measured: org:ByteDance on 4 tcp shards counted kinds summing to
     // 32 for 27 notes); each shard alone counts exactly, so the shards are
@@ -84,7 +85,14 @@ class SpyCollector : public Collector {
     const std::unique_ptr<ColumnSpy> columns = per_shard ? nullptr : column_spy(facets);
     if (columns) e.add_matchspy(columns.get());
     const Spies spies = per_shard || columns ? Spies() : add_spies(e, facets);
-    std::vector<Ranked> ranked = match(e, first, max, out);
+    std::vector<Ranked> ranked;
+    if (two_pass) {
+      out.total = total(e);
+      if (out.total > first) ranked = match(enquire(query), first, max, 0);
+    } else {
+      ranked = match(e, first, max, m_index.all.get_doccount());
+      out.total = m_total;
+    }
     take_page(ranked, by_year() ? first : 0, max, out);
     if (columns)
       for (std::size_t i = 0; i < facets.size(); ++i) columns->add_to(i, out.counts[facets[i]]);
@@ -110,20 +118,36 @@ class SpyCollector : public Collector {
     return std::make_unique<ColumnSpy>(m_index, std::move(columns));
   }
 
-  std::vector<Ranked> match(Xapian::Enquire& e, Xapian::doccount first, Xapian::doccount max,
-                            Collected& out) const {
+  Xapian::Enquire unweighted(const Xapian::Query& query) const {
+    Xapian::Enquire e(m_index.all);
+    e.set_query(query);
+    e.set_weighting_scheme(Xapian::BoolWeight());
+    return e;
+  }
+
+  /// Every match of e, confirmed, counted (and spied on).
+  Xapian::doccount total(Xapian::Enquire& e) const {
+    const Xapian::doccount all = m_index.all.get_doccount();
+    return e.get_mset(0, 0, all, nullptr, m_verifier.needed() ? &m_verifier : nullptr)
+        .get_matches_estimated();  // exact: check_at_least covers every document
+  }
+
+  /// The ranked hits of e from first; check_at_least: the matches to visit
+  /// at least (every one: m_total is then the exact total).
+  std::vector<Ranked> match(Xapian::Enquire e, Xapian::doccount first, Xapian::doccount max,
+                            Xapian::doccount check_at_least) {
     const Xapian::doccount all = m_index.all.get_doccount();
     const Xapian::MatchDecider* decider = m_verifier.needed() ? &m_verifier : nullptr;
     // By year, the hits before the page too: a tie group may begin before it.
     const Xapian::doccount from = by_year() ? 0 : first;
     const Xapian::doccount upto = !by_year() ? max : max >= all || first >= all - max ? all : first + max;
-    const Xapian::MSet mset = e.get_mset(from, upto, all, nullptr, decider);
-    out.total = mset.get_matches_estimated();  // exact: check_at_least covers every document
+    const Xapian::MSet mset = e.get_mset(from, upto, check_at_least, nullptr, decider);
+    m_total = mset.get_matches_estimated();
     std::vector<Ranked> ranked;
     for (auto it = mset.begin(); it != mset.end(); ++it)
       ranked.push_back({*it, it.get_weight(), by_year() ? it.get_sort_key() : "",
                         by_year() ? std::nullopt : std::optional<Xapian::Document>(it.get_document())});
-    if (by_year() && !ranked.empty() && ranked.size() < out.total) extend_tie_group(e, decider, ranked);
+    if (by_year() && !ranked.empty() && ranked.size() < m_total) extend_tie_group(e, decider, ranked);
     return ranked;
   }
 
@@ -147,6 +171,8 @@ class SpyCollector : public Collector {
       }
     }
   }
+
+  Xapian::doccount m_total = 0;  ///< the last match's total (exact where it visited every match)
 };
 
 // Remote shards with candidates to confirm: the stock server runs no

@@ -416,7 +416,11 @@ SearchResult Searcher::run(const SearchRequest& req) {
   check_pieces(query);
   const FacetPlan facets = plan_facets(req, query);
   const Verifier verifier(*m_index, query, req.exact, m_analyzer);
-  const auto collector = make_collector(*m_index, verifier, req.sort);
+  // Without words every match weighs nothing: by relevance is by title.
+  const bool weighed = !query.text.empty();
+  const auto collector = make_collector(
+      *m_index, verifier,
+      !weighed && req.sort == SearchRequest::Sort::Relevance ? SearchRequest::Sort::Title : req.sort);
   // Beyond what a Xapian index can hold, an offset or a limit means "all" (not a wrap to a small number).
   constexpr std::size_t MOST = std::numeric_limits<Xapian::doccount>::max();
   const auto first = static_cast<Xapian::doccount>(std::min(req.offset, MOST)),

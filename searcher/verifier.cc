@@ -172,6 +172,7 @@ bool Verifier::accept(Xapian::docid did) const {
 
 bool Verifier::accept(const Xapian::Document* doc, Xapian::docid did) const {
   if (m_known && did < m_known->size() && (*m_known)[did]) return true;
+  if (did < m_accepted.size() && m_accepted[did]) return true;  // (a second pass: the page ranked)
   Note note(doc, m_db, did);
   // Most candidates hold some branch of the query as plain words: that proof
   // first, the positions and the text (a compound's adjacency, a substring)
