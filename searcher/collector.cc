@@ -250,6 +250,7 @@ void Collector::take_page(std::vector<Ranked>& ranked, std::size_t from, Xapian:
   for (std::size_t at = from; at < ranked.size() && at - from < max; ++at) {
     if (!ranked[at].doc) ranked[at].doc = m_index.all.get_document(ranked[at].did);
     out.page.emplace_back(std::move(*ranked[at].doc), ranked[at].weight);
+    out.page_ids.push_back(ranked[at].did);
   }
 }
 

@@ -26,7 +26,8 @@ namespace sagasu {
 struct Collected {
   Xapian::doccount total = 0;  ///< exact number of matching notes
   std::vector<std::pair<Xapian::Document, double>>
-      page;  ///< the hits asked for, best first, with their weights
+      page;                             ///< the hits asked for, best first, with their weights
+  std::vector<Xapian::docid> page_ids;  ///< their numbers in the whole (OpenIndex::all)
   std::map<const schema::Field*, std::map<std::string, std::size_t>>
       counts;  ///< facet → single value → notes
 };

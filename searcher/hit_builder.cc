@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
+#include <set>
 
 #include "sagasu/error.h"
 #include "sagasu/index_error.h"
@@ -33,39 +35,66 @@ Hit note_hit(const NoteMeta& meta, const Xapian::Document& doc, const std::strin
   return hit;
 }
 
-Hit HitBuilder::build(const Xapian::Document& doc, double weight, std::size_t rank) const {
-  const auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
-  if (!meta)
-    throw damaged_index(m_index.name, fmt::format("document {} has unreadable metadata", doc.get_docid()),
-                        m_index.rebuild);
-  Hit hit = note_hit(*meta, doc, m_vault);
-  hit.rank = rank;
-  hit.score = weight;
-  const Xapian::Query only(schema::unique_id_term(hit.path));
-  set_tier(doc, only, hit);
-  if (m_req.explain) add_score_parts(only, hit);
-  if (m_req.snippets > 0)
-    hit.fragments = SnippetGenerator(m_analyzer, hit.terms)
-                        .generate(doc.get_data(), meta->citations, m_req.snippets, m_req.snippet_bytes);
-  return hit;
+class HitBuilder::PageMatches {
+ public:
+  PageMatches(const Xapian::Database& db, std::vector<Xapian::Query> notes)
+      : m_db(db),
+        m_size(static_cast<Xapian::doccount>(notes.size())),
+        m_page(Xapian::Query::OP_OR, notes.begin(), notes.end()) {}
+  /// Does q match note did of the page?
+  bool operator()(const Xapian::Query& q, Xapian::docid did) {
+    if (q.empty()) return false;
+    auto [at, added] = m_matched.try_emplace(&q);
+    if (added) {
+      Xapian::Enquire e(m_db);
+      e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, m_page));
+      e.set_weighting_scheme(Xapian::BoolWeight());
+      for (const Xapian::docid d : e.get_mset(0, m_size)) at->second.insert(d);
+    }
+    return at->second.count(did) > 0;
+  }
+
+ private:
+  const Xapian::Database& m_db;
+  Xapian::doccount m_size;
+  Xapian::Query m_page;  ///< the page's notes, by their unique-id terms
+  std::map<const Xapian::Query*, std::set<Xapian::docid>> m_matched;
+};
+
+std::vector<Hit> HitBuilder::build(const std::vector<std::pair<Xapian::Document, double>>& page,
+                                   const std::vector<Xapian::docid>& ids, std::size_t rank) const {
+  std::vector<Hit> hits;
+  std::vector<std::vector<CitationSpan>> citations;
+  std::vector<Xapian::Query> notes;
+  for (const auto& [doc, weight] : page) {
+    auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
+    if (!meta)
+      throw damaged_index(m_index.name, fmt::format("document {} has unreadable metadata", doc.get_docid()),
+                          m_index.rebuild);
+    hits.push_back(note_hit(*meta, doc, m_vault));
+    hits.back().rank = ++rank;
+    hits.back().score = weight;
+    citations.push_back(std::move(meta->citations));
+    notes.emplace_back(schema::unique_id_term(hits.back().path));
+  }
+  PageMatches matches(m_index.all, notes);
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    const Xapian::Document& doc = page[i].first;
+    set_tier(doc, ids[i], matches, hits[i]);
+    if (m_req.explain) add_score_parts(notes[i], hits[i]);
+    if (m_req.snippets > 0)
+      hits[i].fragments = SnippetGenerator(m_analyzer, hits[i].terms)
+                              .generate(doc.get_data(), citations[i], m_req.snippets, m_req.snippet_bytes);
+  }
+  return hits;
 }
 
-bool HitBuilder::matches(const Xapian::Database& db, const Xapian::Query& q, const Xapian::Query& only) {
-  if (q.empty()) return false;
-  Xapian::Enquire e(db);
-  e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, only));
-  return !e.get_mset(0, 1).empty();
-}
-
-void HitBuilder::set_tier(const Xapian::Document& doc, const Xapian::Query& only, Hit& hit) const {
+void HitBuilder::set_tier(const Xapian::Document& doc, Xapian::docid did, PageMatches& page_matches,
+                          Hit& hit) const {
   // Highlights: whole words always; substrings only for the pieces this note has not as words.
   const MatchTerms& match = m_query.match;
   hit.terms = MatchTerms{match.words, {}, match.literals, match.phrases};
-  // Asked of its own shard only, where there are several: each question
-  // costs one shard's match (and over TCP one round trip), not every shard's.
-  const Xapian::Database& db =
-      m_index.shard_places.empty() ? m_index.all : m_index.shards[m_index.place_of(doc)];
-  const auto matches = [&](const Xapian::Query& q) { return HitBuilder::matches(db, q, only); };
+  const auto matches = [&](const Xapian::Query& q) { return page_matches(q, did); };
   std::optional<NoteText> text;
   for (const Chunk& c : m_query.chunks) {
     // Word tier: the piece's word query (phrase positions included) matches this note.

@@ -6,6 +6,8 @@
 #include <xapian.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "index_set.h"
 #include "query_builder.h"
@@ -23,15 +25,16 @@ class HitBuilder {
  public:
   HitBuilder(const OpenIndex& index, Analyzer& analyzer, const CompiledQuery& query,
              const SearchRequest& req);
-  /// The hit of a matching note, ranked rank (1-based) with this weight.
-  Hit build(const Xapian::Document& doc, double weight, std::size_t rank) const;
+  /// The hits of a page of matching notes (documents with their weights and
+  /// their numbers in the whole), ranked from rank + 1.
+  std::vector<Hit> build(const std::vector<std::pair<Xapian::Document, double>>& page,
+                         const std::vector<Xapian::docid>& ids, std::size_t rank) const;
 
  private:
-  /// Does q match this note in db, the shard holding it or every shard?
-  /// (Its unique-id term filters the match to it.)
-  static bool matches(const Xapian::Database& db, const Xapian::Query& q, const Xapian::Query& only);
+  /// Which notes of the page a query matches: one match per query asked, not one per note.
+  class PageMatches;
   /// The tier the note needed, and the substrings to highlight that it does not hold as words.
-  void set_tier(const Xapian::Document& doc, const Xapian::Query& only, Hit& hit) const;
+  void set_tier(const Xapian::Document& doc, Xapian::docid did, PageMatches& matches, Hit& hit) const;
   /// Each tier's BM25 weight for this note alone.
   void add_score_parts(const Xapian::Query& only, Hit& hit) const;
 

@@ -449,8 +449,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   result.facets = count_facets(facets, main, *collector, query);
 
   const HitBuilder hits(*m_index, m_analyzer, query, req);
-  std::size_t rank = req.offset;
-  for (const auto& [doc, weight] : main.page) result.hits.push_back(hits.build(doc, weight, ++rank));
+  result.hits = hits.build(main.page, main.page_ids, req.offset);
   // Widening is visible: say when the best hit is not a whole-word hit.
   if (req.offset == 0 && !result.hits.empty() && result.hits.front().tier != Tier::Word)
     result.notices.push_back(
