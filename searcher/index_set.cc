@@ -293,6 +293,16 @@ std::size_t OpenIndex::place_of(const Xapian::Document& doc) const {
   return shard_places[*k];
 }
 
+Xapian::docid OpenIndex::in_all(Xapian::docid in_shard, std::size_t place) const {
+  const auto n = static_cast<Xapian::docid>(std::max<std::size_t>(shards.size(), 1));
+  return (in_shard - 1) * n + static_cast<Xapian::docid>(place) + 1;
+}
+
+std::pair<std::size_t, Xapian::docid> OpenIndex::in_shard(Xapian::docid in_all) const {
+  const auto n = static_cast<Xapian::docid>(std::max<std::size_t>(shards.size(), 1));
+  return {(in_all - 1) % n, (in_all - 1) / n + 1};
+}
+
 const WordList& OpenIndex::word_list() const {
   if (!m_built_words)
     m_built_words = words.size() == 1 ? words.front()

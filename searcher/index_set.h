@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sagasu/facet_columns.h"
@@ -62,6 +63,11 @@ struct OpenIndex {
   /// MatchSpy comes from (it knows its number in that shard only, Xapian's
   /// rule): the shard its SHARD value names. Needs shard_places (0 without).
   std::size_t place_of(const Xapian::Document& doc) const;
+  /// Xapian numbers the whole by turns: document d of the shard at place p
+  /// of n is (d - 1) n + p + 1 in `all`. The number in the whole of a
+  /// shard's document, and a document's place and number in its shard.
+  Xapian::docid in_all(Xapian::docid in_shard, std::size_t place) const;
+  std::pair<std::size_t, Xapian::docid> in_shard(Xapian::docid in_all) const;
 
  private:
   mutable std::shared_ptr<const WordList> m_built_words;

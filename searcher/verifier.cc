@@ -8,14 +8,8 @@
 
 namespace sagasu {
 
-std::pair<std::size_t, Xapian::docid> TermProbe::locate(Xapian::docid did) const {
-  const auto n = static_cast<Xapian::docid>(m_index.shards.size());
-  if (n <= 1) return {0, did};
-  return {(did - 1) % n, (did - 1) / n + 1};
-}
-
 bool TermProbe::has(const std::string& term, Xapian::docid did) {
-  const auto [place, local] = locate(did);
+  const auto [place, local] = m_index.in_shard(did);
   const Xapian::Database& db = m_index.shards.size() > 1 ? m_index.shards[place] : m_index.all;
   auto it = m_cursors.find({place, term});
   if (it == m_cursors.end() || it->second.last > local)
@@ -33,7 +27,7 @@ bool TermProbe::has_all(const std::vector<std::string>& terms, Xapian::docid did
 
 bool TermProbe::adjacent(const std::vector<std::string>& terms, Xapian::docid did) const {
   if (terms.size() < 2) return true;
-  const auto [place, local] = locate(did);
+  const auto [place, local] = m_index.in_shard(did);
   const Xapian::Database& db = m_index.shards.size() > 1 ? m_index.shards[place] : m_index.all;
   std::vector<std::vector<Xapian::termpos>> positions;
   for (const auto& t : terms) {
@@ -146,13 +140,11 @@ bool Verifier::needed() const {
 
 bool Verifier::operator()(const Xapian::Document& doc) const {
   // Over several shards a document knows its number in its own shard only
-  // (Xapian's rule). Xapian numbers the whole by turns: document d of the
-  // shard at place p of n is (d - 1) n + p + 1; the shard is the one its path
-  // hashes to. Where that is not known, its number is found by its unique term.
+  // (Xapian's rule): its number in the whole follows from its shard's place.
+  // Where that is not known, its number is found by its unique term.
   Xapian::docid did = doc.get_docid();
   if (m_several && !m_index.shard_places.empty()) {
-    const auto n = static_cast<Xapian::docid>(m_index.shard_places.size());
-    did = (did - 1) * n + static_cast<Xapian::docid>(m_index.place_of(doc)) + 1;
+    did = m_index.in_all(did, m_index.place_of(doc));
   } else if (m_several) {
     auto p =
         m_db.postlist_begin(schema::unique_id_term(FileState::path_of(doc.get_value(schema::SLOT_STATE))));

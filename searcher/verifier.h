@@ -36,9 +36,6 @@ class TermProbe {
     Xapian::PostingIterator it;
     Xapian::docid last;
   };
-  /// The shard's place and the document's number in it (Xapian numbers the
-  /// whole by turns: document d of the shard at place p of n is (d - 1) n + p + 1).
-  std::pair<std::size_t, Xapian::docid> locate(Xapian::docid did) const;
   const OpenIndex& m_index;
   std::map<std::pair<std::size_t, std::string>, Cursor> m_cursors;  ///< by place and term
 };
