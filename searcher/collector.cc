@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "unweighted.h"
+
 namespace sagasu {
 namespace {
 
@@ -62,7 +64,7 @@ class SpyCollector : public Collector {
   using Collector::Collector;
 
   Xapian::doccount count(const Xapian::Query& query) override {
-    Xapian::Enquire e = unweighted(query);
+    Xapian::Enquire e = counting(query);
     return total(e);
   }
 
@@ -75,7 +77,7 @@ class SpyCollector : public Collector {
     // again as finding them. (Over remote shards the spies run remotely in
     // the ranked match; by year, its tie groups need the sort keys.)
     const bool two_pass = m_sort == SearchRequest::Sort::Relevance && !m_index.remote;
-    Xapian::Enquire e = two_pass ? unweighted(query) : enquire(query);
+    Xapian::Enquire e = two_pass ? counting(query) : enquire(query);
     // Spies over several shards of which some are remote over-count (Xapian
     // 1.4.22, measured: org:ByteDance on 4 tcp shards counted kinds summing to
     // 32 for 27 notes); each shard alone counts exactly, so the shards are
@@ -118,9 +120,10 @@ class SpyCollector : public Collector {
     return std::make_unique<ColumnSpy>(m_index, std::move(columns));
   }
 
-  Xapian::Enquire unweighted(const Xapian::Query& query) const {
+  /// An Enquire that finds the matches of query without weighing them.
+  Xapian::Enquire counting(const Xapian::Query& query) const {
     Xapian::Enquire e(m_index.all);
-    e.set_query(query);
+    e.set_query(unweighted(query));
     e.set_weighting_scheme(Xapian::BoolWeight());
     return e;
   }
@@ -292,7 +295,7 @@ void Collector::count_per_shard(const Xapian::Query& query, const std::vector<co
                                 Collected& out) const {
   for (const auto& shard : m_index.shards) {
     Xapian::Enquire e(shard);
-    e.set_query(query);
+    e.set_query(unweighted(query));
     e.set_weighting_scheme(Xapian::BoolWeight());
     const Spies spies = add_spies(e, facets);
     e.get_mset(0, 0, shard.get_doccount());

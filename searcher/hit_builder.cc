@@ -10,6 +10,7 @@
 #include "sagasu/index_error.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
+#include "unweighted.h"
 #include "verifier.h"
 
 namespace sagasu {
@@ -47,7 +48,7 @@ class HitBuilder::PageMatches {
     auto [at, added] = m_matched.try_emplace(&q);
     if (added) {
       Xapian::Enquire e(m_db);
-      e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, q, m_page));
+      e.set_query(unweighted(Xapian::Query(Xapian::Query::OP_FILTER, q, m_page)));
       e.set_weighting_scheme(Xapian::BoolWeight());
       for (const Xapian::docid d : e.get_mset(0, m_size)) at->second.insert(d);
     }

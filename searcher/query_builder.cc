@@ -11,17 +11,10 @@
 #include "sagasu/strings.h"
 #include "sagasu/substring.h"
 #include "sagasu/unicode.h"
+#include "unweighted.h"
 
 namespace sagasu {
 namespace {
-
-// The notes q matches, with no weight. A filter of every note, not q scaled
-// by 0: Xapian 1.4.22 reads an unweighted term that every note holds as if
-// no note had ever been deleted, and fails with "Unexpected end of posting
-// list" once one has (tests/e2e/90-incremental.sh: kind:other, a letter).
-Xapian::Query unweighted(const Xapian::Query& q) {
-  return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query::MatchAll, q);
-}
 
 // A piece of text as the word tier has it: its words, and each one's English stem ("" if none).
 struct WordsAndStems {
@@ -254,7 +247,7 @@ void QueryBuilder::join_terms(std::vector<QueryNode>& tops) const {
     for (std::size_t k = from; k < to; ++k)
       for (std::string& w : m_analyzer.words(tops[k].leaf.value)) words.push_back(std::move(w));
     Xapian::Enquire enquire(m_db);
-    enquire.set_query(phrase_of(words, ""));
+    enquire.set_query(unweighted(phrase_of(words, "")));
     enquire.set_weighting_scheme(Xapian::BoolWeight());
     return words.size() > 1 && !enquire.get_mset(0, 1).empty();
   };

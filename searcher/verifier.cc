@@ -5,6 +5,7 @@
 #include "sagasu/schema.h"
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"
+#include "unweighted.h"
 
 namespace sagasu {
 
@@ -257,8 +258,8 @@ std::optional<std::vector<bool>> phrase_notes(const Xapian::Database& db, const 
     parts.emplace_back(Xapian::Query::OP_OR, words.begin(), words.end());
   }
   Xapian::Enquire enquire(db);
-  enquire.set_query(Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
-                                  static_cast<Xapian::termcount>(parts.size())));
+  enquire.set_query(unweighted(Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
+                                             static_cast<Xapian::termcount>(parts.size()))));
   enquire.set_weighting_scheme(Xapian::BoolWeight());
   std::vector<bool> notes(db.get_lastdocid() + 1, false);
   for (const Xapian::docid did : enquire.get_mset(0, db.get_doccount())) notes[did] = true;

@@ -340,6 +340,15 @@ expect "a letter in every note, after a deletion: 149 hits" \
   bash -c "[ \"\$('$SEARCHER' --index '$WORK/every-idx' --paths w | wc -l)\" = 149 ]"
 expect "kind:other in an OR, after a deletion: 149 hits" \
   bash -c "[ \"\$('$SEARCHER' --index '$WORK/every-idx' --paths 'xw1 OR kind:other' | wc -l)\" = 149 ]"
+# ...and when it is a bridge's equivalent: ロボット sounds like robot, which
+# every note holds; the bridge tier counts robot's notes unweighted.
+for i in $(seq 1 149); do printf 'w xw%d robot\n' "$i" >"$w/n$i.md"; done
+printf 'ロボット の話 w robot\n' >"$w/k.md"
+"$INDEXER" --vault "$w" --index "$WORK/every-idx" --quiet
+rm "$w/n1.md"
+"$INDEXER" --vault "$w" --index "$WORK/every-idx" --quiet
+expect "a bridge's word in every note, after a deletion: 149 hits" \
+  bash -c "[ \"\$('$SEARCHER' --index '$WORK/every-idx' --paths ロボット | wc -l)\" = 149 ]"
 
 # The summary names what happened: a rename is a rename, a touch costs nothing.
 rm -rf "$v" && cp -r "$VAULT" "$v"
