@@ -347,9 +347,7 @@ double Bridges::at_most(const std::vector<std::string>& words) const {
 }
 
 double Bridges::in_notes(const Xapian::Query& q) const {
-  Xapian::Enquire enquire(m_db);
-  enquire.set_query(unweighted(q));
-  enquire.set_weighting_scheme(Xapian::BoolWeight());
+  Xapian::Enquire enquire = unweighted_enquire(m_db, q);
   return static_cast<double>(enquire.get_mset(0, 0, m_db.get_doccount()).get_matches_estimated());
 }
 

@@ -64,7 +64,7 @@ class SpyCollector : public Collector {
   using Collector::Collector;
 
   Xapian::doccount count(const Xapian::Query& query) override {
-    Xapian::Enquire e = counting(query);
+    Xapian::Enquire e = unweighted_enquire(m_index.all, query);
     return total(e);
   }
 
@@ -77,7 +77,7 @@ class SpyCollector : public Collector {
     // again as finding them. (Over remote shards the spies run remotely in
     // the ranked match; by year, its tie groups need the sort keys.)
     const bool two_pass = m_sort == SearchRequest::Sort::Relevance && !m_index.remote;
-    Xapian::Enquire e = two_pass ? counting(query) : enquire(query);
+    Xapian::Enquire e = two_pass ? unweighted_enquire(m_index.all, query) : enquire(query);
     // Spies over several shards of which some are remote over-count (Xapian
     // 1.4.22, measured: org:ByteDance on 4 tcp shards counted kinds summing to
     // 32 for 27 notes); each shard alone counts exactly, so the shards are
@@ -118,14 +118,6 @@ class SpyCollector : public Collector {
       }
     }
     return std::make_unique<ColumnSpy>(m_index, std::move(columns));
-  }
-
-  /// An Enquire that finds the matches of query without weighing them.
-  Xapian::Enquire counting(const Xapian::Query& query) const {
-    Xapian::Enquire e(m_index.all);
-    e.set_query(unweighted(query));
-    e.set_weighting_scheme(Xapian::BoolWeight());
-    return e;
   }
 
   /// Every match of e, confirmed, counted (and spied on).
@@ -252,8 +244,7 @@ void Collector::take_page(std::vector<Ranked>& ranked, std::size_t from, Xapian:
   if (by_year()) order_ties(ranked);
   for (std::size_t at = from; at < ranked.size() && at - from < max; ++at) {
     if (!ranked[at].doc) ranked[at].doc = m_index.all.get_document(ranked[at].did);
-    out.page.emplace_back(std::move(*ranked[at].doc), ranked[at].weight);
-    out.page_ids.push_back(ranked[at].did);
+    out.page.push_back({std::move(*ranked[at].doc), ranked[at].weight, ranked[at].did});
   }
 }
 
@@ -294,9 +285,7 @@ void Collector::count_values(const Xapian::Document& doc, const std::vector<cons
 void Collector::count_per_shard(const Xapian::Query& query, const std::vector<const schema::Field*>& facets,
                                 Collected& out) const {
   for (const auto& shard : m_index.shards) {
-    Xapian::Enquire e(shard);
-    e.set_query(unweighted(query));
-    e.set_weighting_scheme(Xapian::BoolWeight());
+    Xapian::Enquire e = unweighted_enquire(shard, query);
     const Spies spies = add_spies(e, facets);
     e.get_mset(0, 0, shard.get_doccount());
     add_counts(spies, facets, out);

@@ -22,12 +22,17 @@
 
 namespace sagasu {
 
+/// A note of the page: its document, weight and number in the whole (OpenIndex::all).
+struct PageNote {
+  Xapian::Document doc;
+  double weight = 0;
+  Xapian::docid did = 0;
+};
+
 /// What one match gives.
 struct Collected {
   Xapian::doccount total = 0;  ///< exact number of matching notes
-  std::vector<std::pair<Xapian::Document, double>>
-      page;                             ///< the hits asked for, best first, with their weights
-  std::vector<Xapian::docid> page_ids;  ///< their numbers in the whole (OpenIndex::all)
+  std::vector<PageNote> page;  ///< the hits asked for, best first
   std::map<const schema::Field*, std::map<std::string, std::size_t>>
       counts;  ///< facet → single value → notes
 };

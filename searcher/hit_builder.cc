@@ -47,9 +47,7 @@ class HitBuilder::PageMatches {
     if (q.empty()) return false;
     auto [at, added] = m_matched.try_emplace(&q);
     if (added) {
-      Xapian::Enquire e(m_db);
-      e.set_query(unweighted(Xapian::Query(Xapian::Query::OP_FILTER, q, m_page)));
-      e.set_weighting_scheme(Xapian::BoolWeight());
+      Xapian::Enquire e = unweighted_enquire(m_db, Xapian::Query(Xapian::Query::OP_FILTER, q, m_page));
       for (const Xapian::docid d : e.get_mset(0, m_size)) at->second.insert(d);
     }
     return at->second.count(did) > 0;
@@ -62,12 +60,11 @@ class HitBuilder::PageMatches {
   std::map<const Xapian::Query*, std::set<Xapian::docid>> m_matched;
 };
 
-std::vector<Hit> HitBuilder::build(const std::vector<std::pair<Xapian::Document, double>>& page,
-                                   const std::vector<Xapian::docid>& ids, std::size_t rank) const {
+std::vector<Hit> HitBuilder::build(const std::vector<PageNote>& page, std::size_t rank) const {
   std::vector<Hit> hits;
   std::vector<std::vector<CitationSpan>> citations;
   std::vector<Xapian::Query> notes;
-  for (const auto& [doc, weight] : page) {
+  for (const auto& [doc, weight, did] : page) {
     auto meta = NoteMeta::decode(doc.get_value(schema::SLOT_META));
     if (!meta)
       throw damaged_index(m_index.name, fmt::format("document {} has unreadable metadata", doc.get_docid()),
@@ -80,8 +77,8 @@ std::vector<Hit> HitBuilder::build(const std::vector<std::pair<Xapian::Document,
   }
   PageMatches matches(m_index.all, notes);
   for (std::size_t i = 0; i < hits.size(); ++i) {
-    const Xapian::Document& doc = page[i].first;
-    set_tier(doc, ids[i], matches, hits[i]);
+    const Xapian::Document& doc = page[i].doc;
+    set_tier(doc, page[i].did, matches, hits[i]);
     if (m_req.explain) add_score_parts(notes[i], hits[i]);
     if (m_req.snippets > 0)
       hits[i].fragments = SnippetGenerator(m_analyzer, hits[i].terms)

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "collector.h"
 #include "index_set.h"
 #include "query_builder.h"
 #include "sagasu/analyzer.h"
@@ -25,10 +26,8 @@ class HitBuilder {
  public:
   HitBuilder(const OpenIndex& index, Analyzer& analyzer, const CompiledQuery& query,
              const SearchRequest& req);
-  /// The hits of a page of matching notes (documents with their weights and
-  /// their numbers in the whole), ranked from rank + 1.
-  std::vector<Hit> build(const std::vector<std::pair<Xapian::Document, double>>& page,
-                         const std::vector<Xapian::docid>& ids, std::size_t rank) const;
+  /// The hits of a page of matching notes, ranked from rank + 1.
+  std::vector<Hit> build(const std::vector<PageNote>& page, std::size_t rank) const;
 
  private:
   /// Which notes of the page a query matches: one match per query asked, not one per note.

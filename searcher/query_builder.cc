@@ -246,10 +246,7 @@ void QueryBuilder::join_terms(std::vector<QueryNode>& tops) const {
     std::vector<std::string> words;
     for (std::size_t k = from; k < to; ++k)
       for (std::string& w : m_analyzer.words(tops[k].leaf.value)) words.push_back(std::move(w));
-    Xapian::Enquire enquire(m_db);
-    enquire.set_query(unweighted(phrase_of(words, "")));
-    enquire.set_weighting_scheme(Xapian::BoolWeight());
-    return words.size() > 1 && !enquire.get_mset(0, 1).empty();
+    return words.size() > 1 && !unweighted_enquire(m_db, phrase_of(words, "")).get_mset(0, 1).empty();
   };
   std::vector<QueryNode> out;
   for (std::size_t i = 0; i < tops.size();) {

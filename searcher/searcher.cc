@@ -449,7 +449,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   result.facets = count_facets(facets, main, *collector, query);
 
   const HitBuilder hits(*m_index, m_analyzer, query, req);
-  result.hits = hits.build(main.page, main.page_ids, req.offset);
+  result.hits = hits.build(main.page, req.offset);
   // Widening is visible: say when the best hit is not a whole-word hit.
   if (req.offset == 0 && !result.hits.empty() && result.hits.front().tier != Tier::Word)
     result.notices.push_back(

@@ -15,4 +15,13 @@ inline Xapian::Query unweighted(const Xapian::Query& q) {
   return Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query::MatchAll, q);
 }
 
+/// An Enquire over db for the notes q matches, unweighted: every count and
+/// yes-or-no match of the searcher is made with one.
+inline Xapian::Enquire unweighted_enquire(const Xapian::Database& db, const Xapian::Query& q) {
+  Xapian::Enquire e(db);
+  e.set_query(unweighted(q));
+  e.set_weighting_scheme(Xapian::BoolWeight());
+  return e;
+}
+
 }  // namespace sagasu

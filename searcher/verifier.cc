@@ -257,10 +257,9 @@ std::optional<std::vector<bool>> phrase_notes(const Xapian::Database& db, const 
     if (words.empty()) return std::vector<bool>(db.get_lastdocid() + 1, false);
     parts.emplace_back(Xapian::Query::OP_OR, words.begin(), words.end());
   }
-  Xapian::Enquire enquire(db);
-  enquire.set_query(unweighted(Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
-                                             static_cast<Xapian::termcount>(parts.size()))));
-  enquire.set_weighting_scheme(Xapian::BoolWeight());
+  Xapian::Enquire enquire =
+      unweighted_enquire(db, Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
+                                           static_cast<Xapian::termcount>(parts.size())));
   std::vector<bool> notes(db.get_lastdocid() + 1, false);
   for (const Xapian::docid did : enquire.get_mset(0, db.get_doccount())) notes[did] = true;
   return notes;
