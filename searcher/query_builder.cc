@@ -68,6 +68,15 @@ std::vector<std::string> english_bases(const std::string& w) {
   return out;
 }
 
+// The other number of a lower-case English noun: policy → policies, policies → policy.
+std::vector<std::string> other_numbers(const std::string& w) {
+  std::vector<std::string> out;
+  for (std::string& base : english_bases(w))
+    if (english_plural(base) == w) out.push_back(std::move(base));
+  if (std::string plural = english_plural(w); !plural.empty()) out.push_back(std::move(plural));
+  return out;
+}
+
 Xapian::Query phrase_of(const std::vector<std::string>& words, const std::string& prefix) {
   std::vector<Xapian::Query> terms;
   for (const auto& w : words) terms.emplace_back(prefix + w);
@@ -429,8 +438,7 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
     match.words.insert(c.info.words.begin(), c.info.words.end());
   else
     match.add_together(c.info.words);
-  add_word_tier(c, phrase, prefix, ws.stems.size() == 1 ? ws.stems[0] : std::string());
-  match.words.insert(c.info.inflections.begin(), c.info.inflections.end());
+  add_word_tier(c, phrase, prefix, ws.stems.size() == 1 ? ws.stems[0] : std::string(), match);
   if (prefix.empty() && !m_exact && !c.info.words.empty()) add_synonym_tier(c, match);
   // A quoted phrase is the text itself: no equivalent stands for it.
   if (prefix.empty() && m_bridges && !m_exact && !phrase && !no_bridge && !c.info.words.empty())
@@ -485,8 +493,8 @@ std::vector<std::string> QueryBuilder::inflections(const std::string& word, cons
   return out;
 }
 
-void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefix,
-                                 const std::string& stem) const {
+void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem,
+                                 MatchTerms& match) const {
   const auto& words = c.info.words;
   const std::string title_prefix(schema::TITLE.prefix);
   if (words.size() == 1) {
@@ -511,6 +519,7 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
       for (std::string& form : inflections(words[0], stem)) {
         forms.emplace_back(form);
         c.alternatives.push_back({{form}, false});
+        match.words.insert(form);
         c.info.inflections.push_back(std::move(form));
       }
       c.word = Xapian::Query(Xapian::Query::OP_OR, c.word,
@@ -532,17 +541,39 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
   for (const auto& w : words) in_title.push_back(title_prefix + w);
   c.alternatives.push_back({in_title, true});
   c.in_title.push_back(phrase_of(words, title_prefix));
+  // A term of words typed apart, unquoted, matches with its last word in the
+  // other number (diffusion policy: "Diffusion Policies"), as a word does;
+  // so do its words apart. Not a word of parts (two-way is not "two ways").
+  std::vector<std::vector<std::string>> spellings{words};
+  if (!phrase && c.info.text.find(' ') != std::string::npos)
+    for (const std::string& form : other_numbers(words.back()))
+      if (m_db.term_exists(form)) {
+        spellings.push_back(words);
+        spellings.back().back() = form;
+        c.info.inflections.push_back(form);
+      }
+  for (std::size_t i = 1; i < spellings.size(); ++i) {
+    const Xapian::Query forms[] = {c.word, phrase_of(spellings[i], ""),
+                                   phrase_of(spellings[i], title_prefix)};
+    c.word = Xapian::Query(Xapian::Query::OP_OR, std::begin(forms), std::end(forms));
+    c.alternatives.push_back({spellings[i], true});
+    c.in_title.push_back(phrase_of(spellings[i], title_prefix));
+    match.add_together(spellings[i]);
+  }
   // A quoted phrase must be adjacent; the pieces of a compound typed as one
   // word may be apart only when loose hits are asked for, and rank lower.
   c.compound = !phrase;
   if (c.compound && m_loose) {
-    std::vector<Xapian::Query> terms(words.begin(), words.end());
+    std::vector<Xapian::Query> terms(words.begin(), words.end() - 1), last;
+    for (const auto& spelling : spellings) last.emplace_back(spelling.back());
+    terms.emplace_back(Xapian::Query::OP_OR, last.begin(), last.end());
     c.scattered =
         Xapian::Query(m_any ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, terms.begin(), terms.end());
-    if (m_any)
-      for (const auto& w : words) c.alternatives.push_back({{w}, false});
-    else
-      c.alternatives.push_back({words, false});
+    for (const auto& spelling : spellings)
+      if (m_any)
+        for (const auto& w : spelling) c.alternatives.push_back({{w}, false});
+      else
+        c.alternatives.push_back({spelling, false});
   }
 }
 

@@ -165,7 +165,11 @@ class QueryBuilder {
   /// title:; a name (merge_names) has no substring tier; no_bridge: no bridge tier.
   Chunk make_chunk(const std::string& text, bool phrase, const std::string& prefix, MatchTerms& match,
                    bool name = false, bool no_bridge = false);
-  void add_word_tier(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem) const;
+  /// The vault's words that are English inflections of word (a lower-case
+  /// word whose stem is stem), as the word tier matches them too.
+  std::vector<std::string> inflections(const std::string& word, const std::string& stem) const;
+  void add_word_tier(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem,
+                     MatchTerms& match) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_bridge_tier(Chunk& c, MatchTerms& match) const;
   /// The query of an equivalent's words (the word and its plural, or the
@@ -177,9 +181,6 @@ class QueryBuilder {
   /// notes with its grams, where a run of letters and digits may be shown by
   /// a word instead (schema.h); weighed as one term. phrase: a run a space
   /// follows, whose tail grams carry the end-of-run mark. Adds the grams to shown.
-  /// The vault's words that are English inflections of word (a lower-case
-  /// word whose stem is stem), as the word tier matches them too.
-  std::vector<std::string> inflections(const std::string& word, const std::string& stem) const;
   Xapian::Query run_query(const std::string& run, bool phrase, std::vector<std::string>& shown,
                           bool& exact) const;
   /// The notes with a word whose folding contains the letters and digits.

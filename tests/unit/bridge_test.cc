@@ -406,6 +406,22 @@ TEST_CASE("A typed English word matches its inflections, not its stem's other wo
   CHECK(hit_paths(s, "studies") == std::set<std::string>{"studied.md"});
 }
 
+TEST_CASE("A term typed as words matches with its last word in the other number", "[bridge]") {
+  const test::TestIndex index({{"one.md", "A diffusion policy for grasping.\n"},
+                               {"many.md", "Tactile Diffusion Policies for insertion.\n"},
+                               {"apart.md", "Policies trained with diffusion models.\n"},
+                               {"ways.md", "There are two ways to bind it.\n"},
+                               {"way.md", "A two-way binding of the form.\n"}});
+  Searcher s(index.index);
+  // The vault writes the words together: a term, singular or plural.
+  CHECK(hit_paths(s, "diffusion policy") == std::set<std::string>{"one.md", "many.md"});
+  CHECK(hit_paths(s, "diffusion policies") == std::set<std::string>{"one.md", "many.md"});
+  // Apart, plural too, with --loose.
+  CHECK(hit_paths(s, "diffusion policy", true) == std::set<std::string>{"one.md", "many.md", "apart.md"});
+  // A word of parts keeps its number: two-way is no "two ways".
+  CHECK(hit_paths(s, "two-way") == std::set<std::string>{"way.md"});
+}
+
 TEST_CASE("Exclusion is by word: -transformer keeps the notes saying transform", "[bridge]") {
   const test::TestIndex index({{"a.md", "python and a transformer model\n"},
                                {"b.md", "python code to transform data\n"},

@@ -85,7 +85,8 @@ struct ChunkInfo {
   bool phrase = false;
   std::vector<std::string> words;     ///< word tier terms (adjacent in this order)
   /// A one-word piece's English inflections the vault has, matched as the word
-  /// (iterator: iterators; learning: learn, learned), never its stem's other words.
+  /// (iterator: iterators; learning: learn, learned), never its stem's other
+  /// words; a term's last word in the other number (diffusion policy: policies).
   std::vector<std::string> inflections;
   std::vector<std::string> synonyms;  ///< other names of the page the text names (vault aliases)
   std::vector<Bridge> bridges;        ///< its equivalents in the other language (the bridge tier)
