@@ -100,3 +100,15 @@ TEST_CASE("WordList, shards' lists merged: the list of the shards as one", "[wor
   CHECK(merged->containing("付キ", WordList::Side::Folding, 100) == std::vector<std::string>{"付き"});
   CHECK(WordList::merged({})->containing("a", WordList::Side::Word, 1).empty());
 }
+
+TEST_CASE("Every word term of a database, in term order, and no prefixed term", "[words]") {
+  Xapian::WritableDatabase db(std::string(), Xapian::DB_BACKEND_INMEMORY);
+  Xapian::Document doc;
+  for (const char* term :
+       {"0day", "@home", "_x", "zebra", "été", "データ", "研究", "Qid", "XBgram", "Stitle", "[x"})
+    doc.add_term(term);
+  db.add_document(doc);
+  std::vector<std::string> words;
+  for_each_word_term(db, [&](const std::string& w) { words.push_back(w); });
+  CHECK(words == std::vector<std::string>{"0day", "@home", "[x", "_x", "zebra", "été", "データ", "研究"});
+}
