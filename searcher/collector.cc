@@ -1,6 +1,9 @@
 #include "collector.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 #include "unweighted.h"
 
@@ -276,7 +279,10 @@ void Collector::count_values(const Xapian::Document& doc, const std::vector<cons
     for (const auto& single :
          schema::unpack_values(doc.get_value(static_cast<Xapian::valueno>(f->facet_slot)))) {
       std::size_t& n = counts[single];
-      n += static_cast<std::size_t>(by);  // (by -1: a value counted before, by every shard)
+      // (by -1: a value counted before, by every shard; never below zero)
+      if (by < 0 && n == 0)
+        throw std::logic_error(fmt::format("facet {}: {} taken away but never counted", f->name, single));
+      n += static_cast<std::size_t>(by);
       if (n == 0) counts.erase(single);
     }
   }
