@@ -227,9 +227,19 @@ bool Verifier::refuted(const Chunk& c, Note& note) const {
 
 namespace {
 
-// Marks the notes holding any of the words.
-std::vector<bool> notes_with(const Xapian::Database& db, const std::vector<std::string>& words) {
+// Marks the notes holding any of the words. Remote shards answer one match
+// with their notes, where each word's posting list is a round trip (設定
+// ファイル on 2 xapian-tcpsrv at 16k notes: 397 → 258 ms); a local index
+// reads the posting lists faster than it runs the match (robot 8.6 → 7.0 ms).
+std::vector<bool> notes_with(const OpenIndex& index, const std::vector<std::string>& words) {
+  const Xapian::Database& db = index.all;
   std::vector<bool> notes(db.get_lastdocid() + 1, false);
+  if (index.remote && !words.empty()) {
+    Xapian::Enquire enquire =
+        unweighted_enquire(db, Xapian::Query(Xapian::Query::OP_OR, words.begin(), words.end()));
+    for (const Xapian::docid did : enquire.get_mset(0, db.get_doccount())) notes[did] = true;
+    return notes;
+  }
   for (const std::string& word : words)
     for (auto d = db.postlist_begin(word); d != db.postlist_end(word); ++d) notes[*d] = true;
   return notes;
@@ -286,11 +296,11 @@ void Verifier::build(Proof& p, const Chunk& c) const {
     return;
   }
   const WordList& list = m_index.word_list();
-  p.proven = notes_with(m_db, list.containing(typed, WordList::Side::Word, MAX_WORDS));
+  p.proven = notes_with(m_index, list.containing(typed, WordList::Side::Word, MAX_WORDS));
   const std::string& folded = c.info.substring;
   if (!alphanumeric(folded)) return;
   const std::vector<std::string> words = list.containing(folded, WordList::Side::Folding, MAX_WORDS);
-  if (words.size() < MAX_WORDS) p.possible = notes_with(m_db, words);
+  if (words.size() < MAX_WORDS) p.possible = notes_with(m_index, words);
 }
 
 }  // namespace sagasu
