@@ -197,12 +197,35 @@ bool Verifier::eval(int i, Note& note, bool cheap) const {
 
 bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
   if (m_exact) return !cheap && note.contains_raw(c.info.text);
-  for (const auto& alt : c.alternatives)
-    if ((!cheap || !alt.adjacent) && m_probe.has_all(alt.terms, note.did()) &&
-        (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
-      return true;
+  if (m_index.remote) {
+    if (in_words(c, note.did())) return true;
+  } else {
+    for (const auto& alt : c.alternatives)
+      if ((!cheap || !alt.adjacent) && m_probe.has_all(alt.terms, note.did()) &&
+          (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
+        return true;
+  }
   return !cheap && !c.info.substring.empty() &&
          (proven(c, note.did()) || (!refuted(c, note) && note.folded_contains(c.info.needle(), m_analyzer)));
+}
+
+bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
+  Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  if (!p.words) {
+    std::vector<Xapian::Query> alternatives;
+    for (const auto& alt : c.alternatives)
+      alternatives.push_back(alt.adjacent
+                                 ? Xapian::Query(Xapian::Query::OP_PHRASE, alt.terms.begin(), alt.terms.end(),
+                                                 static_cast<Xapian::termcount>(alt.terms.size()))
+                                 : Xapian::Query(Xapian::Query::OP_AND, alt.terms.begin(), alt.terms.end()));
+    p.words.emplace(m_db.get_lastdocid() + 1, false);
+    if (!alternatives.empty()) {
+      Xapian::Enquire enquire = unweighted_enquire(
+          m_db, Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end()));
+      for (const Xapian::docid d : enquire.get_mset(0, m_db.get_doccount())) (*p.words)[d] = true;
+    }
+  }
+  return did < p.words->size() && (*p.words)[did];
 }
 
 bool Verifier::proven(const Chunk& c, Xapian::docid did) const {

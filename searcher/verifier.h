@@ -76,6 +76,10 @@ class Verifier : public Xapian::MatchDecider {
   /// positions, no text), where false means "not shown so", not "no".
   bool eval(int node, Note& note, bool cheap) const;
   bool satisfied(const Chunk& c, Note& note, bool cheap) const;
+  /// Does the note hold one of the chunk's alternatives as words? Over
+  /// remote shards, where a term's postings or positions are a round trip
+  /// per note and term, one match per chunk and search answers it.
+  bool in_words(const Chunk& c, Xapian::docid did) const;
   /// Does the note hold a word that contains the chunk's substring (word_list.h)?
   bool proven(const Chunk& c, Xapian::docid did) const;
   /// Is the chunk's substring certainly not in the note, though its grams are?
@@ -92,6 +96,7 @@ class Verifier : public Xapian::MatchDecider {
     /// word whose folding contains it (by document id); elsewhere it is only
     /// where a word term may not show it (schema.h, FOLDS_TO_ASCII).
     std::optional<std::vector<bool>> possible;
+    std::optional<std::vector<bool>> words;  ///< remote: the notes in_words accepts (by document id)
   };
   void build(Proof& proof, const Chunk& c) const;
 
