@@ -544,6 +544,10 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
   // A term of words typed apart, unquoted, matches with its last word in the
   // other number (diffusion policy: "Diffusion Policies"), as a word does;
   // so do its words apart. Not a word of parts (two-way is not "two ways").
+  // The other number's phrase is rarer, and its weight adds to the typed
+  // one's where a note has both: a share of it (a note saying "garbage
+  // collection" 3 times and "garbage collections" once in 229 KB outranked
+  // gc.po, 9 times in 23 KB).
   std::vector<std::vector<std::string>> spellings{words};
   if (!phrase && c.info.text.find(' ') != std::string::npos)
     for (const std::string& form : other_numbers(words.back()))
@@ -553,9 +557,12 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
         c.info.inflections.push_back(form);
       }
   for (std::size_t i = 1; i < spellings.size(); ++i) {
-    const Xapian::Query forms[] = {c.word, phrase_of(spellings[i], ""),
-                                   phrase_of(spellings[i], title_prefix)};
-    c.word = Xapian::Query(Xapian::Query::OP_OR, std::begin(forms), std::end(forms));
+    const Xapian::Query forms[] = {phrase_of(spellings[i], ""), phrase_of(spellings[i], title_prefix)};
+    c.word =
+        Xapian::Query(Xapian::Query::OP_OR, c.word,
+                      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                    Xapian::Query(Xapian::Query::OP_OR, std::begin(forms), std::end(forms)),
+                                    OTHER_NUMBER_WEIGHT));
     c.alternatives.push_back({spellings[i], true});
     c.in_title.push_back(phrase_of(spellings[i], title_prefix));
     match.add_together(spellings[i]);

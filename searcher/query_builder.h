@@ -82,6 +82,9 @@ inline constexpr double BRIDGE_WEIGHT_GENERAL = 0.25;
 /// Another spelling of the same word (取扱い for 取り扱い): just below the
 /// spelling typed.
 inline constexpr double SPELLING_WEIGHT = 0.8;
+/// A term's phrase with its last word in the other number (diffusion
+/// policies for diffusion policy), beside the phrase typed.
+inline constexpr double OTHER_NUMBER_WEIGHT = 0.25;
 /// The query in the title says what the note is about: a weight of its
 /// own, the same for every note (not lost in a long one), this many times
 /// the rarity (idf) of the query's words, whichever tier matched them. A
