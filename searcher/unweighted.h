@@ -4,6 +4,8 @@
 
 #include <xapian.h>
 
+#include <vector>
+
 namespace sagasu {
 
 /// The notes q matches, with no weight. A filter of every note, not q scaled
@@ -22,6 +24,15 @@ inline Xapian::Enquire unweighted_enquire(const Xapian::Database& db, const Xapi
   e.set_query(unweighted(q));
   e.set_weighting_scheme(Xapian::BoolWeight());
   return e;
+}
+
+/// The notes q matches in db, marked by document id (lastdocid + 1 entries):
+/// one match, so over remote shards one round trip per shard.
+inline std::vector<bool> notes_matching(const Xapian::Database& db, const Xapian::Query& q) {
+  std::vector<bool> notes(db.get_lastdocid() + 1, false);
+  if (q.empty()) return notes;
+  for (const Xapian::docid did : unweighted_enquire(db, q).get_mset(0, db.get_doccount())) notes[did] = true;
+  return notes;
 }
 
 }  // namespace sagasu

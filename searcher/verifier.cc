@@ -218,12 +218,8 @@ bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
                                  ? Xapian::Query(Xapian::Query::OP_PHRASE, alt.terms.begin(), alt.terms.end(),
                                                  static_cast<Xapian::termcount>(alt.terms.size()))
                                  : Xapian::Query(Xapian::Query::OP_AND, alt.terms.begin(), alt.terms.end()));
-    p.words.emplace(m_db.get_lastdocid() + 1, false);
-    if (!alternatives.empty()) {
-      Xapian::Enquire enquire = unweighted_enquire(
-          m_db, Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end()));
-      for (const Xapian::docid d : enquire.get_mset(0, m_db.get_doccount())) (*p.words)[d] = true;
-    }
+    p.words =
+        notes_matching(m_db, Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end()));
   }
   return did < p.words->size() && (*p.words)[did];
 }
@@ -256,13 +252,9 @@ namespace {
 // reads the posting lists faster than it runs the match (robot 8.6 → 7.0 ms).
 std::vector<bool> notes_with(const OpenIndex& index, const std::vector<std::string>& words) {
   const Xapian::Database& db = index.all;
+  if (index.remote)
+    return notes_matching(db, Xapian::Query(Xapian::Query::OP_OR, words.begin(), words.end()));
   std::vector<bool> notes(db.get_lastdocid() + 1, false);
-  if (index.remote && !words.empty()) {
-    Xapian::Enquire enquire =
-        unweighted_enquire(db, Xapian::Query(Xapian::Query::OP_OR, words.begin(), words.end()));
-    for (const Xapian::docid did : enquire.get_mset(0, db.get_doccount())) notes[did] = true;
-    return notes;
-  }
   for (const std::string& word : words)
     for (auto d = db.postlist_begin(word); d != db.postlist_end(word); ++d) notes[*d] = true;
   return notes;
@@ -287,15 +279,11 @@ std::optional<std::vector<bool>> phrase_notes(const Xapian::Database& db, const 
       for (const std::string& w : found)
         if (i == 0 ? strings::ends_with(w, run) : strings::starts_with(w, run)) words.emplace_back(w);
     }
-    if (words.empty()) return std::vector<bool>(db.get_lastdocid() + 1, false);
+    if (words.empty()) return notes_matching(db, Xapian::Query::MatchNothing);
     parts.emplace_back(Xapian::Query::OP_OR, words.begin(), words.end());
   }
-  Xapian::Enquire enquire =
-      unweighted_enquire(db, Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
-                                           static_cast<Xapian::termcount>(parts.size())));
-  std::vector<bool> notes(db.get_lastdocid() + 1, false);
-  for (const Xapian::docid did : enquire.get_mset(0, db.get_doccount())) notes[did] = true;
-  return notes;
+  return notes_matching(db, Xapian::Query(Xapian::Query::OP_PHRASE, parts.begin(), parts.end(),
+                                          static_cast<Xapian::termcount>(parts.size())));
 }
 
 }  // namespace
