@@ -64,9 +64,10 @@ void add_fields(Xapian::Document& doc, const FieldValues& values) {
 // The ASCII characters that non-ASCII characters of the note fold to, those
 // beside a character folding deletes (find_joins), and those of its words too
 // long to be terms (unindexed), sorted: what its word terms may not show
-// (schema.h, FOLDS_TO_ASCII).
-std::string folds_to_ascii(const Note& note, const std::string& text, const std::vector<std::string>& names,
-                           std::string unindexed, const FoldingJoins& joins) {
+// (schema.h, HIDDEN).
+std::string hidden_characters(const Note& note, const std::string& text,
+                              const std::vector<std::string>& names, std::string unindexed,
+                              const FoldingJoins& joins) {
   // Fold the non-ASCII characters alone.
   std::string non_ascii;
   const std::string title = note.display_title();
@@ -244,8 +245,8 @@ Xapian::Document DocumentBuilder::build(const Note& note, const FieldValues& val
   doc.add_value(schema::SLOT_SIGNATURE, signature(note, values));
   doc.add_value(schema::SLOT_META, meta_json(note, values));
   doc.add_value(schema::SLOT_COVERAGE, values.coverage().encode());
-  if (const std::string folds = folds_to_ascii(note, text, names, words.unindexed, joins); !folds.empty())
-    doc.add_value(schema::SLOT_FOLDS_TO_ASCII, folds);
+  for (const char c : hidden_characters(note, text, names, words.unindexed, joins))
+    doc.add_boolean_term(schema::hidden_term(c));
   doc.set_data(text);
   return doc;
 }

@@ -1,6 +1,7 @@
 #include "verifier.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "sagasu/schema.h"
 #include "sagasu/strings.h"
@@ -69,17 +70,9 @@ class Verifier::Note {
   bool contains_raw(const std::string& needle) {
     return strings::contains(raw().body, needle) || strings::contains(raw().names, needle);
   }
-  /// Can the note hold the needle where no word term shows it: a non-ASCII
-  /// character folds to one of its ASCII characters, or a word too long to
-  /// be a term has them (schema.h, FOLDS_TO_ASCII)?
-  bool may_hide(const std::string& needle) {
-    if (!m_hidden) m_hidden = doc().get_value(schema::SLOT_FOLDS_TO_ASCII);
-    return std::any_of(needle.begin(), needle.end(), [&](char ch) {
-      return m_hidden->find(static_cast<unsigned char>(ch) < 0x80 ? ch : schema::UNINDEXED_NON_ASCII) !=
-             std::string::npos;
-    });
-  }
-  bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer) {
+  /// may_hide: can the note hold the needle where no word term shows it (Verifier::may_hide)?
+  bool folded_contains(const SubstringNeedle& substring, Analyzer& analyzer,
+                       const std::function<bool()>& may_hide) {
     // The needle is folded already: found as it is in the raw text, it is in
     // the folded text too. Most candidates end here, without folding.
     const std::string& needle = substring.folded;
@@ -91,7 +84,7 @@ class Verifier::Note {
       if (strings::contains(lower(), needle)) return true;
       // No non-ASCII character of this note folds to a character of the
       // needle: the lower-cased text was the whole story.
-      if (!may_hide(needle)) return false;
+      if (!may_hide()) return false;
     }
     // Where a person would accept it: a kana variant only where it names the
     // same word, a leading 々 where an ideograph repeats (substring.h).
@@ -119,7 +112,6 @@ class Verifier::Note {
   std::optional<Xapian::Document> m_fetched;
   std::optional<NoteText> m_text;
   std::optional<std::string> m_lower;
-  std::optional<std::string> m_hidden;
 };
 
 Verifier::Verifier(const OpenIndex& index, const CompiledQuery& query, bool exact, Analyzer& analyzer,
@@ -206,7 +198,9 @@ bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
         return true;
   }
   return !cheap && !c.info.substring.empty() &&
-         (proven(c, note.did()) || (!refuted(c, note) && note.folded_contains(c.info.needle(), m_analyzer)));
+         (proven(c, note.did()) ||
+          (!refuted(c, note.did()) &&
+           note.folded_contains(c.info.needle(), m_analyzer, [&] { return may_hide(c, note.did()); })));
 }
 
 bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
@@ -233,15 +227,24 @@ bool Verifier::proven(const Chunk& c, Xapian::docid did) const {
   return did < p.proven.size() && p.proven[did];
 }
 
-bool Verifier::refuted(const Chunk& c, Note& note) const {
+bool Verifier::refuted(const Chunk& c, Xapian::docid did) const {
   // Letters and digits are inside one word wherever a person accepts them
   // (ICU never breaks such a run): with no word's folding holding the
   // string, the note does not hold it, unless its text has characters no
   // word term shows. Katakana is not refuted so: its hiragana variant counts
   // where it is whole words, and ICU may cut that into several (さ|ー|ば|ー).
   const Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
-  return p.possible && !(note.did() < p.possible->size() && (*p.possible)[note.did()]) &&
-         !note.may_hide(c.info.substring);
+  return p.possible && !(did < p.possible->size() && (*p.possible)[did]) && !may_hide(c, did);
+}
+
+bool Verifier::may_hide(const Chunk& c, Xapian::docid did) const {
+  Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  if (!p.hiding) {
+    std::vector<Xapian::Query> terms;
+    for (const char ch : c.info.substring) terms.emplace_back(schema::hidden_term(ch));
+    p.hiding = notes_matching(m_db, Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()));
+  }
+  return did < p.hiding->size() && (*p.hiding)[did];
 }
 
 namespace {

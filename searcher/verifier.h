@@ -83,7 +83,11 @@ class Verifier : public Xapian::MatchDecider {
   /// Does the note hold a word that contains the chunk's substring (word_list.h)?
   bool proven(const Chunk& c, Xapian::docid did) const;
   /// Is the chunk's substring certainly not in the note, though its grams are?
-  bool refuted(const Chunk& c, Note& note) const;
+  bool refuted(const Chunk& c, Xapian::docid did) const;
+  /// Can the note hold the chunk's substring where no word term shows it: a
+  /// character of it is one of the note's HIDDEN (schema.h)? One match per
+  /// chunk and search answers it, for every candidate (remote: no document fetched).
+  bool may_hide(const Chunk& c, Xapian::docid did) const;
 
   /// The notes with a word containing a chunk's substring: built from the
   /// word list once the chunk has needed the text of a few candidates (a
@@ -94,8 +98,9 @@ class Verifier : public Xapian::MatchDecider {
     std::vector<bool> proven;  ///< by document id: a word contains the typed string
     /// For a string of letters and digits, or of katakana: the notes with a
     /// word whose folding contains it (by document id); elsewhere it is only
-    /// where a word term may not show it (schema.h, FOLDS_TO_ASCII).
+    /// where a word term may not show it (schema.h, HIDDEN).
     std::optional<std::vector<bool>> possible;
+    std::optional<std::vector<bool>> hiding;  ///< the notes may_hide accepts (by document id)
     std::optional<std::vector<bool>> words;  ///< remote: the notes in_words accepts (by document id)
   };
   void build(Proof& proof, const Chunk& c) const;

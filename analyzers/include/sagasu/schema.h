@@ -36,6 +36,16 @@
 //   XL<target>       link target terms (canonical page name)
 //   XC<source>       cited source terms (citation key without '@', folded as a key)
 //   XD<path>         the note's path and each of its folders (folded as a key)
+//   XH<c>            each ASCII character c the word terms may not show (hidden_term):
+//                    those non-ASCII characters of the note fold to (ＧＰＵ →
+//                    gpu, （ → "("), those beside a character folding deletes
+//                    (zw + U+200B + sp: w, s) and those of words too long to be
+//                    terms (MAX_TERM_BYTES), and UNINDEXED_NON_ASCII when such a
+//                    word has other characters. An ASCII substring using none
+//                    of them is checked on the raw text; a substring of letters
+//                    and digits (or of katakana, without the mark) is in the
+//                    note only inside a word term (word_list.h). Terms, so that
+//                    one match per search finds such notes, on remote shards too
 //
 //   value VENUES..ORGS   the facet's display values, sorted and packed with
 //                        pack_values(): one string per document, so the stock
@@ -54,16 +64,6 @@
 //   value COVERAGE    where each facet's values came from (front matter, table,
 //                     path, links, …) and the property keys no facet reads
 //                     (stored_note.h): indexer --report facets
-//   value FOLDS_TO_ASCII the ASCII characters the word terms may not show, sorted:
-//                        those non-ASCII characters of the note fold to (ＧＰＵ →
-//                        gpu, （ → "(") and those beside a character folding
-//                        deletes (zw + U+200B + sp: w, s) and those of words too long to be terms
-//                        (MAX_TERM_BYTES), and UNINDEXED_NON_ASCII when such a
-//                        word has other characters. An ASCII substring using
-//                        none of them is checked on the raw text; a substring of
-//                        letters and digits (or of katakana, without the mark)
-//                        is in the note only inside a word term (word_list.h)
-//
 //   document data        the note's plain text, then what its file says unshown
 //                        (front-matter values, link addresses: Note::unshown),
 //                        for snippets and substring checks
@@ -102,7 +102,7 @@ enum Slot : unsigned {
   SLOT_META = 8,
   SLOT_STATE = 9,
   SLOT_DIGEST = 10,
-  SLOT_FOLDS_TO_ASCII = 11,
+  // (11: free)
   SLOT_COVERAGE = 12,
   SLOT_SHARD = 13,  ///< a sharded index's note: its shard number K (shard_value), read per match
 };
@@ -112,7 +112,7 @@ struct SlotName {
   unsigned slot;
   std::string_view name;
 };
-inline constexpr std::array<SlotName, 14> SLOTS{{
+inline constexpr std::array<SlotName, 13> SLOTS{{
     {SLOT_VENUES, "venues"},
     {SLOT_YEARS, "years"},
     {SLOT_PERSONS, "persons"},
@@ -124,7 +124,6 @@ inline constexpr std::array<SlotName, 14> SLOTS{{
     {SLOT_META, "meta"},
     {SLOT_STATE, "state"},
     {SLOT_DIGEST, "digest"},
-    {SLOT_FOLDS_TO_ASCII, "folds_to_ascii"},
     {SLOT_COVERAGE, "coverage"},
     {SLOT_SHARD, "shard"},
 }};
@@ -178,7 +177,7 @@ std::optional<std::string> path_value(std::string_view typed);
 
 // clang-format off
 /// The field table. Facets are counted and printed, and fields listed, in this order.
-inline constexpr std::array<Field, 15> FIELDS{{
+inline constexpr std::array<Field, 16> FIELDS{{
   // name        prefix kind                folding        facet slot    hit key    normalize       values
   {"title",     "S",  FieldKind::Text,      Folding::Name, -1,           "",        nullptr,        "words of the title"},
   {"venue",     "XV", FieldKind::Term,      Folding::Name, SLOT_VENUES,  "venues",  venue_value,    "a venue such as OSDI"},
@@ -195,6 +194,7 @@ inline constexpr std::array<Field, 15> FIELDS{{
   {"part",      "XW", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
   {"titlepart", "XN", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
   {"substring", "XB", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
+  {"hidden",    "XH", FieldKind::Internal,  Folding::Key,  -1,           "",        nullptr,        ""},
 }};
 // clang-format on
 
@@ -238,6 +238,8 @@ inline constexpr const Field& PART = detail::row("part");
 /// A part in the title: the title evidence of a typed word (never S, which equivalents reach).
 inline constexpr const Field& TITLE_PART = detail::row("titlepart");
 inline constexpr const Field& GRAM = detail::row("substring");
+/// A character the note's word terms may not show (hidden_term).
+inline constexpr const Field& HIDDEN = detail::row("hidden");
 
 /// Extra wdf given to each title word, so BM25 ranks title hits higher.
 inline constexpr unsigned TITLE_WDF = 3;
@@ -245,8 +247,13 @@ inline constexpr unsigned TITLE_WDF = 3;
 inline constexpr unsigned TITLE_BODY_GAP = 100;
 /// Longest term Xapian accepts is 245 bytes; longer words are not indexed.
 inline constexpr std::size_t MAX_TERM_BYTES = 240;
-/// In FOLDS_TO_ASCII: a word too long to be a term has non-ASCII characters.
+/// A HIDDEN character: a word too long to be a term has non-ASCII characters.
 inline constexpr char UNINDEXED_NON_ASCII = '\x7f';
+/// The HIDDEN term of a character of a needle or a note: an ASCII character
+/// itself, any byte of a non-ASCII one UNINDEXED_NON_ASCII.
+inline std::string hidden_term(char c) {
+  return std::string(HIDDEN.prefix) + (static_cast<unsigned char>(c) < 0x80 ? c : UNINDEXED_NON_ASCII);
+}
 
 /// Index metadata keys.
 inline constexpr std::string_view META_SCHEMA_VERSION = "sagasu.schema";
@@ -339,7 +346,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 19: iteration marks written out before words and grams are made (こゝろ = こころ, 部分々々 = 部分部分).
 /// 20: the text of a Markdown link to another note weighs nothing (wdf 0).
 /// 21: a sharded index's notes keep their shard number (SHARD).
-inline constexpr std::string_view SCHEMA_VERSION = "21";
+/// 22: the characters word terms may not show are HIDDEN terms, no longer a value.
+inline constexpr std::string_view SCHEMA_VERSION = "22";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);

@@ -9,7 +9,7 @@
 //    inside one word (ICU never breaks such a run; a hiragana variant counts
 //    only as whole words), so a note none of whose words' foldings contain
 //    it does not hold it, unless it has words too long to be terms
-//    (schema.h, FOLDS_TO_ASCII).
+//    (schema.h, HIDDEN).
 // A scan of the mapped list costs about a millisecond per few megabytes,
 // whatever the number of hits. The substring tier finds its candidates of
 // letters and digits here too: the index holds no grams of such runs where a
