@@ -177,9 +177,8 @@ class SpyCollector : public Collector {
 // MatchDecider, so every candidate comes back and is confirmed here, and the
 // total and the facets are counted from the confirmed ones: the same numbers
 // as the decider gives locally. A candidate's document is fetched (one round
-// trip each) only where its text must be read, or it is refused and holds
-// facet values to take away, or it is on the page: the facets are counted
-// by each shard over every candidate, less the refused ones.
+// trip each) only where its text must be read, or its facet values are
+// counted (below), or it is on the page.
 class ConfirmingCollector : public Collector {
  public:
   using Collector::Collector;
@@ -203,15 +202,23 @@ class ConfirmingCollector : public Collector {
         confirmed[at] = true;
       else
         refused.push_back(did);
-    if (!facets.empty()) {
-      count_per_shard(query, facets, out);
-      for (const Xapian::docid did : refused) count_values(m_index.all.get_document(did), facets, out, -1);
-    }
     std::vector<Ranked> ranked;
     auto it = candidates.begin();
     for (std::size_t at = 0; at < confirmed.size(); ++at, ++it)
       if (confirmed[at])
         ranked.push_back({*it, it.get_weight(), by_year() ? it.get_sort_key() : "", std::nullopt});
+    // The facets from the fewer documents: every candidate's counted by the
+    // shards less the refused ones', or the confirmed ones' alone ("the
+    // file" at 16k notes: 536 candidates, none confirmed).
+    if (!facets.empty() && refused.size() <= ranked.size()) {
+      count_per_shard(query, facets, out);
+      for (const Xapian::docid did : refused) count_values(m_index.all.get_document(did), facets, out, -1);
+    } else if (!facets.empty()) {
+      for (Ranked& r : ranked) {
+        if (!r.doc) r.doc = m_index.all.get_document(r.did);
+        count_values(*r.doc, facets, out, 1);
+      }
+    }
     out.total = static_cast<Xapian::doccount>(ranked.size());
     take_page(ranked, first, max, out);
     return out;
