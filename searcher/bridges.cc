@@ -342,7 +342,7 @@ double Bridges::at_most(const std::vector<std::string>& words) const {
   if (words.size() == 1)
     return m_db.get_termfreq(words[0]) + m_db.get_termfreq(std::string(schema::TITLE.prefix) + words[0]);
   Xapian::doccount least = m_db.get_termfreq(words[0]);
-  for (const std::string& w : words) least = std::min(least, m_db.get_termfreq(w));
+  for (auto w = words.begin() + 1; w != words.end(); ++w) least = std::min(least, m_db.get_termfreq(*w));
   return least;
 }
 
