@@ -204,7 +204,7 @@ bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
 }
 
 bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
-  Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  Proof& p = proof_of(c);
   if (!p.words) {
     std::vector<Xapian::Query> alternatives;
     for (const auto& alt : c.alternatives)
@@ -218,8 +218,12 @@ bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
   return did < p.words->size() && (*p.words)[did];
 }
 
+Verifier::Proof& Verifier::proof_of(const Chunk& c) const {
+  return m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+}
+
 bool Verifier::proven(const Chunk& c, Xapian::docid did) const {
-  Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  Proof& p = proof_of(c);
   if (!p.built) {
     if (p.text_checks++ < m_text_checks_before_proof) return false;
     build(p, c);
@@ -233,12 +237,12 @@ bool Verifier::refuted(const Chunk& c, Xapian::docid did) const {
   // string, the note does not hold it, unless its text has characters no
   // word term shows. Katakana is not refuted so: its hiragana variant counts
   // where it is whole words, and ICU may cut that into several (さ|ー|ば|ー).
-  const Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  const Proof& p = proof_of(c);
   return p.possible && !(did < p.possible->size() && (*p.possible)[did]) && !may_hide(c, did);
 }
 
 bool Verifier::may_hide(const Chunk& c, Xapian::docid did) const {
-  Proof& p = m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  Proof& p = proof_of(c);
   if (!p.hiding) {
     std::vector<Xapian::Query> terms;
     for (const char ch : c.info.substring) terms.emplace_back(schema::hidden_term(ch));

@@ -104,6 +104,8 @@ class Verifier : public Xapian::MatchDecider {
     std::optional<std::vector<bool>> words;  ///< remote: the notes in_words accepts (by document id)
   };
   void build(Proof& proof, const Chunk& c) const;
+  /// The chunk's proof (c is one of m_query's chunks).
+  Proof& proof_of(const Chunk& c) const;
 
   const Xapian::Database& m_db;
   bool m_several;            ///< several shards: a document is placed in the whole (operator())
