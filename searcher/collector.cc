@@ -72,8 +72,15 @@ class SpyCollector : public Collector {
   }
 
   Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
-                    const std::vector<const schema::Field*>& facets) override {
+                    const std::vector<const schema::Field*>& facets, const Xapian::Query& boost) override {
     Collected out;
+    // A boost reorders the best hits: those from the first on.
+    const Xapian::doccount all = m_index.all.get_doccount();
+    const bool rerank = reranks(boost);
+    const Xapian::doccount from = rerank ? 0 : first, upto = !rerank ? max
+                                                             : max >= all || first >= all - max
+                                                                 ? all
+                                                                 : std::max(RERANK_DEPTH, first + max);
     // By relevance over local shards, in two passes: every match counted
     // (and its facets) unweighted, then the page ranked, where Xapian skips
     // what cannot reach it. Weighing every match to rank ten costs as much
@@ -93,12 +100,13 @@ class SpyCollector : public Collector {
     std::vector<Ranked> ranked;
     if (two_pass) {
       out.total = total(e);
-      if (out.total > first) ranked = match(enquire(query), first, max, 0);
+      if (out.total > first) ranked = match(enquire(query), from, upto, 0);
     } else {
-      ranked = match(e, first, max, m_index.all.get_doccount());
+      ranked = match(e, from, upto, all);
       out.total = m_total;
     }
-    take_page(ranked, by_year() ? first : 0, max, out);
+    if (rerank) this->rerank(ranked, boost);
+    take_page(ranked, by_year() || rerank ? first : 0, max, out);
     if (columns)
       for (std::size_t i = 0; i < facets.size(); ++i) columns->add_to(i, out.counts[facets[i]]);
     else if (per_shard)
@@ -142,9 +150,9 @@ class SpyCollector : public Collector {
     const Xapian::MSet mset = e.get_mset(from, upto, check_at_least, nullptr, decider);
     m_total = mset.get_matches_estimated();
     std::vector<Ranked> ranked;
+    // (A document is fetched when shown, take_page: over TCP a round trip each.)
     for (auto it = mset.begin(); it != mset.end(); ++it)
-      ranked.push_back({*it, it.get_weight(), by_year() ? it.get_sort_key() : "",
-                        by_year() ? std::nullopt : std::optional<Xapian::Document>(it.get_document())});
+      ranked.push_back({*it, it.get_weight(), it.get_sort_key(), std::nullopt});
     if (by_year() && !ranked.empty() && ranked.size() < m_total) extend_tie_group(e, decider, ranked);
     return ranked;
   }
@@ -183,10 +191,10 @@ class ConfirmingCollector : public Collector {
  public:
   using Collector::Collector;
 
-  Xapian::doccount count(const Xapian::Query& query) override { return collect(query, 0, 0, {}).total; }
+  Xapian::doccount count(const Xapian::Query& query) override { return collect(query, 0, 0, {}, {}).total; }
 
   Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
-                    const std::vector<const schema::Field*>& facets) override {
+                    const std::vector<const schema::Field*>& facets, const Xapian::Query& boost) override {
     Collected out;
     const Xapian::doccount all = m_index.all.get_doccount();
     const Xapian::MSet candidates = enquire(query).get_mset(0, all, all);
@@ -205,8 +213,7 @@ class ConfirmingCollector : public Collector {
     std::vector<Ranked> ranked;
     auto it = candidates.begin();
     for (std::size_t at = 0; at < confirmed.size(); ++at, ++it)
-      if (confirmed[at])
-        ranked.push_back({*it, it.get_weight(), by_year() ? it.get_sort_key() : "", std::nullopt});
+      if (confirmed[at]) ranked.push_back({*it, it.get_weight(), it.get_sort_key(), std::nullopt});
     // The facets from the fewer documents: every candidate's counted by the
     // shards less the refused ones', or the confirmed ones' alone ("the
     // file" at 16k notes: 536 candidates, none confirmed).
@@ -220,6 +227,7 @@ class ConfirmingCollector : public Collector {
       }
     }
     out.total = static_cast<Xapian::doccount>(ranked.size());
+    if (reranks(boost)) rerank(ranked, boost);
     take_page(ranked, first, max, out);
     return out;
   }
@@ -247,6 +255,32 @@ Xapian::Enquire Collector::enquire(const Xapian::Query& query) const {
       break;
   }
   return e;
+}
+
+void Collector::rerank(std::vector<Ranked>& ranked, const Xapian::Query& boost) const {
+  const std::size_t depth = std::min<std::size_t>(ranked.size(), RERANK_DEPTH);
+  if (depth == 0) return;
+  // The best hits by their unique terms (their paths follow the titles in the sort keys).
+  std::vector<Xapian::Query> best;
+  for (std::size_t i = 0; i < depth; ++i) {
+    const std::string& key = ranked[i].key;
+    best.emplace_back(schema::unique_id_term(std::string_view(key).substr(key.find('\0') + 1)));
+  }
+  Xapian::Enquire e(m_index.all);
+  e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, boost,
+                            Xapian::Query(Xapian::Query::OP_OR, best.begin(), best.end())));
+  e.set_weighting_scheme(Xapian::BM25Weight());
+  std::map<Xapian::docid, double> extra;
+  const Xapian::MSet boosted = e.get_mset(0, static_cast<Xapian::doccount>(depth));
+  for (auto it = boosted.begin(); it != boosted.end(); ++it) extra[*it] = it.get_weight();
+  if (extra.empty()) return;
+  for (std::size_t i = 0; i < depth; ++i)
+    if (const auto at = extra.find(ranked[i].did); at != extra.end()) ranked[i].weight += at->second;
+  // Equal weights by title and path, as Xapian orders them.
+  std::stable_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(depth),
+                   [](const Ranked& a, const Ranked& b) {
+                     return a.weight != b.weight ? a.weight > b.weight : a.key < b.key;
+                   });
 }
 
 void Collector::take_page(std::vector<Ranked>& ranked, std::size_t from, Xapian::doccount max,

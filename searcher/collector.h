@@ -43,9 +43,11 @@ class Collector {
       : m_index(index), m_verifier(verifier), m_sort(sort) {}
   virtual ~Collector() = default;
 
-  /// The hits [first, first + max) in order, the total, and the counts of the facets asked for.
+  /// The hits [first, first + max) in order, the total, and the counts of
+  /// the facets asked for. By relevance, the best RERANK_DEPTH hits that
+  /// match boost (empty: none) get its weight too, and are ordered again.
   virtual Collected collect(const Xapian::Query& query, Xapian::doccount first, Xapian::doccount max,
-                            const std::vector<const schema::Field*>& facets) = 0;
+                            const std::vector<const schema::Field*>& facets, const Xapian::Query& boost) = 0;
   /// How many notes match: the total of collect, without ranking them.
   virtual Xapian::doccount count(const Xapian::Query& query) = 0;
 
@@ -55,12 +57,19 @@ class Collector {
   struct Ranked {
     Xapian::docid did;
     double weight;
-    std::string key;  ///< the sort value (year), empty for other orders
+    std::string key;  ///< the sort value: the year, or by relevance the title and path (SLOT_TITLE)
     std::optional<Xapian::Document> doc;
   };
   bool by_year() const { return m_sort == SearchRequest::Sort::Year; }
   /// An Enquire over every shard, ranked and ordered as the request says.
   Xapian::Enquire enquire(const Xapian::Query& query) const;
+  /// Does collect rerank its best hits with boost?
+  bool reranks(const Xapian::Query& boost) const {
+    return !boost.empty() && m_sort == SearchRequest::Sort::Relevance;
+  }
+  /// Adds boost's weight to the best RERANK_DEPTH of ranked where they match
+  /// it, and orders them again: one match (a round trip per remote shard).
+  void rerank(std::vector<Ranked>& ranked, const Xapian::Query& boost) const;
   /// The hits [from, from + max) of ranked, (year) ties ordered by title.
   void take_page(std::vector<Ranked>& ranked, std::size_t from, Xapian::doccount max, Collected& out) const;
   /// Adds a document's facet values to the counts; by -1, takes them away.
@@ -79,6 +88,9 @@ class Collector {
  private:
   void order_ties(std::vector<Ranked>& ranked) const;
 };
+
+/// How many of the best hits a boost reorders (Collector::collect).
+inline constexpr Xapian::doccount RERANK_DEPTH = 20;
 
 /// The collector for these shards and this verifier.
 std::unique_ptr<Collector> make_collector(const OpenIndex& index, const Verifier& verifier,

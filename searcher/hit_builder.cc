@@ -148,6 +148,11 @@ void HitBuilder::add_score_parts(const Xapian::Query& only, Hit& hit) const {
   hit.score_parts.emplace_back(
       "scattered", weight_of([&](const Chunk& c) { return scaled(c.scattered, SCATTERED_WEIGHT); }));
   hit.score_parts.emplace_back("substring", weight_of([](const Chunk& c) { return c.substring; }));
+  hit.score_parts.emplace_back("near",
+                               m_query.proximity.empty()
+                                   ? 0.0
+                                   : weight_in(Xapian::Query(Xapian::Query::OP_OR, m_query.proximity.begin(),
+                                                             m_query.proximity.end())));
   hit.score_parts.emplace_back("title", weight_in(m_query.title));
 }
 

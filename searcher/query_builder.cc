@@ -155,6 +155,11 @@ Xapian::Query title_evidence(const std::vector<Chunk>& chunks) {
 
 }  // namespace
 
+Xapian::Query CompiledQuery::boost() const {
+  return proximity.empty() ? Xapian::Query()
+                           : Xapian::Query(Xapian::Query::OP_OR, proximity.begin(), proximity.end());
+}
+
 Xapian::Query CompiledQuery::assemble(std::string_view without) const {
   Xapian::Query query = text.empty() ? Xapian::Query(Xapian::Query::MatchAll) : text;
   std::vector<Xapian::Query> filter_list;
@@ -327,6 +332,7 @@ void QueryBuilder::compile_text(CompiledQuery& q, bool any) {
   q.chunks.clear();
   q.nodes.clear();
   q.match = MatchTerms();
+  q.proximity.clear();
   q.has_compound = false;
   q.held_back = false;
   m_any = any;
@@ -390,6 +396,23 @@ std::pair<Xapian::Query, int> QueryBuilder::build_not(const QueryNode& n, Compil
           static_cast<int>(q.nodes.size() - 1)};
 }
 
+void QueryBuilder::add_proximity(const std::vector<int>& kids, CompiledQuery& q) const {
+  // Pieces typed apart that a note writes close together (記録されたマクロ
+  // for マクロ 記録) are about one thing there: their words near each other
+  // weigh again. The words as typed, in the body.
+  std::vector<Xapian::Query> words;
+  for (const int kid : kids) {
+    if (kid < 0 || q.nodes[static_cast<std::size_t>(kid)].op != VNode::Op::Chunk) continue;
+    const Chunk& c = q.chunks[static_cast<std::size_t>(q.nodes[static_cast<std::size_t>(kid)].chunk)];
+    if (c.field_text) continue;
+    for (const std::string& w : c.info.words) words.emplace_back(w);
+  }
+  if (words.size() < 2) return;
+  const Xapian::Query near(Xapian::Query::OP_NEAR, words.begin(), words.end(),
+                           static_cast<Xapian::termcount>(words.size() + PROXIMITY_SLACK));
+  q.proximity.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, near, PROXIMITY_WEIGHT);
+}
+
 std::pair<Xapian::Query, int> QueryBuilder::build_bool(const QueryNode& n, bool any, CompiledQuery& q) {
   const bool is_or = n.op == QueryNode::Op::Or || any;
   std::vector<Xapian::Query> pos, neg;
@@ -412,6 +435,7 @@ std::pair<Xapian::Query, int> QueryBuilder::build_bool(const QueryNode& n, bool 
     query = Xapian::Query(is_or ? Xapian::Query::OP_OR : Xapian::Query::OP_AND, pos.begin(), pos.end());
   else if (!neg.empty())
     query = Xapian::Query::MatchAll;
+  if (pos.size() > 1 && !is_or) add_proximity(kids, q);
   if (!neg.empty())
     query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
                           Xapian::Query(Xapian::Query::OP_OR, neg.begin(), neg.end()));

@@ -119,7 +119,7 @@ std::vector<FacetCounts> count_facets(const FacetPlan& plan, Collected& main, Co
       out.push_back(counts_of(*f, main.counts[f], q));
       continue;
     }
-    Collected side = collector.collect(q.assemble(f->name), 0, 0, {f});
+    Collected side = collector.collect(q.assemble(f->name), 0, 0, {f}, {});
     out.push_back(counts_of(*f, side.counts[f], q));
     out.back().sideways = true;
   }
@@ -425,7 +425,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   constexpr std::size_t MOST = std::numeric_limits<Xapian::doccount>::max();
   const auto first = static_cast<Xapian::doccount>(std::min(req.offset, MOST)),
              max = static_cast<Xapian::doccount>(std::min(req.limit, MOST));
-  Collected main = collector->collect(query.assemble(), first, max, facets.in_main);
+  Collected main = collector->collect(query.assemble(), first, max, facets.in_main, query.boost());
 
   SearchResult result;
   result.notices = builder.fields().notices();
@@ -433,7 +433,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   if (main.total == 0 && query.widenable && req.widen && !query.widened) {
     // Zero-hit rescue: no note has every piece, so show notes with any piece.
     builder.widen(query);
-    main = collector->collect(query.assemble(), first, max, facets.in_main);
+    main = collector->collect(query.assemble(), first, max, facets.in_main, query.boost());
   }
   for (const auto& c : query.chunks) result.chunks.push_back(c.info);
   // (Only --explain shows it; a synonym of thousands of words makes it long.)

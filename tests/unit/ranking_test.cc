@@ -63,6 +63,22 @@ TEST_CASE("Ranking, a title with every piece of the query outweighs one with a p
   CHECK(one < 0.15 * both);
 }
 
+TEST_CASE("Ranking, pieces typed apart weigh more where a note writes them close together", "[ranking]") {
+  // ja-techdocs, マクロ 記録: repeat.jax says 「記録されたマクロ」 and ranked
+  // below manuals saying マクロ here and 記録 far away. The same words as
+  // often, the note with the pieces in one sentence first, though longer.
+  const std::string filler = "これは別の話で長い説明が続きます。関係のない文章がここに並んでいます。";
+  test::TestIndex index({
+      {"a 離れている.md", "マクロ。" + filler + filler + "記録。\n"},
+      {"b 近い.md", "記録 された マクロ を実行する。" + filler + filler + "\n"},
+  });
+  const SearchResult r = search(index.index, "マクロ 記録", true);
+  REQUIRE(r.total == 2);
+  CHECK(r.hits.front().path == "b 近い.md");
+  CHECK(part(hit(r, "b 近い.md"), "near") > 0);
+  CHECK(part(hit(r, "a 離れている.md"), "near") == 0);
+}
+
 TEST_CASE("Ranking, one piece in the title weighs twice its rarity, long note or short", "[ranking]") {
   test::TestIndex index({
       {"ストラグラー.md", "遅いノードの話。ストラグラー。\n"},
