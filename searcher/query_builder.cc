@@ -68,6 +68,24 @@ std::vector<std::string> english_bases(const std::string& w) {
   return out;
 }
 
+// An acronym typed in capitals in the other number, with a small s: LLM →
+// llms, GPUs → gpu ("" for none). The English stemmer keeps them apart: llms
+// has no vowel, gpus ends in -us.
+std::string acronym_number(std::string_view typed, const std::string& word) {
+  const auto capital = [](char ch) { return (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'); };
+  const bool plural = typed.size() > 2 && typed.back() == 's';
+  const std::string_view letters = plural ? typed.substr(0, typed.size() - 1) : typed;
+  if (letters.size() < 2 || !std::all_of(letters.begin(), letters.end(), capital) ||
+      std::none_of(letters.begin(), letters.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; }))
+    return {};
+  std::string other = !plural                                 ? word + "s"
+                      : word.size() > 1 && word.back() == 's' ? word.substr(0, word.size() - 1)
+                                                              : "";
+  // (Where the stemmer joins them they are words: IT is not its.)
+  const Xapian::Stem stemmer("english");
+  return other.empty() || stemmer(other) == stemmer(word) ? "" : other;
+}
+
 // The other number of a lower-case English noun: policy → policies, policies → policy.
 std::vector<std::string> other_numbers(const std::string& w) {
   std::vector<std::string> out;
@@ -538,9 +556,14 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
     c.alternatives.push_back({{part}, false});
     // The word and its inflections as one more term, their counts together:
     // a note saying iterators weighs as one saying iterator.
-    if (!stem.empty() && !phrase) {
+    std::vector<std::string> others = stem.empty() ? std::vector<std::string>() : inflections(words[0], stem);
+    if (std::string form = acronym_number(c.info.text, words[0]);
+        !form.empty() && std::find(others.begin(), others.end(), form) == others.end() &&
+        m_db.term_exists(form))
+      others.push_back(std::move(form));
+    if ((!stem.empty() || !others.empty()) && !phrase) {
       std::vector<Xapian::Query> forms{Xapian::Query(words[0])};
-      for (std::string& form : inflections(words[0], stem)) {
+      for (std::string& form : others) {
         forms.emplace_back(form);
         c.alternatives.push_back({{form}, false});
         match.words.insert(form);

@@ -1,6 +1,7 @@
 #include "sagasu/snippet.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "sagasu/substring.h"
@@ -204,6 +205,19 @@ Fragment fragment(std::string_view text, const Sentence& s,
   return f;
 }
 
+// What a highlighted word counts as among a sentence's distinct pieces: a
+// Latin word in either case and number once (SDC, SDCs; Iterator, iterators).
+std::string piece(std::string_view word) {
+  std::string out(word);
+  if (!std::all_of(out.begin(), out.end(),
+                   [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)); }))
+    return out;
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](char ch) { return std::tolower(static_cast<unsigned char>(ch)); });
+  if (out.size() > 3 && out.back() == 's' && out[out.size() - 2] != 's') out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
@@ -238,7 +252,7 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
     std::size_t count = 0;
     while (s_i < spans.size() && spans[s_i].second <= s.begin) ++s_i;
     for (std::size_t k = s_i; k < spans.size() && spans[k].first < s.end; ++k) {
-      distinct.insert(std::string(text.substr(spans[k].first, spans[k].second - spans[k].first)));
+      distinct.insert(piece(text.substr(spans[k].first, spans[k].second - spans[k].first)));
       ++count;
     }
     if (count) scored.push_back({si, distinct.size(), count});

@@ -79,6 +79,22 @@ TEST_CASE("Ranking, pieces typed apart weigh more where a note writes them close
   CHECK(part(hit(r, "a 離れている.md"), "near") == 0);
 }
 
+TEST_CASE("Ranking, an acronym typed in capitals is its plural too, as words", "[ranking]") {
+  // LLM found the notes saying LLMs only inside a word (the substring tier):
+  // the stemmer keeps llms (no vowel) and gpus (-us) from llm and gpu.
+  test::TestIndex index({
+      {"a.md", "We fine-tune LLMs on GPUs.\n"},
+      {"b.md", "An LLMOps pipeline with a GPUDirect link.\n"},
+  });
+  for (const std::string& query : {"LLM", "GPU", "LLMs GPUs"}) {
+    const SearchResult r = search(index.index, query, true);
+    INFO(query);
+    REQUIRE(r.total >= 1);
+    CHECK(r.hits.front().path == "a.md");
+    CHECK(r.hits.front().tier == Tier::Word);
+  }
+}
+
 TEST_CASE("Ranking, one piece in the title weighs twice its rarity, long note or short", "[ranking]") {
   test::TestIndex index({
       {"ストラグラー.md", "遅いノードの話。ストラグラー。\n"},

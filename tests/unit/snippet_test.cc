@@ -22,6 +22,17 @@ TEST_CASE("Snippet, picks the sentence with most distinct matched words", "[snip
   CHECK(marked(frags[0]) == std::vector<std::string>{"SDC", "検知"});
 }
 
+TEST_CASE("Snippet, a word and its plural are one distinct word", "[snippet]") {
+  // SDC matching SDCs too: a citation saying both outranked the sentence
+  // with SDC and 検知, two words of the query.
+  Analyzer a;
+  SnippetGenerator gen(a, {{"sdc", "sdcs", "検知"}, {}, {}, {}});
+  const std::string text = "SDC の検知の話。SDCs と SDC と SDC の表。";
+  const auto frags = gen.generate(text, {}, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text == "SDC の検知の話。");
+}
+
 TEST_CASE("Snippet, adjacent matched words are one highlighted span", "[snippet]") {
   Analyzer a;
   SnippetGenerator gen(a, {{"本番", "クラスタ"}, {}, {}, {}});
