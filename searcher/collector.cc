@@ -76,7 +76,7 @@ class SpyCollector : public Collector {
     Collected out;
     // A boost reorders the best hits: those from the first on.
     const Xapian::doccount all = m_index.all.get_doccount();
-    const bool rerank = reranks(boost);
+    const bool rerank = reranks(boost) && max > 0;
     const Xapian::doccount from = rerank ? 0 : first, upto = !rerank ? max
                                                              : max >= all || first >= all - max
                                                                  ? all
@@ -227,7 +227,7 @@ class ConfirmingCollector : public Collector {
       }
     }
     out.total = static_cast<Xapian::doccount>(ranked.size());
-    if (reranks(boost)) rerank(ranked, boost);
+    if (reranks(boost) && max > 0) rerank(ranked, boost);
     take_page(ranked, first, max, out);
     return out;
   }
@@ -264,7 +264,7 @@ void Collector::rerank(std::vector<Ranked>& ranked, const Xapian::Query& boost) 
   std::vector<Xapian::Query> best;
   for (std::size_t i = 0; i < depth; ++i) {
     const std::string& key = ranked[i].key;
-    best.emplace_back(schema::unique_id_term(std::string_view(key).substr(key.find('\0') + 1)));
+    best.emplace_back(schema::unique_id_term(std::string_view(key).substr(key.rfind('\0') + 1)));
   }
   Xapian::Enquire e(m_index.all);
   e.set_query(Xapian::Query(Xapian::Query::OP_FILTER, boost,

@@ -57,7 +57,7 @@ class Collector {
   struct Ranked {
     Xapian::docid did;
     double weight;
-    std::string key;  ///< the sort value: the year, or by relevance the title and path (SLOT_TITLE)
+    std::string key;  ///< the sort value: the year, else the title and path (SLOT_TITLE)
     std::optional<Xapian::Document> doc;
   };
   bool by_year() const { return m_sort == SearchRequest::Sort::Year; }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "collector.h"
 #include "sagasu/error.h"
 #include "sagasu/index_error.h"
 #include "sagasu/schema.h"
@@ -148,11 +149,13 @@ void HitBuilder::add_score_parts(const Xapian::Query& only, Hit& hit) const {
   hit.score_parts.emplace_back(
       "scattered", weight_of([&](const Chunk& c) { return scaled(c.scattered, SCATTERED_WEIGHT); }));
   hit.score_parts.emplace_back("substring", weight_of([](const Chunk& c) { return c.substring; }));
+  // (Only the best hits by relevance are weighed so: Collector::collect.)
+  const bool near =
+      !m_query.proximity.empty() && m_req.sort == SearchRequest::Sort::Relevance && hit.rank <= RERANK_DEPTH;
   hit.score_parts.emplace_back("near",
-                               m_query.proximity.empty()
-                                   ? 0.0
-                                   : weight_in(Xapian::Query(Xapian::Query::OP_OR, m_query.proximity.begin(),
-                                                             m_query.proximity.end())));
+                               near ? weight_in(Xapian::Query(Xapian::Query::OP_OR, m_query.proximity.begin(),
+                                                              m_query.proximity.end()))
+                                    : 0.0);
   hit.score_parts.emplace_back("title", weight_in(m_query.title));
 }
 

@@ -403,10 +403,12 @@ std::pair<Xapian::Query, int> QueryBuilder::build_not(const QueryNode& n, Compil
     // (As a phrase: the word itself, not its stem's family: -transformer keeps transform.)
     excluded = make_chunk(inner.leaf.value, true, prefix, q.match).word;
   } else {
-    const std::size_t keep_chunks = q.chunks.size(), keep_nodes = q.nodes.size();
+    const std::size_t keep_chunks = q.chunks.size(), keep_nodes = q.nodes.size(),
+                      keep_proximity = q.proximity.size();
     excluded = build_node(inner, false, q).first;
-    q.chunks.resize(keep_chunks);  // an excluded piece is neither verified nor highlighted
+    q.chunks.resize(keep_chunks);  // an excluded piece is neither verified, highlighted nor weighed
     q.nodes.resize(keep_nodes);
+    q.proximity.resize(keep_proximity);
   }
   q.nodes.push_back(VNode{VNode::Op::Not, {}, -1, {}});
   return {excluded.empty() ? excluded
@@ -502,6 +504,18 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   return c;
 }
 
+bool QueryBuilder::written_so(const std::string& typed, const std::string& form) const {
+  // An acronym's plural is written with a small s (LLMs); OSS, CSS, HTTPS
+  // and DNS are other acronyms (and https a URL's), though the index folds
+  // them alike: one of the first few notes with the form must show it so.
+  constexpr std::size_t SAMPLE = 3;
+  if (form.size() < typed.size()) return m_db.term_exists(form);  // (the singular of LLMs)
+  std::size_t n = 0;
+  for (auto d = m_db.postlist_begin(form); d != m_db.postlist_end(form) && n < SAMPLE; ++d, ++n)
+    if (m_db.get_document(*d).get_data().find(typed + "s") != std::string::npos) return true;
+  return false;
+}
+
 std::vector<std::string> QueryBuilder::inflections(const std::string& word, const std::string& stem) const {
   // The vault's words that inflect the same word as this one and share its
   // stem (iterator: iterators; learning: learn, learns, learned), never the
@@ -556,10 +570,11 @@ void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefi
     c.alternatives.push_back({{part}, false});
     // The word and its inflections as one more term, their counts together:
     // a note saying iterators weighs as one saying iterator.
-    std::vector<std::string> others = stem.empty() ? std::vector<std::string>() : inflections(words[0], stem);
-    if (std::string form = acronym_number(c.info.text, words[0]);
+    std::vector<std::string> others =
+        stem.empty() || phrase ? std::vector<std::string>() : inflections(words[0], stem);
+    if (std::string form = phrase ? "" : acronym_number(c.info.text, words[0]);
         !form.empty() && std::find(others.begin(), others.end(), form) == others.end() &&
-        m_db.term_exists(form))
+        written_so(c.info.text, form))
       others.push_back(std::move(form));
     if ((!stem.empty() || !others.empty()) && !phrase) {
       std::vector<Xapian::Query> forms{Xapian::Query(words[0])};

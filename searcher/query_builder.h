@@ -174,6 +174,9 @@ class QueryBuilder {
   std::pair<Xapian::Query, int> build_leaf(const QueryPart& p, CompiledQuery& q);
   std::pair<Xapian::Query, int> build_not(const QueryNode& n, CompiledQuery& q);
   std::pair<Xapian::Query, int> build_bool(const QueryNode& n, bool any, CompiledQuery& q);
+  /// Is an acronym's other number (acronym_number) a form of it the vault
+  /// writes (the singular; the plural with a small s in a note)?
+  bool written_so(const std::string& typed, const std::string& form) const;
   /// The proximity boost of an AND's pieces (CompiledQuery::proximity).
   void add_proximity(const std::vector<int>& kids, CompiledQuery& q) const;
   Xapian::Query filter_query(const QueryPart& p, CompiledQuery& q) const;

@@ -214,7 +214,7 @@ std::string piece(std::string_view word) {
     return out;
   std::transform(out.begin(), out.end(), out.begin(),
                  [](char ch) { return std::tolower(static_cast<unsigned char>(ch)); });
-  if (out.size() > 3 && out.back() == 's' && out[out.size() - 2] != 's') out.pop_back();
+  if (out.size() > 2 && out.back() == 's' && out[out.size() - 2] != 's') out.pop_back();
   return out;
 }
 

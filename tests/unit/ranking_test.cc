@@ -85,6 +85,7 @@ TEST_CASE("Ranking, an acronym typed in capitals is its plural too, as words", "
   test::TestIndex index({
       {"a.md", "We fine-tune LLMs on GPUs.\n"},
       {"b.md", "An LLMOps pipeline with a GPUDirect link.\n"},
+      {"c.md", "We publish it as OSS, over HTTPS.\n"},
   });
   for (const std::string& query : {"LLM", "GPU", "LLMs GPUs"}) {
     const SearchResult r = search(index.index, query, true);
@@ -92,6 +93,13 @@ TEST_CASE("Ranking, an acronym typed in capitals is its plural too, as words", "
     REQUIRE(r.total >= 1);
     CHECK(r.hits.front().path == "a.md");
     CHECK(r.hits.front().tier == Tier::Word);
+  }
+  // OSS and HTTPS are other acronyms, not plurals: no note writes OSs or HTTPs.
+  for (const std::string& query : {"OS", "HTTP"}) {
+    const SearchResult r = search(index.index, query, true);
+    INFO(query);
+    REQUIRE(r.total == 1);
+    CHECK(r.hits.front().tier == Tier::Substring);
   }
 }
 
