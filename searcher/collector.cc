@@ -76,7 +76,7 @@ class SpyCollector : public Collector {
     Collected out;
     // A boost reorders the best hits: those from the first on.
     const Xapian::doccount all = m_index.all.get_doccount();
-    const bool rerank = reranks(boost) && max > 0;
+    const bool rerank = reranks(boost, max);
     const Xapian::doccount from = rerank ? 0 : first, upto = !rerank ? max
                                                              : max >= all || first >= all - max
                                                                  ? all
@@ -227,7 +227,7 @@ class ConfirmingCollector : public Collector {
       }
     }
     out.total = static_cast<Xapian::doccount>(ranked.size());
-    if (reranks(boost) && max > 0) rerank(ranked, boost);
+    if (reranks(boost, max)) rerank(ranked, boost);
     take_page(ranked, first, max, out);
     return out;
   }

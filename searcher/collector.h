@@ -63,9 +63,9 @@ class Collector {
   bool by_year() const { return m_sort == SearchRequest::Sort::Year; }
   /// An Enquire over every shard, ranked and ordered as the request says.
   Xapian::Enquire enquire(const Xapian::Query& query) const;
-  /// Does collect rerank its best hits with boost?
-  bool reranks(const Xapian::Query& boost) const {
-    return !boost.empty() && m_sort == SearchRequest::Sort::Relevance;
+  /// Does collect rerank its best hits with boost, for a page of max hits?
+  bool reranks(const Xapian::Query& boost, Xapian::doccount max) const {
+    return !boost.empty() && max > 0 && m_sort == SearchRequest::Sort::Relevance;
   }
   /// Adds boost's weight to the best RERANK_DEPTH of ranked where they match
   /// it, and orders them again: one match (a round trip per remote shard).
