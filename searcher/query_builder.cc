@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "sagasu/error.h"
@@ -179,6 +180,38 @@ Xapian::Query CompiledQuery::boost() const {
 }
 
 Xapian::Query CompiledQuery::assemble(std::string_view without) const {
+  return assemble_with(text, without);
+}
+
+Xapian::Query CompiledQuery::words_only() const {
+  // Each piece by its word tier (its words, or the page's other names) in
+  // the query's own tree; an exclusion is the whole query's (assemble_with).
+  const std::function<Xapian::Query(int)> node = [&](int n) {
+    const VNode& v = nodes[static_cast<std::size_t>(n)];
+    std::vector<Xapian::Query> kids;
+    switch (v.op) {
+      case VNode::Op::Chunk: {
+        const Chunk& c = chunks[static_cast<std::size_t>(v.chunk)];
+        return c.synonyms.empty() ? c.word : Xapian::Query(Xapian::Query::OP_OR, c.word, c.synonyms);
+      }
+      case VNode::Op::Filter:
+        return v.filter;
+      case VNode::Op::Not:
+        return Xapian::Query(Xapian::Query::MatchAll);
+      case VNode::Op::And:
+      case VNode::Op::Or:
+        for (int k : v.children) kids.push_back(node(k));
+        return Xapian::Query(v.op == VNode::Op::And ? Xapian::Query::OP_AND : Xapian::Query::OP_OR,
+                             kids.begin(), kids.end());
+    }
+    return Xapian::Query::MatchNothing;
+  };
+  if (root < 0) return assemble();
+  const Xapian::Query words = node(root);
+  return words.empty() ? words : assemble_with(words, {});  // (an empty text is every note there)
+}
+
+Xapian::Query CompiledQuery::assemble_with(const Xapian::Query& text, std::string_view without) const {
   Xapian::Query query = text.empty() ? Xapian::Query(Xapian::Query::MatchAll) : text;
   std::vector<Xapian::Query> filter_list;
   for (const auto& [field, alts] : filters)
@@ -516,6 +549,25 @@ bool QueryBuilder::written_so(const std::string& typed, const std::string& form)
   return false;
 }
 
+Xapian::Query QueryBuilder::title_as_one_name(const std::vector<std::string>& words) const {
+  // Written in parts (<ViewTransition>: the name's parts are title terms of
+  // their own), not as a run of lower-case letters (unittest, the module),
+  // which is as often another word.
+  constexpr std::size_t MAX_WORDS = 4;
+  if (words.size() < 2 || words.size() > MAX_WORDS) return Xapian::Query();
+  std::string name(schema::TITLE.prefix);
+  for (const std::string& w : words) {
+    if (!std::all_of(w.begin(), w.end(),
+                     [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'); }))
+      return Xapian::Query();
+    name += w;
+  }
+  if (!m_db.term_exists(name)) return Xapian::Query();
+  std::vector<Xapian::Query> terms{Xapian::Query(name)};
+  for (const std::string& w : words) terms.emplace_back(std::string(schema::TITLE_PART.prefix) + w);
+  return Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end());
+}
+
 std::vector<std::string> QueryBuilder::inflections(const std::string& word, const std::string& stem) const {
   // The vault's words that inflect the same word as this one and share its
   // stem (iterator: iterators; learning: learn, learns, learned), never the
@@ -738,6 +790,9 @@ Xapian::Query QueryBuilder::equivalent_query(const std::vector<std::string>& wor
     q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
     c.alternatives.push_back({words, true});
     c.in_title.push_back(phrase_of(words, title_prefix));
+    // A title naming it as one (<ViewTransition>) is its title; the name
+    // matches no more than the words do (unit test: the module unittest).
+    if (Xapian::Query name = title_as_one_name(words); !name.empty()) c.in_title.push_back(std::move(name));
   }
   match.add_together(words);
   return q;

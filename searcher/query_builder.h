@@ -132,6 +132,10 @@ struct CompiledQuery {
   /// The whole query: the text, AND each facet filter but the facet `without`
   /// (drill-sideways counts), AND NOT the exclusions.
   Xapian::Query assemble(std::string_view without = {}) const;
+  /// The query with each piece by its word tier alone: the notes that are whole-word hits.
+  Xapian::Query words_only() const;
+  /// The text query given, with the filters (but `without`) and the exclusions.
+  Xapian::Query assemble_with(const Xapian::Query& text, std::string_view without) const;
   /// The weight added to the best hits where they match it (Collector::collect): the proximity.
   Xapian::Query boost() const;
 };
@@ -177,6 +181,9 @@ class QueryBuilder {
   /// Is an acronym's other number (acronym_number) a form of it the vault
   /// writes (the singular; the plural with a small s in a note)?
   bool written_so(const std::string& typed, const std::string& form) const;
+  /// A title writing English words as one name (view transition:
+  /// <ViewTransition>); empty when no title does.
+  Xapian::Query title_as_one_name(const std::vector<std::string>& words) const;
   /// The proximity boost of an AND's pieces (CompiledQuery::proximity).
   void add_proximity(const std::vector<int>& kids, CompiledQuery& q) const;
   Xapian::Query filter_query(const QueryPart& p, CompiledQuery& q) const;

@@ -21,6 +21,7 @@
 #include "sagasu/unicode.h"
 #include "suggest.h"
 #include "synonyms.h"
+#include "unweighted.h"
 #include "verifier.h"
 
 namespace fs = std::filesystem;
@@ -450,8 +451,12 @@ SearchResult Searcher::run(const SearchRequest& req) {
 
   const HitBuilder hits(*m_index, m_analyzer, query, req);
   result.hits = hits.build(main.page, req.offset);
-  // Widening is visible: say when the best hit is not a whole-word hit.
-  if (req.offset == 0 && !result.hits.empty() && result.hits.front().tier != Tier::Word)
+  // Widening is visible: say when no hit is a whole-word hit (a title
+  // holding an equivalent may come before the notes that say the word).
+  if (req.offset == 0 && !result.hits.empty() &&
+      std::none_of(result.hits.begin(), result.hits.end(),
+                   [](const Hit& h) { return h.tier == Tier::Word; }) &&
+      unweighted_enquire(m_index->all, query.words_only()).get_mset(0, 1).empty())
     result.notices.push_back(
         fmt::format("no whole-word match; showing {} matches", to_string(result.hits.front().tier)));
   if (result.total == 0 && !req.exact) {

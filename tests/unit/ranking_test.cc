@@ -173,6 +173,44 @@ TEST_CASE("Ranking, a part of a title weighs as the title when typed, and no equ
   CHECK(part(r.hits[0], "title") > 0);
 }
 
+TEST_CASE("Ranking, an equivalent that a title writes as one name is that title's", "[ranking]") {
+  // ja-techdocs, ビュー遷移: through the vault's gloss (View Transition) the
+  // reference page <ViewTransition> came fourth, below notes passing the
+  // words by: a name written as one is one term, and no phrase of its words
+  // reached the title. (The best hits then hold a word hit: no notice says
+  // there is none.)
+  test::TestIndex glossed({
+      {"ViewTransition.md", "# <ViewTransition>\nWraps what a view transition animates.\n"},
+      {"blog.md", "A blog post: the view transition API, and a view transition demo, and more.\n"},
+      {"gloss.md", "ビュー遷移 (View Transition) の紹介。\n"},
+      {"other.md", "Nothing here.\n"},
+  });
+  const SearchResult r = search(glossed.index, "ビュー遷移", true);
+  const Hit& page = hit(r, "ViewTransition.md");
+  CHECK(page.tier == Tier::Bridge);
+  CHECK(part(page, "title") > 0);
+  CHECK(page.rank < hit(r, "blog.md").rank);
+  CHECK(r.notices.empty());
+  CHECK(r.total == 3);
+  SearchRequest first;  // a page of the title's note alone: a word hit exists all the same
+  first.query = "ビュー遷移";
+  first.limit = 1;
+  const SearchResult one = Searcher(glossed.index).search(first);
+  REQUIRE(one.hits.size() == 1);
+  CHECK(one.hits.front().path == "ViewTransition.md");
+  CHECK(one.notices.empty());
+  // The name matches no more than the equivalent's words do, and a run of
+  // lower-case letters is no title of them: unit test is not the module unittest.
+  test::TestIndex module({
+      {"unittest.md", "# unittest\nThe unittest module runs a unit test.\n"},
+      {"tests.md", "単体テスト (unit test) を書く。\n"},
+      {"other.md", "The unittest module.\n"},
+  });
+  const SearchResult m = search(module.index, "単体テスト", true);
+  CHECK(paths(m.hits).size() == 2);
+  CHECK(part(hit(m, "unittest.md"), "title") == 0);
+}
+
 TEST_CASE("Ranking, a list of links to notes is not about the words that name them", "[ranking]") {
   // robotics-paper-notes: index.md and non-ai.md list every paper as
   // [Title](./note.md) and ranked among the notes about the query's topic.
