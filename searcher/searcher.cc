@@ -441,7 +441,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   if (req.explain) result.query_description = query.assemble().get_description();
   result.total = main.total;
   if (!req.loose && (query.has_compound || query.held_back) && !query.widened) {
-    result.loose_more = count_loose(builder, req, verifier.accepted()) - main.total;
+    result.loose_more = count_loose(builder, req, verifier) - main.total;
     result.loose_by = query.has_compound && query.held_back ? "the words apart or weaker equivalents"
                       : query.has_compound                  ? "the words apart"
                                                             : "weaker equivalents";
@@ -517,13 +517,12 @@ void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
   if (!req.any_piece && want > 0) add(loose, "some of the words");
 }
 
-std::size_t Searcher::count_loose(QueryBuilder& builder, const SearchRequest& req,
-                                  const std::vector<bool>& known) {
+std::size_t Searcher::count_loose(QueryBuilder& builder, const SearchRequest& req, const Verifier& strict) {
   SearchRequest loose = req;
   loose.loose = true;
   const CompiledQuery query = builder.build(loose);
   Verifier verifier(*m_index, query, req.exact, m_analyzer);
-  verifier.trust(&known);  // a loose query matches every note its strict form does
+  verifier.trust(strict);  // a loose query matches every note its strict form does
   return make_collector(*m_index, verifier, req.sort)->count(query.assemble());
 }
 

@@ -124,7 +124,22 @@ Verifier::Verifier(const OpenIndex& index, const CompiledQuery& query, bool exac
       m_query(query),
       m_exact(exact),
       m_analyzer(analyzer),
-      m_proofs(query.chunks.size()) {}
+      m_substrings(std::make_shared<Substrings>()),
+      m_words(query.chunks.size()) {
+  link();
+}
+
+void Verifier::trust(const Verifier& stricter) {
+  m_known = &stricter.m_accepted;
+  m_substrings = stricter.m_substrings;
+  link();
+}
+
+void Verifier::link() {
+  m_of_chunk.clear();
+  for (const Chunk& c : m_query.chunks)
+    m_of_chunk.push_back(&(*m_substrings)[{c.info.substring, c.info.substring_exact}]);
+}
 
 bool Verifier::needed() const {
   return m_query.root >= 0 && (m_exact || std::any_of(m_query.chunks.begin(), m_query.chunks.end(),
@@ -197,33 +212,37 @@ bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
           (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
         return true;
   }
-  return !cheap && !c.info.substring.empty() &&
-         (proven(c, note.did()) ||
-          (!refuted(c, note.did()) &&
-           note.folded_contains(c.info.needle(), m_analyzer, [&] { return may_hide(c, note.did()); })));
+  if (cheap || c.info.substring.empty()) return false;
+  if (proven(c, note.did())) return true;
+  if (refuted(c, note.did())) return false;
+  // Its text is read once, whichever query asks (trust).
+  const auto [read, first] = substring_of(c).read.try_emplace(note.did(), false);
+  if (first)
+    read->second = note.folded_contains(c.info.needle(), m_analyzer, [&] { return may_hide(c, note.did()); });
+  return read->second;
 }
 
 bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
-  Proof& p = proof_of(c);
-  if (!p.words) {
+  std::optional<std::vector<bool>>& words = m_words[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  if (!words) {
     std::vector<Xapian::Query> alternatives;
     for (const auto& alt : c.alternatives)
       alternatives.push_back(alt.adjacent
                                  ? Xapian::Query(Xapian::Query::OP_PHRASE, alt.terms.begin(), alt.terms.end(),
                                                  static_cast<Xapian::termcount>(alt.terms.size()))
                                  : Xapian::Query(Xapian::Query::OP_AND, alt.terms.begin(), alt.terms.end()));
-    p.words =
+    words =
         notes_matching(m_db, Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end()));
   }
-  return did < p.words->size() && (*p.words)[did];
+  return did < words->size() && (*words)[did];
 }
 
-Verifier::Proof& Verifier::proof_of(const Chunk& c) const {
-  return m_proofs[static_cast<std::size_t>(&c - m_query.chunks.data())];
+Verifier::Substring& Verifier::substring_of(const Chunk& c) const {
+  return *m_of_chunk[static_cast<std::size_t>(&c - m_query.chunks.data())];
 }
 
 bool Verifier::proven(const Chunk& c, Xapian::docid did) const {
-  Proof& p = proof_of(c);
+  Substring& p = substring_of(c);
   if (!p.built) {
     if (p.text_checks++ < m_text_checks_before_proof) return false;
     build(p, c);
@@ -237,12 +256,12 @@ bool Verifier::refuted(const Chunk& c, Xapian::docid did) const {
   // string, the note does not hold it, unless its text has characters no
   // word term shows. Katakana is not refuted so: its hiragana variant counts
   // where it is whole words, and ICU may cut that into several (さ|ー|ば|ー).
-  const Proof& p = proof_of(c);
+  const Substring& p = substring_of(c);
   return p.possible && !(did < p.possible->size() && (*p.possible)[did]) && !may_hide(c, did);
 }
 
 bool Verifier::may_hide(const Chunk& c, Xapian::docid did) const {
-  Proof& p = proof_of(c);
+  Substring& p = substring_of(c);
   if (!p.hiding) {
     std::vector<Xapian::Query> terms;
     for (const char ch : c.info.substring) terms.emplace_back(schema::hidden_term(ch));
@@ -295,7 +314,7 @@ std::optional<std::vector<bool>> phrase_notes(const Xapian::Database& db, const 
 
 }  // namespace
 
-void Verifier::build(Proof& p, const Chunk& c) const {
+void Verifier::build(Substring& p, const Chunk& c) const {
   // Enough words for any real query (プログラ: 700 in 100k notes); a needle
   // in more words than this still has a proof from these, and the rest of
   // its candidates read their text.

@@ -8,8 +8,10 @@
 #include <xapian.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "index_set.h"
@@ -63,9 +65,11 @@ class Verifier : public Xapian::MatchDecider {
   /// The same of note `did`, its document fetched only if its text or values are read
   /// (over TCP, a round trip each).
   bool accept(Xapian::docid did) const;
-  /// Notes known to satisfy the query, by number (a stricter query's
-  /// accepted ones, for a looser query): accepted without being read again.
-  void trust(const std::vector<bool>* known) { m_known = known; }
+  /// For a looser form of stricter's query (--loose's count after the
+  /// strict match): the notes stricter accepted are accepted unread, and what
+  /// it learned of a substring (its proofs, the notes whose text held it or
+  /// not) is not learned again. stricter must outlive this verifier.
+  void trust(const Verifier& stricter);
   /// The notes accepted so far, by number (true: accepted).
   const std::vector<bool>& accepted() const { return m_accepted; }
 
@@ -89,23 +93,28 @@ class Verifier : public Xapian::MatchDecider {
   /// chunk and search answers it, for every candidate (remote: no document fetched).
   bool may_hide(const Chunk& c, Xapian::docid did) const;
 
-  /// The notes with a word containing a chunk's substring: built from the
-  /// word list once the chunk has needed the text of a few candidates (a
-  /// handful are cheaper to read than the postings of every such word).
-  struct Proof {
+  /// What is known of one substring (SubstringNeedle), whichever chunk or
+  /// query asks. The notes with a word containing it are built from the word
+  /// list once it has needed the text of a few candidates (a handful are
+  /// cheaper to read than the postings of every such word).
+  struct Substring {
     std::size_t text_checks = 0;
     bool built = false;
     std::vector<bool> proven;  ///< by document id: a word contains the typed string
-    /// For a string of letters and digits, or of katakana: the notes with a
-    /// word whose folding contains it (by document id); elsewhere it is only
-    /// where a word term may not show it (schema.h, HIDDEN).
+    /// For a string of letters and digits: the notes with a word whose
+    /// folding contains it (by document id); elsewhere it is only where a word
+    /// term may not show it (schema.h, HIDDEN).
     std::optional<std::vector<bool>> possible;
     std::optional<std::vector<bool>> hiding;  ///< the notes may_hide accepts (by document id)
-    std::optional<std::vector<bool>> words;  ///< remote: the notes in_words accepts (by document id)
+    std::unordered_map<Xapian::docid, bool> read;  ///< the notes whose text was read: does it hold it?
   };
-  void build(Proof& proof, const Chunk& c) const;
-  /// The chunk's proof (c is one of m_query's chunks).
-  Proof& proof_of(const Chunk& c) const;
+  /// By the needle's two foldings.
+  using Substrings = std::map<std::pair<std::string, std::string>, Substring>;
+  void build(Substring& s, const Chunk& c) const;
+  /// The chunk's substring (c is one of m_query's chunks).
+  Substring& substring_of(const Chunk& c) const;
+  /// Points each chunk at its entry of m_substrings.
+  void link();
 
   const Xapian::Database& m_db;
   bool m_several;            ///< several shards: a document is placed in the whole (operator())
@@ -115,7 +124,9 @@ class Verifier : public Xapian::MatchDecider {
   const CompiledQuery& m_query;
   bool m_exact;
   Analyzer& m_analyzer;
-  mutable std::vector<Proof> m_proofs;  ///< one per chunk
+  std::shared_ptr<Substrings> m_substrings;  ///< shared with a looser query's verifier (trust)
+  std::vector<Substring*> m_of_chunk;        ///< each chunk's entry of m_substrings
+  mutable std::vector<std::optional<std::vector<bool>>> m_words;  ///< remote: in_words' notes, by chunk
   const std::vector<bool>* m_known = nullptr;
   mutable std::vector<bool> m_accepted;
 };

@@ -26,6 +26,7 @@
 namespace sagasu {
 
 class QueryBuilder;
+class Verifier;
 
 /// What to search for.
 struct SearchRequest {
@@ -253,12 +254,10 @@ class Searcher {
 
  private:
   SearchResult run(const SearchRequest& request);
-  /// The number of notes the request matches with loose compounds; those
-  /// `known` marks (by document number: the notes the request matched) are
-  /// counted without being confirmed again.
+  /// The number of notes the request matches with loose compounds; what
+  /// `strict` (the request's own verifier) learned is not confirmed again.
   /// builder: the one that compiled the request (its equivalents are looked up once).
-  std::size_t count_loose(QueryBuilder& builder, const SearchRequest& request,
-                          const std::vector<bool>& known);
+  std::size_t count_loose(QueryBuilder& builder, const SearchRequest& request, const Verifier& strict);
   /// SearchRequest::go_on: fills SearchResult::beyond.
   void go_on(const SearchRequest& request, SearchResult& result);
   FacetCounts list_terms(const schema::Field& field);
