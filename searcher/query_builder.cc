@@ -211,8 +211,8 @@ Xapian::Query CompiledQuery::words_only() const {
   return words.empty() ? words : assemble_with(words, {});  // (an empty text is every note there)
 }
 
-Xapian::Query CompiledQuery::assemble_with(const Xapian::Query& text, std::string_view without) const {
-  Xapian::Query query = text.empty() ? Xapian::Query(Xapian::Query::MatchAll) : text;
+Xapian::Query CompiledQuery::assemble_with(const Xapian::Query& words, std::string_view without) const {
+  Xapian::Query query = words.empty() ? Xapian::Query(Xapian::Query::MatchAll) : words;
   std::vector<Xapian::Query> filter_list;
   for (const auto& [field, alts] : filters)
     if (field != without) filter_list.emplace_back(Xapian::Query::OP_OR, alts.begin(), alts.end());

@@ -135,7 +135,7 @@ struct CompiledQuery {
   /// The query with each piece by its word tier alone: the notes that are whole-word hits.
   Xapian::Query words_only() const;
   /// The text query given, with the filters (but `without`) and the exclusions.
-  Xapian::Query assemble_with(const Xapian::Query& text, std::string_view without) const;
+  Xapian::Query assemble_with(const Xapian::Query& words, std::string_view without) const;
   /// The weight added to the best hits where they match it (Collector::collect): the proximity.
   Xapian::Query boost() const;
 };

@@ -87,7 +87,7 @@ TEST_CASE("Ranking, an acronym typed in capitals is its plural too, as words", "
       {"b.md", "An LLMOps pipeline with a GPUDirect link.\n"},
       {"c.md", "We publish it as OSS, over HTTPS.\n"},
   });
-  for (const std::string& query : {"LLM", "GPU", "LLMs GPUs"}) {
+  for (const char* query : {"LLM", "GPU", "LLMs GPUs"}) {
     const SearchResult r = search(index.index, query, true);
     INFO(query);
     REQUIRE(r.total >= 1);
@@ -95,7 +95,7 @@ TEST_CASE("Ranking, an acronym typed in capitals is its plural too, as words", "
     CHECK(r.hits.front().tier == Tier::Word);
   }
   // OSS and HTTPS are other acronyms, not plurals: no note writes OSs or HTTPs.
-  for (const std::string& query : {"OS", "HTTP"}) {
+  for (const char* query : {"OS", "HTTP"}) {
     const SearchResult r = search(index.index, query, true);
     INFO(query);
     REQUIRE(r.total == 1);

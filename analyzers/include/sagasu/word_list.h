@@ -5,11 +5,11 @@
 //  - a note holding a word that contains the typed string (width and case
 //    folded) holds the string where a person accepts it (プログラ in
 //    プログラミング, server in webservers);
-//  - a string of letters and digits, or of katakana, is only ever found
-//    inside one word (ICU never breaks such a run; a hiragana variant counts
-//    only as whole words), so a note none of whose words' foldings contain
-//    it does not hold it, unless it has words too long to be terms
-//    (schema.h, HIDDEN).
+//  - a string of letters and digits is only ever found inside one word (ICU
+//    never breaks such a run), so a note none of whose words' foldings
+//    contain it does not hold it, unless it has words too long to be terms
+//    (schema.h, HIDDEN). (Katakana is not settled so: its hiragana variant
+//    counts as whole words, which ICU may cut into several.)
 // A scan of the mapped list costs about a millisecond per few megabytes,
 // whatever the number of hits. The substring tier finds its candidates of
 // letters and digits here too: the index holds no grams of such runs where a
