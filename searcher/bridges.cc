@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -419,8 +420,10 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
   // 継続的 + バッチング → "continuous batching"; layer normalization →
   // レイヤー正規化. The longest run of words with equivalents is a part; a
   // Latin word without any stays itself (GPU クラスタ → GPU cluster); the
-  // parts' first equivalents are combined, adjacent and in order.
-  constexpr std::size_t MAX_WORDS = 6, LONGEST_PART = 4, PER_PART = 3, MAX_COMBINATIONS = 16;
+  // parts' first few equivalents are combined, adjacent and in order, those
+  // whose words the vault has most first (経路計画: path planning, though the
+  // dictionary gives 経路 as course, route, path, channel).
+  constexpr std::size_t MAX_WORDS = 6, LONGEST_PART = 4, PER_PART = 6, MAX_TRIED = 64, MAX_COMBINATIONS = 16;
   if (words.size() > MAX_WORDS) return;
   // A word said twice is no compound (一行一行, "line by line"; 時時, 時々 written out).
   if (std::adjacent_find(words.begin(), words.end()) != words.end()) return;
@@ -452,8 +455,19 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
   std::vector<Bridge>& last = parts.back();
   for (std::size_t i = 0, n = last.size(); i < n; ++i)
     for (std::string& form : inflected(last[i].equivalent)) last.push_back({std::move(form), last[i].how});
+  std::vector<std::pair<double, std::string>> phrases;  // at most as many notes as say it, the phrase
+  std::map<std::string, double> notes_with;             // each word's at_most, asked once
+  const auto at_most_of = [&](const std::string& phrase) {
+    double least = std::numeric_limits<double>::max();
+    for (const std::string& w : m_analyzer.words(phrase)) {
+      const auto [known, added] = notes_with.try_emplace(w, 0);
+      if (added) known->second = at_most({w});
+      least = std::min(least, known->second);
+    }
+    return least == std::numeric_limits<double>::max() ? 0 : least;
+  };
   std::vector<std::size_t> at(parts.size(), 0);
-  for (std::size_t n = 0; n < MAX_COMBINATIONS; ++n) {
+  for (std::size_t n = 0; n < MAX_TRIED; ++n) {
     std::string phrase;
     bool latin = false;
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -463,12 +477,15 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
       phrase += e;
       latin = is_latin;
     }
-    out.push_back({phrase, Provenance::Words});
+    phrases.emplace_back(at_most_of(phrase), std::move(phrase));
     // The next combination (the last part's choices turn fastest).
     std::size_t i = parts.size();
     while (i > 0 && ++at[i - 1] == parts[i - 1].size()) at[--i] = 0;
     if (i == 0) break;
   }
+  most_first(phrases);
+  if (phrases.size() > MAX_COMBINATIONS) phrases.resize(MAX_COMBINATIONS);
+  for (auto& [n, phrase] : phrases) out.push_back({std::move(phrase), Provenance::Words});
 }
 
 std::vector<std::string> Bridges::completions_of(const std::string& word) const {

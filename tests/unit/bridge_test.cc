@@ -463,6 +463,31 @@ TEST_CASE("Bridge tier: a compound bridged word by word counts where the vault u
   CHECK(hit_paths(t, "辞書変数") == std::set<std::string>{"a.md", "b.md", "en1.md", "en2.md"});
 }
 
+TEST_CASE("Bridge tier: a compound's parts are combined as the vault says them", "[bridge]") {
+  // robotics-paper-notes, 経路計画: the dictionary gives 経路 as course,
+  // route, path, channel, and the vault says path planning (44 notes). The
+  // first three senses of each part (channel, course, line) never reached it.
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "経路 [けいろ] /(n) (1) course/route/line/path/channel/(n) (2) process/means/\n"
+               "計画 [けいかく] /(n,vs) plan/project/schedule/scheme/program/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const test::TestIndex index({{"ja1.md", "経路計画 の 研究。\n"},
+                               {"ja2.md", "経路計画 を 学ぶ。\n"},
+                               {"en1.md", "A path planning method.\n"},
+                               {"en2.md", "Path planning for robots.\n"},
+                               {"en3.md", "A channel, a course plan, a line, a route, a project.\n"}});
+  const Xapian::Database db(index.index);
+  REQUIRE(analyzer.words("経路計画").size() == 2);
+  std::map<std::string, bool> composed;  // equivalent: loose
+  for (const Bridge& b : Bridges(db, analyzer, dictionary).of("経路計画", analyzer.words("経路計画")))
+    if (b.how == Provenance::Words) composed[b.equivalent] = b.loose;
+  REQUIRE(composed.count("path planning") == 1);
+  CHECK_FALSE(composed.at("path planning"));
+}
+
 TEST_CASE("Bridge tier: a compound's last English word as the vault inflects it, not any longer word",
           "[bridge]") {
   const test::TestIndex index({{"glossary.md", "辞書 (dictionary) と 変数 (variable) の 説明。\n"},
