@@ -54,6 +54,36 @@ bool is_acronym(std::string_view s) {
   return true;
 }
 
+bool has_latin(std::string_view s) {
+  for (char c : s)
+    if (is_letter(c)) return true;
+  return false;
+}
+
+// Roman numerals look like acronyms: 塩化スズ(II), 第IV章.
+bool is_roman_numeral(std::string_view s) {
+  return s.find_first_not_of("IVX") == std::string_view::npos;
+}
+
+// How much a Japanese phrase says: two a kanji, one any other character.
+std::size_t said(std::string_view s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size();) n += unicode::is_han(unicode::next_code_point(s, i)) ? 2 : 1;
+  return n;
+}
+
+// 人間のフィードバックによる強化学習（RLHF）, RLHF（人間のフィードバックによる強化学習）:
+// the acronym names a kind of the term the phrase ends with (or the term
+// itself). The term says at least what the acronym's letters abbreviate, a
+// kanji or two kana a letter: not ディレクトリ(FILE), オフ(DECCKM), 共同研究(AEGIS).
+// Of three letters or more: two (IP, ET, RW) are other words' too, in hundreds of notes.
+void define(const std::string& term, std::string_view acronym, std::set<Gloss>& out) {
+  constexpr std::size_t MIN_LETTERS = 3;
+  const std::size_t letters = acronym.size() - (acronym.back() == 's' ? 1 : 0);
+  if (!is_roman_numeral(acronym) && letters >= MIN_LETTERS && said(term) >= 2 * acronym.size())
+    out.insert({term, std::string(acronym), Provenance::Definition});
+}
+
 // Do the phrase's words (small words aside) begin with the acronym's letters?
 bool initials_match(std::string_view acronym, std::string_view phrase) {
   if (!acronym.empty() && acronym.back() == 's') acronym.remove_suffix(1);
@@ -191,11 +221,18 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
         if (run == Run::Katakana ? sounds_alike : (!name || run == Run::Han))
           out.insert({japanese, item, Provenance::Gloss});
       } else if (is_acronym(item)) {
+        bool spelled = false;
         for (const auto& e : english)
           if (initials_match(item, e)) {
             out.insert({japanese, item, Provenance::Gloss});
             out.insert({item, e, Provenance::Abbreviation});
+            spelled = true;
           }
+        // (Not one of a list: 構成要素(GPU、サーバ、ネットワーク).)
+        if (!spelled && std::all_of(items.begin(), items.end(), [](const std::string& i) {
+              return is_acronym(i) || is_english_words(i);
+            }))
+          define(japanese, item, out);
       }
     }
     return;
@@ -228,6 +265,14 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
       out.insert({english, item, Provenance::Abbreviation});
       continue;
     }
+    // RLHF（人間のフィードバックによる強化学習）: what the acronym is a kind of,
+    // said in Japanese alone and at length (not ID(文字列), a value's type, nor
+    // FIFO (または FIFO へのシンボリックリンク), an aside).
+    if (words.size() == 1 && is_acronym(english) && std::none_of(items.begin(), items.end(), sounds_like)) {
+      if (!has_latin(item) && said(item) >= 3 * english.size())
+        define(japanese_before(item, item.size()), english, out);
+      continue;
+    }
     // fault tolerance（耐障害性）, ByteDance(バイトダンス、字节跳动): Japanese
     // for the words before; a name (ByteDance) is checked by its katakana's sound.
     const Run run = script_of(item);
@@ -247,12 +292,6 @@ bool is_latin_name(std::string_view s) {
   for (char c : s)
     if (!is_letter(c) && c != ' ' && c != '-' && c != '.' && c != '\'') return false;
   return words_of(s).size() <= MAX_WORDS;
-}
-
-bool has_latin(std::string_view s) {
-  for (char c : s)
-    if (is_letter(c)) return true;
-  return false;
 }
 
 bool has_japanese(std::string_view s) {

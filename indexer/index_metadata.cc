@@ -76,16 +76,25 @@ void replace_keys(Xapian::WritableDatabase& db, const std::string& px,
 }
 
 // The glossary as metadata (schema.h: META_GLOSSARY): each side's key
-// (Analyzer::key) → one line per equivalent, "equivalent<TAB>how<TAB>notes stating it".
+// (Analyzer::key) → one line per equivalent, "equivalent<TAB>how<TAB>notes stating it";
+// a definition's term's key alone (an RLHF is a 強化学習, not every 強化学習 an RLHF).
 std::map<std::string, std::string> glossary_lines(const std::map<Gloss, std::set<std::string>>& glossary,
                                                   Analyzer& analyzer) {
   std::map<std::string, std::map<std::string, std::pair<Provenance, std::size_t>>> by_key;
   for (const auto& [g, notes] : glossary) {
     const std::string ka = analyzer.key(g.a), kb = analyzer.key(g.b);
     if (ka.empty() || kb.empty() || ka == kb) continue;
-    for (const auto& [key, other] : {std::pair(ka, g.b), std::pair(kb, g.a)}) {
+    const std::size_t sides = g.how == Provenance::Definition ? 1 : 2;
+    const std::pair<std::string, std::string> side[] = {{ka, g.b}, {kb, g.a}};
+    for (std::size_t i = 0; i < sides; ++i) {
+      const auto& [key, other] = side[i];
       auto& entry = by_key[key][other];
-      if (entry.second < notes.size()) entry = {g.how, notes.size()};
+      // (Said to be one thing by some note: no definition's, however many say that.)
+      const auto rank = [](Provenance how, std::size_t n) {
+        return std::pair(how != Provenance::Definition, n);
+      };
+      if (entry.second == 0 || rank(entry.first, entry.second) < rank(g.how, notes.size()))
+        entry = {g.how, notes.size()};
     }
   }
   std::map<std::string, std::string> lines;

@@ -102,7 +102,8 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
       const std::optional<Provenance> how = f.size() < 3 ? std::nullopt : provenance_of(f[1]);
       if (!how || f[0].empty()) continue;  // a line this version cannot read
       const std::size_t n = std::strtoul(f[2].c_str(), nullptr, 10);
-      stated.push_back({n, Bridge{f[0], *how, false, n}});
+      // (A definition, 強化学習 ⊃ RLHF: a kind of the term, weaker than an equivalent.)
+      stated.push_back({n, Bridge{f[0], *how, *how == Provenance::Definition, n}});
     }
     std::stable_sort(stated.begin(), stated.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -120,7 +121,10 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
 
 bool Bridges::names(const std::vector<std::string>& words) const {
   const std::string joined = fmt::format("{}", fmt::join(words, ""));
-  if (!stated(fmt::format("{}", fmt::join(words, " "))).empty()) return true;
+  const std::vector<Bridge> equivalents = stated(fmt::format("{}", fmt::join(words, " ")));
+  if (std::any_of(equivalents.begin(), equivalents.end(),
+                  [](const Bridge& b) { return b.how != Provenance::Definition; }))
+    return true;
   std::vector<Bridge> sounds;
   if (std::all_of(words.begin(), words.end(), latin_word)) add_sounds(joined, sounds);
   return !sounds.empty();

@@ -22,14 +22,14 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 // The digest's layout and what it holds (the kinds, venues, years and glosses
 // a note states): a version another build of Sagasu wrote is read again from the note.
-// d7: no gloss from a parenthesis of examples (など, e.g.) or of capitals only (ENVIRONMENT).
-constexpr std::string_view DIGEST_VERSION = "d7";
+// d8: definitions, an acronym defined by a Japanese phrase (人間のフィードバックによる強化学習（RLHF）).
+constexpr std::string_view DIGEST_VERSION = "d8";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 // Provenance's names, in its order.
-constexpr std::array<const char*, 10> PROVENANCE_NAMES{"gloss",   "abbreviation", "link",  "dictionary",
-                                                       "name",    "sound",        "words", "romaji",
-                                                       "reading", "okurigana"};
+constexpr std::array<const char*, 11> PROVENANCE_NAMES{"gloss",   "abbreviation", "link",      "dictionary",
+                                                       "name",    "sound",        "words",     "romaji",
+                                                       "reading", "okurigana",    "definition"};
 
 }  // namespace
 
@@ -378,7 +378,7 @@ bool NoteDigest::read(std::string_view in, DigestFields& to) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!field(a) || !field(b) || !field(c)) return false;
     const std::optional<Provenance> how = provenance_of(c);
-    if (!how || !is_stated(*how)) return false;
+    if (!how || !(is_stated(*how) || *how == Provenance::Definition)) return false;
     to.gloss(a, b, *how);
   }
   return in.empty();

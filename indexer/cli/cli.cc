@@ -162,7 +162,7 @@ void print_facet_report(const IndexReport& r) {
 void print_glossary_report(const IndexReport& r) {
   std::string out = fmt::format(
       "glossary ({} pairs): name, equivalent, how the notes state it (gloss: X(Y); abbreviation; link: "
-      "[[X|Y]]), notes\n",
+      "[[X|Y]]; definition: the equivalent is a kind of the name), notes\n",
       r.glossary.size());
   for (const auto& [g, notes] : r.glossary)
     out += fmt::format("  {}\t{}\t{}\t{}\n", g.a, g.b, to_string(g.how), join_notes(notes));

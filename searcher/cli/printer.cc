@@ -339,7 +339,8 @@ class TextPrinter : public Printer {
       meta += join(venues, ",");
     }
     if (h.tier != Tier::Word) meta += fmt::format(" · {} match", to_string(h.tier));
-    for (const auto& [piece, b] : h.bridged) meta += fmt::format(" · {} = {}", piece, b.equivalent);
+    for (const auto& [piece, b] : h.bridged)  // (a definition: the equivalent is a kind of the piece)
+      meta += fmt::format(" · {} {} {}", piece, b.how == Provenance::Definition ? "⊃" : "=", b.equivalent);
     std::string title = h.title, path = h.path;
     const std::string rank = fmt::format("{:>2}. ", h.rank);
     if (m_width) {

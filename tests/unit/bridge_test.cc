@@ -129,11 +129,29 @@ TEST_CASE("Glossary: a parenthesis that is no gloss is left alone", "[glossary]"
   CHECK(gs.empty());
 }
 
-TEST_CASE("Digest d7 keeps the glosses; a d6 digest is not current", "[document]") {
+TEST_CASE("Glossary: an acronym a note defines in Japanese is a kind of its term", "[glossary]") {
+  const auto gs = glosses_of(
+      "RLHF（人間のフィードバックによる強化学習）で調整する。サーバーサイドレンダリング（SSR）を使う。"
+      "統合開発環境 (IDE) で書く。\n");
+  CHECK(has(gs, "強化学習", "RLHF", "definition"));
+  CHECK(has(gs, "サーバーサイドレンダリング", "SSR", "definition"));
+  CHECK(has(gs, "統合開発環境", "IDE", "definition"));
+  CHECK(gs.size() == 3);
+  // A value's type, an aside, one of a list, a word shorter than what the
+  // letters abbreviate, two letters, a roman numeral: no definition.
+  CHECK(glosses_of(
+            "セッション ID(文字列) を返す。URI(文字列)。パスが FIFO (または FIFO へのシンボリックリンク) "
+            "を指す。構成要素(GPU、サーバ、ネットワーク)。ディレクトリ(FILE)。"
+            "インターネットプロトコル(IP)。塩化スズ(III)。\n")
+            .empty());
+}
+
+TEST_CASE("Digest d8 keeps the glosses; a d7 digest is not current", "[document]") {
   NoteDigest d;
   d.title = "t";
   d.display_title = "t";
   d.glosses = {{"強化学習", "reinforcement learning", Provenance::Gloss},
+               {"強化学習", "RLHF", Provenance::Definition},
                {"SDC", "Silent Data Corruption", Provenance::Abbreviation}};
   const auto back = NoteDigest::decode(d.encode());
   REQUIRE(back);
@@ -146,7 +164,7 @@ TEST_CASE("Digest d7 keeps the glosses; a d6 digest is not current", "[document]
     CHECK_FALSE(NoteDigest::decode(other));
   }
   std::string old = d.encode();
-  old.replace(0, 2, "d6");
+  old.replace(0, 2, "d7");
   CHECK_FALSE(NoteDigest::current(old));
   CHECK_FALSE(NoteDigest::decode(old));
 }
@@ -568,6 +586,28 @@ TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "
   Searcher s(index.index);
   CHECK(hit_paths(s, "文字列型") == std::set<std::string>{"gloss.md", "ja.md"});
   CHECK(hit_paths(s, "文字列型", true).size() == 27);
+}
+
+TEST_CASE("Bridge tier: a term reaches the notes of an acronym a note defines as one, below the hits",
+          "[bridge]") {
+  const test::TestIndex index(
+      {{"rlhf.md", "RLHF（人間のフィードバックによる強化学習）で言語モデルを調整する。\n"},
+       {"ppo.md", "InstructGPT は RLHF を使う。\n"},
+       {"rl.md", "強化学習 の 基礎。\n"}});
+  Searcher s(index.index);
+  CHECK(hit_paths(s, "強化学習") == std::set<std::string>{"rl.md", "rlhf.md"});
+  SearchRequest req;
+  req.query = "強化学習";
+  req.snippets = 0;
+  req.loose = true;
+  const SearchResult r = s.search(req);
+  REQUIRE(r.hits.size() == 3);
+  CHECK(r.hits[2].path == "ppo.md");
+  REQUIRE(r.hits[2].bridged.size() == 1);
+  CHECK(r.hits[2].bridged[0].second.equivalent == "RLHF");
+  CHECK(r.hits[2].bridged[0].second.how == Provenance::Definition);
+  // One way: an RLHF is a 強化学習, not every 強化学習 an RLHF.
+  CHECK(hit_paths(s, "RLHF", true) == std::set<std::string>{"rlhf.md", "ppo.md"});
 }
 
 TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise is loose", "[bridge]") {

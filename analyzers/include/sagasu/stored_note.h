@@ -61,7 +61,7 @@ struct KindHint {
 };
 
 /// Where an equivalent of a name comes from (a Gloss, the searcher's Bridge).
-/// The first three are stated by the vault's notes (indexer/glossary.h).
+/// The first three, and Definition, are stated by the vault's notes (indexer/glossary.h).
 enum class Provenance : std::uint8_t {
   Gloss,         ///< X(Y): 強化学習 (Reinforcement Learning)
   Abbreviation,  ///< Silent Data Corruption (SDC)
@@ -73,23 +73,26 @@ enum class Provenance : std::uint8_t {
   Romaji,        ///< a word typed in romaji, as katakana (sutoragura: ストラグラー)
   Reading,       ///< the words a kana piece is the reading of (けんきゅう: 研究)
   Okurigana,     ///< another spelling of the word (取り扱い: 取扱い)
+  Definition,  ///< 人間のフィードバックによる強化学習（RLHF）: RLHF is a kind of 強化学習, one way only
 };
 /// "gloss", "abbreviation", "link", "dictionary", "name", "sound", "words",
-/// "romaji", "reading", "okurigana": as stored and shown.
+/// "romaji", "reading", "okurigana", "definition": as stored and shown.
 const char* to_string(Provenance how);
 /// The provenance a name stands for; nullopt for a name this version does not know.
 std::optional<Provenance> provenance_of(std::string_view name);
-/// Stated by the vault's notes: a gloss, an abbreviation, a link.
+/// Stated by the vault's notes to be one thing: a gloss, an abbreviation, a link.
 inline bool is_stated(Provenance how) {
   return how == Provenance::Gloss || how == Provenance::Abbreviation || how == Provenance::Link;
 }
 
 /// Two names a note says are one thing (indexer/glossary.h): a Japanese term
 /// and its English ("強化学習" = "reinforcement learning"), or an abbreviation
-/// and its words ("SDC" = "Silent Data Corruption").
+/// and its words ("SDC" = "Silent Data Corruption"); or an acronym the note
+/// defines as a kind of a term ("強化学習" ⊃ "RLHF").
 struct Gloss {
-  std::string a, b;  ///< as written: gloss, link: the Japanese, the Latin; abbreviation: it, its words
-  Provenance how = Provenance::Gloss;  ///< Gloss, Abbreviation or Link
+  std::string a, b;  ///< as written: gloss, link: the Japanese, the Latin; abbreviation: it, its
+                     ///< words; definition: the term, the acronym
+  Provenance how = Provenance::Gloss;  ///< Gloss, Abbreviation, Link or Definition
 
   bool operator==(const Gloss& o) const { return a == o.a && b == o.b && how == o.how; }
   bool operator<(const Gloss& o) const { return std::tie(a, b, how) < std::tie(o.a, o.b, o.how); }

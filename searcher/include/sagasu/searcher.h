@@ -74,9 +74,9 @@ struct Bridge {
   std::string equivalent;  ///< as the vault writes it: "reinforcement learning", "プリフィル"
   Provenance how = Provenance::Gloss;  ///< where it comes from
   /// A general pair (dictionary, sound) the vault does not support
-  /// (Bridges::of): it ranks and counts only with --loose.
+  /// (Bridges::of), or a definition: it ranks and counts only with --loose.
   bool loose = false;
-  std::size_t stating = 0;  ///< gloss, abbreviation, link: the notes stating it; reading: the notes using it
+  std::size_t stating = 0;  ///< stated by notes: how many; reading: the notes using it
   bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
 };
 
