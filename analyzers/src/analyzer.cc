@@ -52,6 +52,34 @@ struct Analyzer::Segmenter {
   }
 };
 
+namespace {
+
+// Does the text between two words end a sentence, a clause, a table cell or a
+// list item? 。、，．！？；： (and their half-width forms); , ; | always; . : ! ?
+// before a blank (not std::vector, 10:30); a blank line; a line that
+// starts a list item, a heading, a quote or a table row.
+bool parts_words(std::string_view between) {
+  static constexpr std::string_view CJK[] = {"。", "、", "，", "．", "！", "？", "；", "：", "｡", "､"};
+  for (std::string_view p : CJK)
+    if (between.find(p) != std::string_view::npos) return true;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  for (std::size_t i = 0; i < between.size(); ++i) {
+    const char c = between[i];
+    const char next = i + 1 < between.size() ? between[i + 1] : 'w';  // (the next word)
+    if (c == ',' || c == ';' || c == '|') return true;
+    if ((c == '.' || c == ':' || c == '!' || c == '?') && blank(next)) return true;
+    if (c == '\n') {
+      std::size_t j = i + 1;
+      while (j < between.size() && (between[j] == ' ' || between[j] == '\t' || between[j] == '\r')) ++j;
+      if (j < between.size() && std::string_view("\n-*+#>").find(between[j]) != std::string_view::npos)
+        return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {
   m_filters.push_back(make_katakana_join_filter());
   m_filters.push_back(make_nfkc_casefold_filter());
@@ -69,12 +97,18 @@ std::vector<Token> Analyzer::analyze(std::string_view text, std::uint32_t first_
   tokens.reserve(text.size() / 4);
   m_segmenter->segment(text, tokens);
   for (const auto& f : m_filters) f->apply(text, tokens);
+  // Words follow each other; where punctuation parts them (parts_words), a
+  // position is left out, so that no phrase spans a sentence's or clause's end.
   std::uint32_t pos = first_position;
-  bool any = false;
+  const Token* last = nullptr;
   for (Token& t : tokens) {
     if (t.kind == TokenKind::Word) {
-      if (any) ++pos;
-      any = true;
+      if (last)
+        pos += last->byte_end <= t.byte_begin &&
+                       parts_words(text.substr(last->byte_end, t.byte_begin - last->byte_end))
+                   ? 2
+                   : 1;
+      last = &t;
     }
     t.position = pos;
   }

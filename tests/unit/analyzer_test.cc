@@ -44,6 +44,29 @@ TEST_CASE("Analyzer, tokens carry positions and byte offsets into the original",
   }
 }
 
+TEST_CASE("Analyzer, punctuation between two words leaves a position out", "[analyzer]") {
+  Analyzer a;
+  const auto positions = [&](const std::string& text) {
+    std::vector<unsigned> out;
+    for (const Token& t : a.analyze(text))
+      if (t.kind == TokenKind::Word) out.push_back(t.position);
+    return out;
+  };
+  using P = std::vector<unsigned>;
+  // A sentence's or clause's end, a table cell's, a list item's, a blank line.
+  CHECK(positions("the time, changes") == P{1, 2, 4});
+  CHECK(positions("in time. Changes") == P{1, 2, 4});
+  CHECK(positions("障害物、回避する") == P{1, 2, 4, 5});
+  CHECK(positions("| Session | Teleoperation |") == P{1, 3});
+  CHECK(positions("- obstacle\n- avoidance") == P{1, 3});
+  CHECK(positions("obstacle\n\navoidance") == P{1, 3});
+  // Not inside a name or a time, nor where a line is only wrapped.
+  CHECK(positions("std::vector grows") == P{1, 2, 3});
+  CHECK(positions("at 10:30 today") == P{1, 2, 3, 4});
+  CHECK(positions("obstacle\navoidance") == P{1, 2});
+  CHECK(positions("visual-inertial odometry") == P{1, 2, 3});
+}
+
 TEST_CASE("Analyzer, katakana pieces that ICU splits are joined", "[analyzer]") {
   using V = std::vector<std::string>;
   CHECK(words("シンボリックリンク") == V{"シンボリックリンク"});

@@ -143,6 +143,27 @@ TEST_CASE("Ranking, the list goes on past the hits with notes it does not count"
   CHECK(Searcher(index.index).search(one).beyond.empty());
 }
 
+TEST_CASE("Ranking, a compound or phrase does not match across a sentence's or clause's end", "[ranking]") {
+  // Composed bridges matched "Time changes" in "…over time. Changes in…"; a
+  // compound, its words either side of 、.
+  test::TestIndex index({
+      {"a.md", "障害物回避 の 手法。 Robots change over time.\n"},
+      {"b.md", "障害物、回避 の 順。 It takes time, changes nothing.\n"},
+      {"c.md", "Time changes everything.\n"},
+  });
+  SearchResult r = search(index.index, "障害物回避");
+  CHECK(paths(r.hits) == std::vector<std::string>{"a.md"});
+  REQUIRE(r.beyond.size() == 1);
+  CHECK(r.beyond[0].path == "b.md");
+  CHECK(r.beyond[0].beyond == "the words apart");
+  r = search(index.index, "\"time changes\"");
+  CHECK(paths(r.hits) == std::vector<std::string>{"c.md"});
+  // Typed with its punctuation, the text is found as it is written.
+  r = search(index.index, "\"time, changes\"");
+  const std::vector<std::string> found = paths(r.hits);
+  CHECK(std::find(found.begin(), found.end(), "b.md") != found.end());
+}
+
 TEST_CASE("Ranking, a word of a name written as one is found when typed", "[ranking]") {
   // data/vault q75 Scale: the note titled MegaScale. The parts are no word
   // of their own: the note's length and an equivalent's matches stay the words'.

@@ -32,7 +32,9 @@ class Analyzer {
   Analyzer& operator=(const Analyzer&) = delete;
 
   /// Tokens of UTF-8 text, positions from first_position on. Word tokens get
-  /// consecutive positions; a Stem or Part token shares its word's position.
+  /// consecutive positions, one left out where punctuation parts two words (a
+  /// sentence's or clause's end, a table cell's, a list item's: no phrase
+  /// spans it); a Stem or Part token shares its word's position.
   std::vector<Token> analyze(std::string_view text, std::uint32_t first_position = 1);
 
   /// Only the Word tokens' texts (for terms of a short value such as a query word).

@@ -347,7 +347,8 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// 20: the text of a Markdown link to another note weighs nothing (wdf 0).
 /// 21: a sharded index's notes keep their shard number (SHARD).
 /// 22: the characters word terms may not show are HIDDEN terms, no longer a value.
-inline constexpr std::string_view SCHEMA_VERSION = "22";
+/// 23: a position left out where punctuation parts two words (Analyzer::analyze): no phrase spans it.
+inline constexpr std::string_view SCHEMA_VERSION = "23";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
