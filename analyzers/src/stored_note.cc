@@ -378,7 +378,7 @@ bool NoteDigest::read(std::string_view in, DigestFields& to) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!field(a) || !field(b) || !field(c)) return false;
     const std::optional<Provenance> how = provenance_of(c);
-    if (!how || !(is_stated(*how) || *how == Provenance::Definition)) return false;
+    if (!how || !is_learned(*how)) return false;
     to.gloss(a, b, *how);
   }
   return in.empty();

@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const NoteMetadata meta = read_metadata(note, config);
   for (const auto& y : meta.years) SAGASU_FUZZ_CHECK(y.value.size() == 4);
   for (const Gloss& g : learn_glosses(note)) {
-    SAGASU_FUZZ_CHECK(!g.a.empty() && !g.b.empty() && is_stated(g.how));
+    SAGASU_FUZZ_CHECK(!g.a.empty() && !g.b.empty() && is_learned(g.how));
     SAGASU_FUZZ_CHECK(unicode::find_invalid_utf8(g.a) == std::string_view::npos);
     SAGASU_FUZZ_CHECK(unicode::find_invalid_utf8(g.b) == std::string_view::npos);
   }

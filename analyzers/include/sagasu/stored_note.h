@@ -84,6 +84,10 @@ std::optional<Provenance> provenance_of(std::string_view name);
 inline bool is_stated(Provenance how) {
   return how == Provenance::Gloss || how == Provenance::Abbreviation || how == Provenance::Link;
 }
+/// Learned from the vault's notes (a Gloss): stated to be one thing, or a definition.
+inline bool is_learned(Provenance how) {
+  return is_stated(how) || how == Provenance::Definition;
+}
 
 /// Two names a note says are one thing (indexer/glossary.h): a Japanese term
 /// and its English ("強化学習" = "reinforcement learning"), or an abbreviation
