@@ -3,7 +3,9 @@
 #include <unicode/brkiter.h>
 #include <unicode/locid.h>
 #include <unicode/utext.h>
+#include <xapian.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "sagasu/unicode.h"
@@ -14,6 +16,7 @@ namespace sagasu {
 // offsets, so tokens get their offsets without a UTF-16 round trip.
 struct Analyzer::Segmenter {
   std::unique_ptr<icu::BreakIterator> iter;
+  Xapian::Stem stem{"english"};
 
   Segmenter() {
     UErrorCode status = U_ZERO_ERROR;
@@ -78,15 +81,121 @@ bool parts_words(std::string_view between) {
   return false;
 }
 
+bool is_katakana_text(std::string_view s) {
+  return unicode::all_of(s, unicode::is_katakana);
+}
+
+// ICU splits about one katakana word in five (シン/ボ/リック/リンク,
+// ハンドラ/ー): adjacent katakana pieces with nothing between them are one word.
+void join_katakana(std::string_view text, std::vector<Token>& tokens) {
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  for (Token& t : tokens) {
+    if (!out.empty() && out.back().kind == TokenKind::Word && out.back().byte_end == t.byte_begin &&
+        is_katakana_text(out.back().text) && is_katakana_text(t.text)) {
+      Token& prev = out.back();
+      prev.byte_end = t.byte_end;
+      prev.text.assign(text.substr(prev.byte_begin, prev.byte_end - prev.byte_begin));
+      continue;
+    }
+    out.push_back(std::move(t));
+  }
+  tokens.swap(out);
+}
+
+// Full/half width, compatibility characters and case: ＧＰＵ = GPU, ｻｰﾊﾞ = サーバ.
+// サーバー and サーバ are one word (unicode::drop_long_vowels).
+void fold(std::vector<Token>& tokens) {
+  std::size_t w = 0;
+  for (std::size_t r = 0; r < tokens.size(); ++r) {
+    tokens[r].text = unicode::nfkc_casefold(tokens[r].text);
+    if (tokens[r].text.empty()) continue;
+    if (is_katakana_text(tokens[r].text)) unicode::drop_long_vowels(tokens[r].text);
+    if (w != r) tokens[w] = std::move(tokens[r]);
+    ++w;
+  }
+  tokens.resize(w);
+}
+
+// English words are also indexed by their stem (training → train).
+void add_stems(const Xapian::Stem& stem, std::vector<Token>& tokens) {
+  std::vector<Token> out;
+  out.reserve(tokens.size() + tokens.size() / 2);
+  for (Token& t : tokens) {
+    const bool latin = t.kind == TokenKind::Word && t.text.size() >= 2 &&
+                       std::all_of(t.text.begin(), t.text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    out.push_back(std::move(t));
+    if (latin) {
+      Token s = out.back();
+      s.text = stem(s.text);
+      s.kind = TokenKind::Stem;
+      out.push_back(std::move(s));
+    }
+  }
+  tokens.swap(out);
+}
+
+bool lower(char c) {
+  return c >= 'a' && c <= 'z';
+}
+bool upper(char c) {
+  return c >= 'A' && c <= 'Z';
+}
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// A name written as one word is also its words, as a reader reads it:
+// MegaScale is mega + scale, XMLParser xml + parser, file_name file + name,
+// email.policy email + policy. Only a word of ASCII letters (and digits)
+// is split: at '_' and '.', before a capital that follows a small letter,
+// and before a capital followed by small letters that ends a run of
+// capitals; parts of one character are left out (iPhone: phone), and so is
+// a word that is one part (LLMs, GPT4).
+void add_parts(std::string_view text, std::uint32_t at, std::vector<Token>& out) {
+  if (text.size() < 4 || !std::all_of(text.begin(), text.end(), [](char c) {
+        return lower(c) || upper(c) || digit(c) || c == '_' || c == '.';
+      }))
+    return;
+  std::vector<std::pair<std::size_t, std::size_t>> parts;  // [begin, end) in text
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const bool end = i == text.size() || text[i] == '_' || text[i] == '.';
+    const bool camel = !end && i > begin && upper(text[i]) &&
+                       (lower(text[i - 1]) || (upper(text[i - 1]) && i + 2 < text.size() &&
+                                               lower(text[i + 1]) && lower(text[i + 2])));
+    if (!end && !camel) continue;
+    if (i > begin) parts.emplace_back(begin, i);
+    begin = end ? i + 1 : i;
+  }
+  if (parts.size() < 2) return;
+  for (const auto& [b, e] : parts) {
+    const std::string_view part = text.substr(b, e - b);
+    if (part.size() < 2 || !std::any_of(part.begin(), part.end(), [](char c) { return !digit(c); })) continue;
+    Token p;
+    for (char c : part) p.text += upper(c) ? static_cast<char>(c - 'A' + 'a') : c;
+    p.byte_begin = at + static_cast<std::uint32_t>(b);
+    p.byte_end = at + static_cast<std::uint32_t>(e);
+    p.kind = TokenKind::Part;
+    out.push_back(std::move(p));
+  }
+}
+
+void add_name_parts(std::string_view text, std::vector<Token>& tokens) {
+  std::vector<Token> out;
+  out.reserve(tokens.size());
+  for (Token& t : tokens) {
+    const bool word = t.kind == TokenKind::Word;
+    const std::string_view name = text.substr(t.byte_begin, t.byte_end - t.byte_begin);
+    out.push_back(std::move(t));
+    if (word) add_parts(name, out.back().byte_begin, out);
+  }
+  tokens.swap(out);
+}
+
 }  // namespace
 
-Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {
-  m_filters.push_back(make_katakana_join_filter());
-  m_filters.push_back(make_nfkc_casefold_filter());
-  m_filters.push_back(make_long_vowel_filter());
-  m_filters.push_back(make_english_stem_filter());
-  m_filters.push_back(make_name_parts_filter());
-}
+Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {}
 
 Analyzer::~Analyzer() = default;
 
@@ -96,7 +205,10 @@ std::vector<Token> Analyzer::analyze(std::string_view text, std::uint32_t first_
   std::vector<Token> tokens;
   tokens.reserve(text.size() / 4);
   m_segmenter->segment(text, tokens);
-  for (const auto& f : m_filters) f->apply(text, tokens);
+  join_katakana(text, tokens);
+  fold(tokens);
+  add_stems(m_segmenter->stem, tokens);
+  add_name_parts(text, tokens);
   // Words follow each other; where punctuation parts them (parts_words), a
   // position is left out, so that no phrase spans a sentence's or clause's end.
   std::uint32_t pos = first_position;

@@ -11,18 +11,9 @@
 
 namespace sagasu {
 
-/// A step of the chain after segmentation. Filters may merge, drop, rewrite
-/// or add tokens; they never change byte offsets of the text they keep.
-class TokenFilter {
- public:
-  virtual ~TokenFilter() = default;
-  /// Name shown by the token dump.
-  virtual const char* name() const = 0;
-  virtual void apply(std::string_view original, std::vector<Token>& tokens) const = 0;
-};
-
-/// ICU word segmentation followed by the filter chain:
-///   KatakanaJoin → NfkcCasefold → LongVowel → EnglishStem → NameParts.
+/// ICU word segmentation, then: adjacent katakana pieces joined as one word;
+/// width, case and long vowels folded; English words' stems and the words of a
+/// name written as one added (analyzer.cc).
 /// Not thread-safe (the ICU break iterator keeps state): one per thread.
 class Analyzer {
  public:
@@ -42,20 +33,9 @@ class Analyzer {
   /// The words joined by single spaces: the key of a name in the synonym table.
   std::string key(std::string_view text);
 
-  /// The filters after segmentation, in order.
-  const std::vector<std::unique_ptr<TokenFilter>>& filters() const { return m_filters; }
-
  private:
   struct Segmenter;
   std::unique_ptr<Segmenter> m_segmenter;
-  std::vector<std::unique_ptr<TokenFilter>> m_filters;
 };
-
-/// The standard filters, in chain order (exposed for tests).
-std::unique_ptr<TokenFilter> make_katakana_join_filter();
-std::unique_ptr<TokenFilter> make_nfkc_casefold_filter();
-std::unique_ptr<TokenFilter> make_long_vowel_filter();
-std::unique_ptr<TokenFilter> make_english_stem_filter();
-std::unique_ptr<TokenFilter> make_name_parts_filter();
 
 }  // namespace sagasu
