@@ -14,113 +14,51 @@ using strings::trim;
 
 namespace {
 
-struct ClassWord {
-  std::string_view word;
+// Words that say a kind, the kinds in the order they are tried, each kind's
+// words in order.
+struct ClassWords {
   std::string_view kind;
+  std::vector<std::string_view> words;
 };
 
+// The first of a table's words that match, and its kind.
+template <class Match>
+std::optional<std::pair<Kind, std::string>> first_class(const std::vector<ClassWords>& table, Match match) {
+  for (const ClassWords& c : table)
+    for (std::string_view w : c.words)
+      if (match(w)) return std::make_pair(Kind(c.kind), std::string(w));
+  return std::nullopt;
+}
+
 // The nouns a defining sentence ends with (「…の企業。」), longest first where one ends another (法人, 人).
-constexpr ClassWord JAPANESE_CLASSES[] = {
-    {"研究組織", kinds::ORGANIZATION},
-    {"出版社", kinds::ORGANIZATION},
-    {"研究所", kinds::ORGANIZATION},
-    {"研究室", kinds::ORGANIZATION},
-    {"企業", kinds::ORGANIZATION},
-    {"会社", kinds::ORGANIZATION},
-    {"大学", kinds::ORGANIZATION},
-    {"ラボ", kinds::ORGANIZATION},
-    {"団体", kinds::ORGANIZATION},
-    {"組織", kinds::ORGANIZATION},
-    {"機関", kinds::ORGANIZATION},
-    {"財団", kinds::ORGANIZATION},
-    {"学会", kinds::ORGANIZATION},
-    {"法人", kinds::ORGANIZATION},
-    {"メーカー", kinds::ORGANIZATION},
-    {"研究者", kinds::PERSON},
-    {"准教授", kinds::PERSON},
-    {"教授", kinds::PERSON},
-    {"開発者", kinds::PERSON},
-    {"作曲家", kinds::PERSON},
-    {"音楽家", kinds::PERSON},
-    {"作家", kinds::PERSON},
-    {"作者", kinds::PERSON},
-    {"エンジニア", kinds::PERSON},
-    {"アーティスト", kinds::PERSON},
-    {"人物", kinds::PERSON},
-    {"人", kinds::PERSON},
-    {"フレームワーク", kinds::PRODUCT},
-    {"ライブラリ", kinds::PRODUCT},
-    {"ツール", kinds::PRODUCT},
-    {"ソフトウェア", kinds::PRODUCT},
-    {"ソフト", kinds::PRODUCT},
-    {"アプリケーション", kinds::PRODUCT},
-    {"アプリ", kinds::PRODUCT},
-    {"ミドルウェア", kinds::PRODUCT},
-    {"サービス", kinds::PRODUCT},
-    {"システム", kinds::PRODUCT},
-    {"処理系", kinds::PRODUCT},
-    {"言語", kinds::PRODUCT},
-    {"環境", kinds::PRODUCT},
-    {"エディタ", kinds::PRODUCT},
-    {"プラグイン", kinds::PRODUCT},
-    {"データセット", kinds::PRODUCT},
-    {"SNS", kinds::PRODUCT},
-    {"bot", kinds::PRODUCT},
-    {"概念", kinds::CONCEPT},
-    {"考え方", kinds::CONCEPT},
-    {"手法", kinds::CONCEPT},
-    {"技法", kinds::CONCEPT},
-    {"理論", kinds::CONCEPT},
-    {"用語", kinds::CONCEPT},
-    {"現象", kinds::CONCEPT},
-    {"方式", kinds::CONCEPT},
-    {"論文", kinds::SOURCE},
-    {"記事", kinds::SOURCE},
-    {"連載シリーズ", kinds::SOURCE},
-    {"連載", kinds::SOURCE},
-    {"講演", kinds::SOURCE},
-    {"著書", kinds::BOOK},
-    {"書籍", kinds::BOOK},
-    {"本", kinds::BOOK},
+const std::vector<ClassWords> JAPANESE_CLASSES = {
+    {kinds::ORGANIZATION,
+     {"研究組織", "出版社", "研究所", "研究室", "企業", "会社", "大学", "ラボ", "団体", "組織", "機関",
+      "財団", "学会", "法人", "メーカー"}},
+    {kinds::PERSON,
+     {"研究者", "准教授", "教授", "開発者", "作曲家", "音楽家", "作家", "作者", "エンジニア", "アーティスト",
+      "人物", "人"}},
+    {kinds::PRODUCT,
+     {"フレームワーク", "ライブラリ", "ツール", "ソフトウェア", "ソフト", "アプリケーション", "アプリ",
+      "ミドルウェア", "サービス", "システム", "処理系", "言語", "環境", "エディタ", "プラグイン",
+      "データセット", "SNS", "bot"}},
+    {kinds::CONCEPT, {"概念", "考え方", "手法", "技法", "理論", "用語", "現象", "方式"}},
+    {kinds::SOURCE, {"論文", "記事", "連載シリーズ", "連載", "講演"}},
+    {kinds::BOOK, {"著書", "書籍", "本"}},
 };
 
 // The nouns after "X is a …" in an English definition.
-constexpr ClassWord ENGLISH_CLASSES[] = {
-    {"company", kinds::ORGANIZATION},
-    {"corporation", kinds::ORGANIZATION},
-    {"university", kinds::ORGANIZATION},
-    {"institute", kinds::ORGANIZATION},
-    {"laboratory", kinds::ORGANIZATION},
-    {"lab", kinds::ORGANIZATION},
-    {"organization", kinds::ORGANIZATION},
-    {"publisher", kinds::ORGANIZATION},
-    {"foundation", kinds::ORGANIZATION},
-    {"researcher", kinds::PERSON},
-    {"professor", kinds::PERSON},
-    {"scientist", kinds::PERSON},
-    {"artist", kinds::PERSON},
-    {"engineer", kinds::PERSON},
-    {"developer", kinds::PERSON},
-    {"writer", kinds::PERSON},
-    {"framework", kinds::PRODUCT},
-    {"library", kinds::PRODUCT},
-    {"tool", kinds::PRODUCT},
-    {"toolkit", kinds::PRODUCT},
-    {"software", kinds::PRODUCT},
-    {"application", kinds::PRODUCT},
-    {"app", kinds::PRODUCT},
-    {"service", kinds::PRODUCT},
-    {"system", kinds::PRODUCT},
-    {"language", kinds::PRODUCT},
-    {"dataset", kinds::PRODUCT},
-    {"database", kinds::PRODUCT},
-    {"concept", kinds::CONCEPT},
-    {"technique", kinds::CONCEPT},
-    {"method", kinds::CONCEPT},
-    {"theory", kinds::CONCEPT},
-    {"paper", kinds::SOURCE},
-    {"article", kinds::SOURCE},
-    {"book", kinds::BOOK},
+const std::vector<ClassWords> ENGLISH_CLASSES = {
+    {kinds::ORGANIZATION,
+     {"company", "corporation", "university", "institute", "laboratory", "lab", "organization", "publisher",
+      "foundation"}},
+    {kinds::PERSON, {"researcher", "professor", "scientist", "artist", "engineer", "developer", "writer"}},
+    {kinds::PRODUCT,
+     {"framework", "library", "tool", "toolkit", "software", "application", "app", "service", "system",
+      "language", "dataset", "database"}},
+    {kinds::CONCEPT, {"concept", "technique", "method", "theory"}},
+    {kinds::SOURCE, {"paper", "article"}},
+    {kinds::BOOK, {"book"}},
 };
 
 // The note's first line of prose: not its tag line, a bare link or a table row.
@@ -165,8 +103,8 @@ std::optional<std::pair<Kind, std::string>> japanese_class(std::string_view sent
     if (const auto at = sentence.find(sep); at != std::string_view::npos)
       ends.push_back(sentence_end(sentence.substr(0, at)));
   for (std::string_view end : ends)
-    for (const ClassWord& c : JAPANESE_CLASSES)
-      if (ends_with(end, c.word)) return std::make_pair(Kind(c.kind), std::string(c.word));
+    if (auto k = first_class(JAPANESE_CLASSES, [&](std::string_view w) { return ends_with(end, w); }))
+      return k;
   return std::nullopt;
 }
 
@@ -176,9 +114,8 @@ std::optional<std::pair<Kind, std::string>> english_class(std::string_view sente
     if (at == std::string_view::npos) continue;
     const auto words = strings::split_nonempty(sentence.substr(at + is.size()), ' ');
     for (std::size_t i = 0; i < words.size() && i < 5; ++i) {
-      const std::string w = unicode::fold_name(trim(words[i], ",.;:()"));
-      for (const ClassWord& c : ENGLISH_CLASSES)
-        if (w == c.word) return std::make_pair(Kind(c.kind), std::string(c.word));
+      const std::string word = unicode::fold_name(trim(words[i], ",.;:()"));
+      if (auto k = first_class(ENGLISH_CLASSES, [&](std::string_view w) { return word == w; })) return k;
     }
   }
   return std::nullopt;
@@ -186,49 +123,16 @@ std::optional<std::pair<Kind, std::string>> english_class(std::string_view sente
 
 // Words after a link that say it names a person (a role, an honorific, an act
 // of a person) or an organization.
-constexpr ClassWord AFTER_LINK[] = {
-    {"（監訳）", kinds::PERSON},
-    {"(監訳)", kinds::PERSON},
-    {"（著）", kinds::PERSON},
-    {"(著)", kinds::PERSON},
-    {"（訳）", kinds::PERSON},
-    {"(訳)", kinds::PERSON},
-    {"（編）", kinds::PERSON},
-    {"(編)", kinds::PERSON},
-    {"監訳", kinds::PERSON},
-    {"編著", kinds::PERSON},
-    {"著", kinds::PERSON},
-    {"訳", kinds::PERSON},
-    {"さん", kinds::PERSON},
-    {"氏", kinds::PERSON},
-    {"先生", kinds::PERSON},
-    {"教授", kinds::PERSON},
-    {"と交流", kinds::PERSON},
-    {"の授業", kinds::PERSON},
-    {"が公開", kinds::PERSON},
-    {"の提唱", kinds::PERSON},
-    {"による", kinds::PERSON},
-    {"が開発", kinds::PERSON},
-    {"が作った", kinds::PERSON},
-    {"が提唱", kinds::PERSON},
-    {"が提起", kinds::PERSON},
-    {"が設計", kinds::PERSON},
-    {"らが", kinds::PERSON},
-    {"所属", kinds::ORGANIZATION},
-    {"との共同研究", kinds::ORGANIZATION},
-    {"と共同研究", kinds::ORGANIZATION},
-    {"社の", kinds::ORGANIZATION},
-    {"社が", kinds::ORGANIZATION},
+const std::vector<ClassWords> AFTER_LINK = {
+    {kinds::PERSON,
+     {"（監訳）", "(監訳)", "（著）", "(著)",   "（訳）",   "(訳)",   "（編）", "(編)",   "監訳",
+      "編著",     "著",     "訳",     "さん",   "氏",       "先生",   "教授",   "と交流", "の授業",
+      "が公開",   "の提唱", "による", "が開発", "が作った", "が提唱", "が提起", "が設計", "らが"}},
+    {kinds::ORGANIZATION, {"所属", "との共同研究", "と共同研究", "社の", "社が"}},
 };
-constexpr ClassWord BEFORE_LINK[] = {
-    {"研究者", kinds::PERSON},
-    {"教授", kinds::PERSON},
-    {"author:", kinds::PERSON},
-    {"著者:", kinds::PERSON},
-    {"一般社団法人", kinds::ORGANIZATION},
-    {"一般財団法人", kinds::ORGANIZATION},
-    {"公益財団法人", kinds::ORGANIZATION},
-    {"株式会社", kinds::ORGANIZATION},
+const std::vector<ClassWords> BEFORE_LINK = {
+    {kinds::PERSON, {"研究者", "教授", "author:", "著者:"}},
+    {kinds::ORGANIZATION, {"一般社団法人", "一般財団法人", "公益財団法人", "株式会社"}},
 };
 
 // What the words right around one link say.
@@ -236,10 +140,9 @@ std::optional<KindHint> hint_at(const std::string& text, const Link& link, const
   const std::string_view after = trim(std::string_view(text).substr(link.text_end, 40));
   const std::string_view before = trim(std::string_view(text).substr(0, link.text_begin));
   // A legal form before a name is surer than a role after it: 「一般社団法人 [[公共とデザイン]] 著」.
-  for (const ClassWord& c : BEFORE_LINK)
-    if (ends_with(before, c.word)) return KindHint{name, Kind(c.kind), std::string(c.word)};
-  for (const ClassWord& c : AFTER_LINK)
-    if (starts_with(after, c.word)) return KindHint{name, Kind(c.kind), std::string(c.word)};
+  auto k = first_class(BEFORE_LINK, [&](std::string_view w) { return ends_with(before, w); });
+  if (!k) k = first_class(AFTER_LINK, [&](std::string_view w) { return starts_with(after, w); });
+  if (k) return KindHint{name, std::move(k->first), std::move(k->second)};
   // An affiliation in brackets after a name: 「[[B. Norris]]（オレゴン州立大学）」.
   for (std::string_view open : {"（", "("})
     if (starts_with(after, open)) {
