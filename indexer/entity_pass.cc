@@ -5,7 +5,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 
 #include "parallel_for.h"

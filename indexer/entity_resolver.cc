@@ -3,11 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <functional>
-#include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "entity_rows.h"
 #include "glossary.h"
@@ -20,32 +17,124 @@ namespace sagasu {
 
 using unicode::fold_name;
 
-std::string_view to_string(KindEvidence e) {
-  switch (e) {
-    case KindEvidence::Override:
-      return "override file";
-    case KindEvidence::OwnPage:
-      return "own page";
-    case KindEvidence::Bibliographic:
-      return "own authors and venue or year";
-    case KindEvidence::ListLabel:
-      return "list label";
-    case KindEvidence::PageStructure:
-      return "page structure";
-    case KindEvidence::FirstSentence:
-      return "first sentence";
-    case KindEvidence::LinkContext:
-      return "words around links";
-    case KindEvidence::Heuristic:
-      return "heuristic";
-    case KindEvidence::ListMates:
-      return "listed with";
-    case KindEvidence::Page:
-      return "page, no kind stated";
-    case KindEvidence::None:
-      return "none";
+namespace {
+
+// A Japanese name, not a sentence or a chapter's title: 情報・システム研究機構
+// is one, 第3章 タンパク質輸送の機構 and 膜輸送の分子機構 are not (a particle,
+// sentence punctuation or a chapter's number says so).
+bool reads_as_name(std::string_view folded) {
+  for (const char* mark : {"。", "、", "「", "」", "?", "!"})
+    if (folded.find(mark) != std::string_view::npos) return false;
+  // A particle between two words of kanji or katakana (輸送の機構), not inside
+  // a word of kana (ものつくり大学, はこだて未来大学).
+  char32_t before = 0;
+  for (std::size_t i = 0; i < folded.size();) {
+    const char32_t c = unicode::next_code_point(folded, i);
+    if ((c == U'の' || c == U'を' || c == U'は' || c == U'が') && before && !unicode::is_hiragana(before) &&
+        i < folded.size()) {
+      std::size_t j = i;
+      if (!unicode::is_hiragana(unicode::next_code_point(folded, j))) return false;
+    }
+    before = c;
   }
-  return "none";
+  if (strings::starts_with(folded, "第") && folded.find("章") != std::string_view::npos) return false;
+  return unicode::length(folded) <= 30;
+}
+
+// An encoding held as the bytes a resolver's views point into.
+std::shared_ptr<const std::string_view> owned(std::string bytes) {
+  struct Owned {
+    std::string bytes;
+    std::string_view view;
+  };
+  auto o = std::make_shared<Owned>();
+  o->bytes = std::move(bytes);
+  o->view = o->bytes;
+  return std::shared_ptr<const std::string_view>(o, &o->view);
+}
+
+// A work's venues and years, as the pages linking to it take them (its opening lines' year when it has no
+// other).
+// A count as an encoding stores it (a field of at most nine digits).
+bool get_count(std::string_view& in, std::size_t& n) {
+  std::string_view f;
+  if (!get_field(in, f) || f.empty() || f.size() > 9 || !std::all_of(f.begin(), f.end(), ::isdigit))
+    return false;
+  n = std::strtoul(std::string(f).c_str(), nullptr, 10);
+  return true;
+}
+
+// The fields of a list of strings (its count, then each) from the front of in; false if malformed.
+bool get_list(std::string_view& in, std::vector<std::string>* list) {
+  std::size_t m = 0;
+  if (!get_count(in, m)) return false;
+  for (std::size_t i = 0; i < m; ++i) {
+    std::string_view f;
+    if (!get_field(in, f)) return false;
+    if (list) list->emplace_back(f);
+  }
+  return true;
+}
+
+// One list's names (decide_from_lists): when those of known kind are all
+// people (or all organizations), the others get that kind, with the first of
+// known kind as the detail. member(i) is the i-th name's canonical name,
+// kind_of(name) its kind so far (a pointer or optional, empty if none),
+// set(name, kind, first) gives it one.
+template <class Member, class KindOf, class Set>
+void list_mates(std::size_t size, Member member, KindOf kind_of, Set set) {
+  const Kind* seen = nullptr;  // the kind of the first of known kind
+  std::size_t first = 0;
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < size; ++i) {
+    const auto k = kind_of(member(i));
+    if (!k) {
+      open.push_back(i);
+    } else if (!seen) {
+      seen = &*k, first = i;
+    } else if (*k != *seen) {
+      return;  // names of two kinds
+    }
+  }
+  if (!seen || open.empty() || (*seen != kinds::PERSON && *seen != kinds::ORGANIZATION)) return;
+  const Kind k = *seen;
+  for (const std::size_t i : open) set(member(i), k, member(first));
+}
+
+// Walks two ranges sorted by key side by side: only_a(x) for a key only the
+// first has, only_b(y) for one only the second has, both(x, y) for one both have.
+template <class A, class B, class Key, class OnlyA, class OnlyB, class Both>
+void walk_sorted(const A& a, const B& b, Key key, OnlyA only_a, OnlyB only_b, Both both) {
+  auto x = a.begin();
+  auto y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && key(*x) < key(*y))) {
+      only_a(*x++);
+    } else if (x == a.end() || key(*y) < key(*x)) {
+      only_b(*y++);
+    } else {
+      both(*x++, *y++);
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(KindEvidence e) {
+  static constexpr std::string_view NAMES[] = {"override file",
+                                               "own page",
+                                               "own authors and venue or year",
+                                               "list label",
+                                               "page structure",
+                                               "first sentence",
+                                               "words around links",
+                                               "heuristic",
+                                               "listed with",
+                                               "page, no kind stated",
+                                               "none"};
+  static_assert(std::size(NAMES) == static_cast<std::size_t>(KindEvidence::None) + 1);
+  const auto i = static_cast<std::size_t>(e);
+  return i < std::size(NAMES) ? NAMES[i] : "none";  // (load() reads any number)
 }
 
 std::optional<Kind> kind_of_label(std::string_view label) {
@@ -165,32 +254,6 @@ std::string link_page_name(std::string_view target) {
   return std::string(strings::trim(t));
 }
 
-namespace {
-
-// A Japanese name, not a sentence or a chapter's title: 情報・システム研究機構
-// is one, 第3章 タンパク質輸送の機構 and 膜輸送の分子機構 are not (a particle,
-// sentence punctuation or a chapter's number says so).
-bool reads_as_name(std::string_view folded) {
-  for (const char* mark : {"。", "、", "「", "」", "?", "!"})
-    if (folded.find(mark) != std::string_view::npos) return false;
-  // A particle between two words of kanji or katakana (輸送の機構), not inside
-  // a word of kana (ものつくり大学, はこだて未来大学).
-  char32_t before = 0;
-  for (std::size_t i = 0; i < folded.size();) {
-    const char32_t c = unicode::next_code_point(folded, i);
-    if ((c == U'の' || c == U'を' || c == U'は' || c == U'が') && before && !unicode::is_hiragana(before) &&
-        i < folded.size()) {
-      std::size_t j = i;
-      if (!unicode::is_hiragana(unicode::next_code_point(folded, j))) return false;
-    }
-    before = c;
-  }
-  if (strings::starts_with(folded, "第") && folded.find("章") != std::string_view::npos) return false;
-  return unicode::length(folded) <= 30;
-}
-
-}  // namespace
-
 std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::string_view folded) {
   const auto org = [](const char* word) {
     return std::make_pair(Kind(kinds::ORGANIZATION), std::string(word));
@@ -232,49 +295,6 @@ std::optional<std::pair<Kind, std::string>> EntityResolver::heuristic(std::strin
   return std::nullopt;
 }
 
-namespace {
-
-// An encoding held as the bytes a resolver's views point into.
-std::shared_ptr<const std::string_view> owned(std::string bytes) {
-  struct Owned {
-    std::string bytes;
-    std::string_view view;
-  };
-  auto o = std::make_shared<Owned>();
-  o->bytes = std::move(bytes);
-  o->view = o->bytes;
-  return std::shared_ptr<const std::string_view>(o, &o->view);
-}
-
-}  // namespace
-
-namespace {
-
-// A work's venues and years, as the pages linking to it take them (its opening lines' year when it has no
-// other).
-// A count as an encoding stores it (a field of at most nine digits).
-bool get_count(std::string_view& in, std::size_t& n) {
-  std::string_view f;
-  if (!get_field(in, f) || f.empty() || f.size() > 9 || !std::all_of(f.begin(), f.end(), ::isdigit))
-    return false;
-  n = std::strtoul(std::string(f).c_str(), nullptr, 10);
-  return true;
-}
-
-// The fields of a list of strings (its count, then each) from the front of in; false if malformed.
-bool get_list(std::string_view& in, std::vector<std::string>* list) {
-  std::size_t m = 0;
-  if (!get_count(in, m)) return false;
-  for (std::size_t i = 0; i < m; ++i) {
-    std::string_view f;
-    if (!get_field(in, f)) return false;
-    if (list) list->emplace_back(f);
-  }
-  return true;
-}
-
-}  // namespace
-
 std::string WorkTable::encode(const WorkFacts& facts) {
   std::string out;
   for (const auto* list : {&facts.venues, &facts.years}) {
@@ -314,35 +334,6 @@ void EntityResolver::add_name(std::string_view name, std::string_view kind,
   add_override(name, kind);
   for (const auto& o : others) m_name_lists[fold_name(o)] = std::string(name);
 }
-
-namespace {
-
-// One list's names (decide_from_lists): when those of known kind are all
-// people (or all organizations), the others get that kind, with the first of
-// known kind as the detail. member(i) is the i-th name's canonical name,
-// kind_of(name) its kind so far (a pointer or optional, empty if none),
-// set(name, kind, first) gives it one.
-template <class Member, class KindOf, class Set>
-void list_mates(std::size_t size, Member member, KindOf kind_of, Set set) {
-  const Kind* seen = nullptr;  // the kind of the first of known kind
-  std::size_t first = 0;
-  std::vector<std::size_t> open;
-  for (std::size_t i = 0; i < size; ++i) {
-    const auto k = kind_of(member(i));
-    if (!k) {
-      open.push_back(i);
-    } else if (!seen) {
-      seen = &*k, first = i;
-    } else if (*k != *seen) {
-      return;  // names of two kinds
-    }
-  }
-  if (!seen || open.empty() || (*seen != kinds::PERSON && *seen != kinds::ORGANIZATION)) return;
-  const Kind k = *seen;
-  for (const std::size_t i : open) set(member(i), k, member(first));
-}
-
-}  // namespace
 
 std::optional<std::pair<Kind, std::string>> EntityResolver::link_verdict(
     const std::map<Kind, std::map<std::string, int>>& by_kind, const std::function<std::string()>& folded) {
@@ -652,8 +643,7 @@ struct EntityResolver::Pass {
     const auto by_title = works();
     const std::vector<std::pair<std::string_view, std::string_view>> work_entries(by_title.begin(),
                                                                                   by_title.end());
-    const bool loaded = self.load(owned(encode(spellings, kinds, work_entries)));
-    (void)loaded;  // (an encoding of ours always reads back)
+    self.load(owned(encode(spellings, kinds, work_entries)));  // (an encoding of ours always reads back)
     self.m_kinded.assign(r.strings(), false);
     for (Id s = 0; s < r.strings(); ++s) self.m_kinded[s] = info[s].kind && !info[s].kind->empty();
     self.m_canonical = std::move(canonical);
@@ -669,27 +659,6 @@ void EntityResolver::finish() {
   pass.others_words();
   pass.store();
 }
-
-namespace {
-
-// Walks two ranges sorted by key side by side: only_a(x) for a key only the
-// first has, only_b(y) for one only the second has, both(x, y) for one both have.
-template <class A, class B, class Key, class OnlyA, class OnlyB, class Both>
-void walk_sorted(const A& a, const B& b, Key key, OnlyA only_a, OnlyB only_b, Both both) {
-  auto x = a.begin();
-  auto y = b.begin();
-  while (x != a.end() || y != b.end()) {
-    if (y == b.end() || (x != a.end() && key(*x) < key(*y))) {
-      only_a(*x++);
-    } else if (x == a.end() || key(*y) < key(*x)) {
-      only_b(*y++);
-    } else {
-      both(*x++, *y++);
-    }
-  }
-}
-
-}  // namespace
 
 std::set<std::string> EntityResolver::changed_names(const EntityResolver& other) const {
   std::set<std::string> changed;

@@ -11,7 +11,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -163,10 +162,6 @@ class EntityResolver {
   /// a deserialized one), and of every name either knows the kind of.
   std::set<std::string> changed_names(const EntityResolver& other) const;
 
-  /// The overrides a resolver would take from the config's name lists and
-  /// this override file (add_name, load_overrides): raw name → kind.
-  using Overrides = std::map<std::string, Kind>;
-  const Overrides& overrides() const { return m_overrides; }
   /// The resolution of every name (after finish()), to keep in the index; and
   /// a resolver restored from it, which answers canonical() and kind() for
   /// the same names without the notes (nullopt if malformed).

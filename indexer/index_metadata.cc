@@ -166,13 +166,6 @@ std::map<std::string, std::set<std::string>> sound_changes(const std::set<std::s
   return changes;
 }
 
-std::size_t Synonyms::size() const {
-  std::size_t n = 0;
-  for (const auto& [_, names] : titles) n += names.size();
-  for (const auto& [_, names] : aliases) n += names.size();
-  return n;
-}
-
 DerivedChange derived_change(const IndexState& state) {
   DerivedChange change;
   const auto weigh = [&](const NoteDigest& page, bool glosses) {

@@ -21,8 +21,6 @@ namespace sagasu {
 /// titles (the pages it is another name of) and, for a title, its aliases.
 struct Synonyms {
   std::map<std::string, std::set<std::string>> titles, aliases;
-  /// The number of names stored (a page with n names: about 2n).
-  std::size_t size() const;
 };
 
 /// The synonyms of the vault itself: a page's title and its aliases name one

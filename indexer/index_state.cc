@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <stdexcept>
-#include <string_view>
 
 #include "entity_resolver.h"
 #include "parallel_for.h"

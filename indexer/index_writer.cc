@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
-#include <map>
 #include <memory>
 
 #include "parallel_for.h"

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -65,12 +64,6 @@ std::string run_id() {
   const auto now = std::chrono::system_clock::now().time_since_epoch().count();
   return fmt::format("{:016x}{:08x}", static_cast<std::uint64_t>(now), device());
 }
-
-}  // namespace
-
-namespace {
-
-IndexReport run_phases(const IndexOptions& opts);
 
 // The tables derived from every note's digest (the synonyms, the glossary),
 // each built again when a note it draws on changed (all of them for a new
@@ -130,21 +123,6 @@ void add_run_metadata(std::vector<std::pair<std::string, std::string>>& metadata
   metadata.emplace_back(std::string(schema::META_SKIPPED), skipped);
 }
 
-}  // namespace
-
-IndexReport run_index(const IndexOptions& given) {
-  IndexOptions opts = given;
-  settle_options(opts);
-  const TerminateWatch watch(opts.index);
-  try {
-    return run_phases(opts);
-  } catch (const Xapian::Error& e) {
-    throw index_failure(opts.index, e, REBUILD_INDEX);
-  }
-}
-
-namespace {
-
 // The table of generation `name` (at path) that a fault is in, each checked
 // alone ("gen-000002/docdata.glass"), else the generation's name.
 std::string damaged_table(const std::string& path, const std::string& name) {
@@ -159,42 +137,6 @@ std::string damaged_table(const std::string& path, const std::string& name) {
   }
   return name;
 }
-
-}  // namespace
-
-CheckReport check_index(const IndexOptions& opts) {
-  const auto started = std::chrono::steady_clock::now();
-  if (!std::filesystem::is_directory(opts.index)) throw Error(fmt::format("{}: no index here", opts.index));
-  const IndexStore store(opts.index, opts.wait, false);
-  std::vector<std::string> generations = store.shards();
-  if (generations.empty()) generations.push_back(store.current());
-  CheckReport report;
-  for (const std::string& name : generations) {
-    if (name.empty())
-      throw Error(
-          fmt::format("{}: not an index (its {} names no generation)", opts.index, layout::STUB_FILE));
-    const std::string path = store.path_of(name);
-    std::ostringstream faults;
-    try {
-      if (Xapian::Database::check(path, 0, &faults) > 0) {
-        std::string first = faults.str();
-        throw damaged_index(
-            opts.index, fmt::format("{}: {}", damaged_table(path, name), first.substr(0, first.find('\n'))),
-            REBUILD_INDEX);
-      }
-      report.notes += Xapian::Database(path).get_doccount();
-    } catch (const Xapian::Error& e) {
-      if (!system_refusal(e).empty()) throw index_failure(opts.index, e, REBUILD_INDEX);
-      throw damaged_index(opts.index, fmt::format("{}: {}", damaged_table(path, name), e.get_description()),
-                          REBUILD_INDEX);
-    }
-    ++report.generations;
-  }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return report;
-}
-
-namespace {
 
 IndexReport run_phases(const IndexOptions& opts) {
   const auto started = std::chrono::steady_clock::now();
@@ -273,5 +215,48 @@ IndexReport run_phases(const IndexOptions& opts) {
 }
 
 }  // namespace
+
+IndexReport run_index(const IndexOptions& given) {
+  IndexOptions opts = given;
+  settle_options(opts);
+  const TerminateWatch watch(opts.index);
+  try {
+    return run_phases(opts);
+  } catch (const Xapian::Error& e) {
+    throw index_failure(opts.index, e, REBUILD_INDEX);
+  }
+}
+
+CheckReport check_index(const IndexOptions& opts) {
+  const auto started = std::chrono::steady_clock::now();
+  if (!std::filesystem::is_directory(opts.index)) throw Error(fmt::format("{}: no index here", opts.index));
+  const IndexStore store(opts.index, opts.wait, false);
+  std::vector<std::string> generations = store.shards();
+  if (generations.empty()) generations.push_back(store.current());
+  CheckReport report;
+  for (const std::string& name : generations) {
+    if (name.empty())
+      throw Error(
+          fmt::format("{}: not an index (its {} names no generation)", opts.index, layout::STUB_FILE));
+    const std::string path = store.path_of(name);
+    std::ostringstream faults;
+    try {
+      if (Xapian::Database::check(path, 0, &faults) > 0) {
+        std::string first = faults.str();
+        throw damaged_index(
+            opts.index, fmt::format("{}: {}", damaged_table(path, name), first.substr(0, first.find('\n'))),
+            REBUILD_INDEX);
+      }
+      report.notes += Xapian::Database(path).get_doccount();
+    } catch (const Xapian::Error& e) {
+      if (!system_refusal(e).empty()) throw index_failure(opts.index, e, REBUILD_INDEX);
+      throw damaged_index(opts.index, fmt::format("{}: {}", damaged_table(path, name), e.get_description()),
+                          REBUILD_INDEX);
+    }
+    ++report.generations;
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
 
 }  // namespace sagasu

@@ -1,7 +1,6 @@
 #include "kind_evidence.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "sagasu/strings.h"
 #include "sagasu/unicode.h"

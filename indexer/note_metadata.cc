@@ -13,21 +13,10 @@ using strings::starts_with;
 using strings::trim;
 
 std::string_view to_string(Origin o) {
-  switch (o) {
-    case Origin::FrontMatter:
-      return "front matter";
-    case Origin::Table:
-      return "table";
-    case Origin::InlineField:
-      return "inline field";
-    case Origin::Path:
-      return "path";
-    case Origin::FileName:
-      return "file name";
-    case Origin::Text:
-      return "text";
-  }
-  return "text";
+  static constexpr std::string_view NAMES[] = {"front matter", "table",     "inline field",
+                                               "path",         "file name", "text"};
+  static_assert(std::size(NAMES) == static_cast<std::size_t>(Origin::Text) + 1);
+  return NAMES[static_cast<std::size_t>(o)];
 }
 
 std::vector<std::string> years_in(std::string_view v) {
@@ -141,23 +130,16 @@ void add_value(NoteMetadata& m, Facet f, const std::string& raw, Origin o, const
   }
 }
 
-Origin origin_of(PropertySource s) {
-  switch (s) {
-    case PropertySource::FrontMatter:
-      return Origin::FrontMatter;
-    case PropertySource::Table:
-      return Origin::Table;
-    case PropertySource::InlineField:
-      return Origin::InlineField;
-  }
-  return Origin::FrontMatter;
-}
+// A property's source is the origin of the same name.
+static_assert(static_cast<int>(PropertySource::FrontMatter) == static_cast<int>(Origin::FrontMatter) &&
+              static_cast<int>(PropertySource::Table) == static_cast<int>(Origin::Table) &&
+              static_cast<int>(PropertySource::InlineField) == static_cast<int>(Origin::InlineField));
 
 // Every property the config maps, kind keys by their rank (entity_type before type).
 void read_properties(const Note& note, const VaultConfig& config, NoteMetadata& m) {
   std::vector<std::pair<int, KindWord>> kinds;
   for (const Property& p : note.properties) {
-    const Origin o = origin_of(p.source);
+    const auto o = static_cast<Origin>(p.source);
     bool used = false;
     for (Facet f : FACETS) {
       const int rank = config.key_rank(f, p.key);

@@ -4,8 +4,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "sagasu/error.h"
 #include "sagasu/regular_file.h"
