@@ -1,16 +1,12 @@
 #include "sagasu/dictionary.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unicode/unistr.h>
 #include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +16,7 @@
 
 #include "sagasu/analyzer.h"
 #include "sagasu/error.h"
+#include "sagasu/generation_file.h"
 #include "sagasu/regular_file.h"
 #include "sagasu/schema.h"
 #include "sagasu/sounds.h"
@@ -178,15 +175,6 @@ Entry parse_line(std::string_view line) {
   return e;
 }
 
-// A whole file; "" when it cannot be read.
-std::string read_file(const std::string& file) {
-  try {
-    return read_regular_file(file, file);
-  } catch (const Error&) {
-    return "";
-  }
-}
-
 // An English gloss's words as the analyzer has them (lower-cased, parted at
 // blanks and hyphens), without running it over every gloss.
 std::vector<std::string> english_words(const std::string& g) {
@@ -198,8 +186,11 @@ std::vector<std::string> english_words(const std::string& g) {
 
 // The file's text, converted from EUC-JP; "" when it cannot be read.
 std::string read_euc_jp(const std::string& file) {
-  const std::string raw = read_file(file);
-  std::string text;
+  std::string raw, text;
+  try {
+    raw = read_regular_file(file, file);
+  } catch (const Error&) {  // "" when it cannot be read
+  }
   if (!raw.empty())
     icu::UnicodeString(raw.data(), static_cast<int32_t>(raw.size()), "EUC-JP").toUTF8String(text);
   return text;
@@ -390,23 +381,10 @@ Dictionary::Dictionary(const std::string& folder, bool parse, const std::string&
   const std::string cache = cache_file(folder, readings);
   // Parsed once, then mapped from the cache (kept here when it cannot be written).
   if (parse && (cache.empty() || !fs::exists(cache))) m_text = parse_into_cache(folder, readings, cache);
-  if (!cache.empty()) {
-    const RegularFile file(cache);
-    if (file && file.size() > 0) {
-      void* map =
-          ::mmap(nullptr, static_cast<std::size_t>(file.size()), PROT_READ, MAP_PRIVATE, file.fd(), 0);
-      if (map != MAP_FAILED) {
-        m_map = map;
-        m_size = static_cast<std::size_t>(file.size());
-        m_text.clear();
-      }
-    }
-  }
+  if (!cache.empty() && (m_map = generation_file::Mapped::open(cache))) m_text.clear();
 }
 
-Dictionary::~Dictionary() {
-  if (m_map) ::munmap(m_map, m_size);
-}
+Dictionary::~Dictionary() = default;
 
 const Dictionary& Dictionary::system() {
   static const Dictionary dictionary(dictionary_folder(), false, reading_folder());
@@ -439,7 +417,8 @@ std::string Dictionary::prepare() {
 }
 
 std::string_view Dictionary::table() const {
-  return m_map ? std::string_view(static_cast<const char*>(m_map), m_size) : std::string_view(m_text);
+  return m_map ? std::string_view(reinterpret_cast<const char*>(m_map->data()), m_map->size())
+               : std::string_view(m_text);
 }
 
 std::vector<std::array<std::string, 2>> Dictionary::lines(std::string_view key) const {

@@ -37,13 +37,7 @@ std::string header(std::string_view magic, Xapian::rev revision) {
 }
 
 bool describes(const std::string& file, std::string_view magic, Xapian::rev revision) {
-  if (revision == 0) return false;
-  const RegularFile in(file);
-  if (!in) return false;
-  unsigned char head[HEADER];
-  const bool ok = ::read(in.fd(), head, sizeof head) == static_cast<ssize_t>(sizeof head);
-  return ok && std::memcmp(head, magic.data(), magic.size()) == 0 &&
-         static_cast<Xapian::rev>(get(head + 8, 8)) == revision;
+  return revision != 0 && Mapped::open(file, magic, revision) != nullptr;
 }
 
 void replace(const std::string& file, std::string_view bytes, bool synced) {

@@ -126,6 +126,17 @@ bool is_label(std::string_view label) {
   return ascii || label.find(' ') == std::string_view::npos;
 }
 
+// Steps over a "[[" or "]]" at s[i] (i at its second bracket after), keeping
+// the depth of wikilinks: true when s[i] is outside every link and no bracket pair.
+bool outside_links(std::string_view s, std::size_t& i, int& depth) {
+  if (s.compare(i, 2, "[[") == 0 || s.compare(i, 2, "]]") == 0) {
+    depth = s[i] == '[' ? depth + 1 : std::max(0, depth - 1);
+    ++i;
+    return false;
+  }
+  return depth == 0;
+}
+
 // Splits a line at the boundaries that a flattened note lost: ` ## Heading`
 // and ` - Label: items`, never inside [[...]].
 std::vector<std::string_view> unflatten(std::string_view line) {
@@ -133,17 +144,7 @@ std::vector<std::string_view> unflatten(std::string_view line) {
   std::size_t start = 0;
   int depth = 0;
   for (std::size_t i = 0; i + 1 < line.size(); ++i) {
-    if (line[i] == '[' && line[i + 1] == '[') {
-      ++depth;
-      ++i;
-      continue;
-    }
-    if (line[i] == ']' && line[i + 1] == ']') {
-      if (depth > 0) --depth;
-      ++i;
-      continue;
-    }
-    if (depth > 0 || line[i] != ' ' || i == 0) continue;
+    if (!outside_links(line, i, depth) || line[i] != ' ' || i == 0) continue;
     std::size_t j = i + 1;
     bool split = false;
     if (line[j] == '#') {
@@ -417,17 +418,7 @@ Relation parse_relation(std::string_view label, std::string_view items) {
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (starts_with(items.substr(i), "[[")) {
-      ++depth;
-      ++i;
-      continue;
-    }
-    if (starts_with(items.substr(i), "]]")) {
-      if (depth > 0) --depth;
-      ++i;
-      continue;
-    }
-    if (depth > 0) continue;
+    if (!outside_links(items, i, depth)) continue;
     std::size_t sep = 0;
     if (items[i] == '/' || items[i] == ',' || items[i] == ';')
       sep = 1;

@@ -4,15 +4,14 @@
 #include <cctype>
 #include <map>
 
+#include "sagasu/strings.h"
 #include "sagasu/substring.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
+using strings::starts_with;
 
 bool is_continuation(unsigned char c) {
   return (c & 0xC0) == 0x80;

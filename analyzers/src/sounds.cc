@@ -280,17 +280,9 @@ Script sound_script(std::string_view word) {
 }
 
 std::string sound_key(std::string_view word) {
-  std::string key;
-  switch (sound_script(word)) {
-    case Script::None:
-      return "";
-    case Script::Katakana:
-      key = consonants(romanise(word));
-      break;
-    case Script::Latin:
-      key = consonants(respell(word));
-      break;
-  }
+  const Script script = sound_script(word);
+  if (script == Script::None) return "";
+  const std::string key = consonants(script == Script::Katakana ? romanise(word) : respell(word));
   return key.size() >= MIN_SOUND_KEY ? key : "";
 }
 

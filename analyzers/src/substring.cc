@@ -60,21 +60,13 @@ bool breaks_run(char32_t c) {
          c == 0xA0 || (c >= 0x2000 && c <= 0x200B);
 }
 
-// Kana folding of already NFKC-folded UTF-8, appended to out.
-void fold_kana(std::string_view s, std::string& out) {
-  for (std::size_t i = 0; i < s.size();) {
-    char32_t c = unicode::next_code_point(s, i);
-    c = unicode::full_size_kana(unicode::katakana_of(c));  // ぁ → ア, ッ → ツ
-    unicode::append_utf8(out, c);
-  }
-}
-
-// fold_kana over a whole string, in place: every change it makes keeps the
-// UTF-8 length (three-byte kana to three-byte kana).
-void fold_kana_in_place(std::string& s) {
+// Kana folding of already NFKC-folded UTF-8 (ぁ → ア, ッ → ツ) from byte from
+// on, in place: every change it makes keeps the UTF-8 length (three-byte kana
+// to three-byte kana).
+void fold_kana_in_place(std::string& s, std::size_t from = 0) {
   // Every kana is three bytes starting with E3 (never a continuation byte):
   // jump from one E3 to the next instead of decoding every character.
-  for (std::size_t at = s.find('\xE3'); at != std::string::npos && at + 2 < s.size();
+  for (std::size_t at = s.find('\xE3', from); at != std::string::npos && at + 2 < s.size();
        at = s.find('\xE3', at + 3)) {
     const auto b1 = static_cast<unsigned char>(s[at + 1]), b2 = static_cast<unsigned char>(s[at + 2]);
     const char32_t c = 0x3000 | ((b1 & 0x3F) << 6) | (b2 & 0x3F);
@@ -103,7 +95,7 @@ void fold_to_kana(char32_t c, KanaStream& stream) {
     if (k != OTHER || out.empty() || out.back() != OTHER)
       out.push_back(k == OTHER ? OTHER : unicode::full_size_kana(k));
   };
-  // A character NFKC_Casefold leaves as it is: kana folded as fold_kana does.
+  // A character NFKC_Casefold leaves as it is: kana folded as fold_kana_in_place does.
   auto folded_kana = [&](char32_t k) {
     if (unicode::is_hiragana(k)) return push(unicode::katakana_of(k));
     if (k == 0x3099 || k == 0x309A) {  // a voicing mark composes with the kana before it (か + ゛ = が)
@@ -194,13 +186,8 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
   if (!with_map) {
     // No map wanted (indexing, verification): one normalisation call over the
     // whole text is many times faster than one per character.
-    const std::string nfkc = unicode::nfkc_casefold(s);
-    if (fold == Fold::Width) {
-      out.text = nfkc;
-      return out;
-    }
-    out.text = nfkc;
-    fold_kana_in_place(out.text);
+    out.text = unicode::nfkc_casefold(s);
+    if (fold == Fold::Full) fold_kana_in_place(out.text);
     return out;
   }
   out.text.reserve(s.size());
@@ -209,9 +196,8 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char lead = static_cast<unsigned char>(s[i]);
     if (lead < 0x80) {  // ASCII: lower case, one byte each
-      if (with_map)
-        out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
-                              static_cast<std::uint32_t>(i + 1)});
+      out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
+                            static_cast<std::uint32_t>(i + 1)});
       out.text +=
           (lead >= 'A' && lead <= 'Z') ? static_cast<char>(lead - 'A' + 'a') : static_cast<char>(lead);
       ++i;
@@ -232,14 +218,10 @@ FoldedText fold_text(std::string_view s, bool with_map, Fold fold) {
     UErrorCode status = U_ZERO_ERROR;
     norm.normalizeUTF8(0, icu::StringPiece(s.data() + i, static_cast<int32_t>(j - i)), sink, nullptr, status);
     if (U_FAILURE(status)) chunk_out.assign(s.substr(i, j - i));
-    if (with_map)
-      out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
-                            static_cast<std::uint32_t>(j)});
-    if (fold == Fold::Full) {
-      fold_kana(chunk_out, out.text);
-    } else {
-      out.text += chunk_out;
-    }
+    out.pieces.push_back({static_cast<std::uint32_t>(out.text.size()), static_cast<std::uint32_t>(i),
+                          static_cast<std::uint32_t>(j)});
+    out.text += chunk_out;
+    if (fold == Fold::Full) fold_kana_in_place(out.text, out.text.size() - chunk_out.size());
     i = j;
   }
   return out;

@@ -253,25 +253,13 @@ bool expand_iteration_marks(std::string_view text, std::string& out) {
 }
 
 char32_t full_size_kana(char32_t c) {
-  switch (c) {
-    case 0x30A1:
-    case 0x30A3:
-    case 0x30A5:
-    case 0x30A7:
-    case 0x30A9:  // ァィゥェォ
-    case 0x30C3:  // ッ
-    case 0x30E3:
-    case 0x30E5:
-    case 0x30E7:  // ャュョ
-    case 0x30EE:  // ヮ
-      return c + 1;
-    case 0x30F5:
-      return 0x30AB;  // ヵ → カ
-    case 0x30F6:
-      return 0x30B1;  // ヶ → ケ
-    default:
-      return c;
-  }
+  // ァィゥェォ (odd from 0x30A1 to 0x30A9), ッ, ャュョ (odd from 0x30E3 to 0x30E7), ヮ: the next one.
+  if ((c >= 0x30A1 && c <= 0x30A9 && c % 2 == 1) || c == 0x30C3 ||
+      (c >= 0x30E3 && c <= 0x30E7 && c % 2 == 1) || c == 0x30EE)
+    return c + 1;
+  if (c == 0x30F5) return 0x30AB;  // ヵ → カ
+  if (c == 0x30F6) return 0x30B1;  // ヶ → ケ
+  return c;
 }
 
 int char_width(char32_t c) {

@@ -16,11 +16,16 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace sagasu {
+
+namespace generation_file {
+class Mapped;
+}
 
 class Analyzer;
 
@@ -72,8 +77,7 @@ class Dictionary {
   /// The values of the lines under key with this flag.
   std::vector<std::string> flagged(std::string_view key, std::string_view flag) const;
   std::string_view table() const;
-  void* m_map = nullptr;
-  std::size_t m_size = 0;
+  std::unique_ptr<generation_file::Mapped> m_map;
   std::string m_text;  // when the cache cannot be written or mapped
 };
 

@@ -329,25 +329,9 @@ inline constexpr std::string_view META_SOUND = "sagasu.sound:";
 /// The first line of a title's synonym entry: the names after it are the page's
 /// aliases (a head; an alias's entry names its titles).
 inline constexpr std::string_view SYNONYM_HEAD = "\x01";
-/// 9: metadata from front matter, tables, inline fields and paths (digests d4), META_CONFIG, COVERAGE.
-/// 10: the targets of links shown under another text are indexed (META "names").
-/// 11: links in Obsidian's path form ([[folder/Page]], [[Page.md]], [[Page^block]])
-///     mean the page; links to attachments name no entity (resolution r4).
-/// 12: FOLDS_TO_ASCII also holds the ASCII characters of words too long to be terms.
-/// 13: front-matter tags only as the parser reads them (no whole-value "#x" or "a b" tags).
-/// 14: the tags a note gives itself are words too (a note tagged fault-tolerance has "fault tolerance").
-/// 15: no substring grams of letters and digits alone in a run a word term shows (the word list finds it;
-///     each of its letters and digits is a one-character gram).
-/// 16: the words of a name written as one (CamelCase, snake_case) as XW parts at its position.
-/// 17: a placeholder title (a PO header's "SOME DESCRIPTIVE TITLE.", "Untitled") is no title; a
-///     title's parts under XN, not S (an equivalent of a word reached a part through S).
-/// 18: the document's text goes on with what the file says unshown (Note::unshown): front-matter
-///     values, link addresses, as words of wdf 0; the file name is a name when a heading titles the note.
-/// 19: iteration marks written out before words and grams are made (こゝろ = こころ, 部分々々 = 部分部分).
-/// 20: the text of a Markdown link to another note weighs nothing (wdf 0).
-/// 21: a sharded index's notes keep their shard number (SHARD).
-/// 22: the characters word terms may not show are HIDDEN terms, no longer a value.
-/// 23: a position left out where punctuation parts two words (Analyzer::analyze): no phrase spans it.
+/// The layout of what the indexer writes (terms, values, metadata): a Sagasu
+/// reading an index of another version rebuilds it. Bumped with every change
+/// of that layout; what each version changed is in git log.
 inline constexpr std::string_view SCHEMA_VERSION = "23";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
