@@ -228,7 +228,6 @@ Xapian::Query CompiledQuery::assemble_with(const Xapian::Query& words, std::stri
 CompiledQuery QueryBuilder::build(const SearchRequest& req) {
   m_loose = req.loose;
   CompiledQuery q;
-  q.loose = m_loose;
   std::vector<QueryNode> text_tops = take_filters(top_level(req), q);
   if (!m_exact) {
     join_terms(text_tops);

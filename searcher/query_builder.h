@@ -125,7 +125,6 @@ struct CompiledQuery {
   MatchTerms match;                                           ///< what to highlight
   bool widenable = false;     ///< an AND of two or more pieces: the zero-hit rescue may OR them
   bool widened = false;       ///< the rescue did
-  bool loose = false;         ///< compound pieces may be apart (SearchRequest::loose): the scattered tier
   bool has_compound = false;  ///< a piece is a compound: a loose match could find more notes
   bool held_back = false;     ///< a piece has equivalents only --loose uses: so could it
 

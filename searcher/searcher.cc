@@ -29,19 +29,9 @@ namespace fs = std::filesystem;
 namespace sagasu {
 
 const char* to_string(Tier tier) {
-  switch (tier) {
-    case Tier::Word:
-      return "word";
-    case Tier::Bridge:
-      return "bridge";
-    case Tier::Scattered:
-      return "scattered";
-    case Tier::Substring:
-      return "substring";
-    case Tier::Variant:
-      return "variant";
-  }
-  return "word";
+  static constexpr const char* NAMES[] = {"word", "bridge", "scattered", "substring", "variant"};
+  static_assert(std::size(NAMES) == static_cast<std::size_t>(Tier::Variant) + 1);
+  return NAMES[static_cast<std::size_t>(tier)];
 }
 
 namespace {
@@ -290,10 +280,6 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   if (p == db.postlist_end(id)) return out;
   const Xapian::docid self = *p;
   // The note's evidence, by kind: what it links or cites, who and what it names.
-  const auto& links = schema::LINK;
-  const auto& cites = schema::CITE;
-  const auto& person = schema::PERSON;
-  const auto& org = schema::ORG;
   // Its own words worth sharing: said at least twice, of two characters or
   // more (four letters for a Latin word: no "is", "run"), in at most a tenth
   // of the notes.
@@ -301,9 +287,10 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   std::set<std::string> repeated;
   for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
     const std::string term = *t;
-    if (strings::starts_with(term, links.prefix) || strings::starts_with(term, cites.prefix))
+    if (strings::starts_with(term, schema::LINK.prefix) || strings::starts_with(term, schema::CITE.prefix))
       linked.push_back(term);
-    else if (strings::starts_with(term, person.prefix) || strings::starts_with(term, org.prefix))
+    else if (strings::starts_with(term, schema::PERSON.prefix) ||
+             strings::starts_with(term, schema::ORG.prefix))
       named.push_back(term);
     else if (schema::is_word_term(term) && t.get_wdf() >= 2 &&
              unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u) &&

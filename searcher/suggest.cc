@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -9,25 +10,6 @@ namespace {
 
 // Words shorter than this (in characters) are not corrected.
 constexpr std::size_t MIN_CORRECTED = 3;
-
-// Edit distance in code points.
-std::size_t edit_distance(const std::u32string& a, const std::u32string& b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-std::u32string to_u32(std::string_view s) {
-  std::u32string out;
-  for (std::size_t i = 0; i < s.size();) out += unicode::next_code_point(s, i);
-  return out;
-}
 
 // The edits a correction of a word of n characters may make: about one in
 // four characters, and none for words too short to tell a typo from another
@@ -39,7 +21,7 @@ std::size_t max_edits(std::size_t n) {
 std::string closest(const Xapian::Database& db, const std::string& w) {
   std::string best;
   if (w.empty() || db.term_exists(w)) return best;  // a known word: nothing to correct
-  const std::u32string target = to_u32(w);
+  const std::u32string target = unicode::code_points(w);
   const std::size_t max_d = max_edits(target.size());
   if (max_d == 0) return best;
   std::size_t first_len = 0;
@@ -49,11 +31,11 @@ std::string closest(const Xapian::Database& db, const std::string& w) {
   Xapian::doccount best_freq = 0;
   for (auto t = db.allterms_begin(first); t != db.allterms_end(first); ++t) {
     const std::string term = *t;
-    const std::u32string cand = to_u32(term);
+    const std::u32string cand = unicode::code_points(term);
     if (cand.size() < MIN_CORRECTED - 1 || cand.size() + max_d < target.size() ||
         cand.size() > target.size() + max_d)
       continue;
-    const std::size_t d = edit_distance(target, cand);
+    const std::size_t d = strings::edit_distance(target, cand);
     if (d > max_d) continue;
     if (d < best_d || (d == best_d && t.get_termfreq() > best_freq)) {
       best = term;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sagasu/error.h"
+#include "sagasu/strings.h"
 #include "sagasu/unicode.h"
 
 namespace sagasu {
@@ -202,25 +203,10 @@ std::string english_core(const std::string& w) {
   return out;
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 std::size_t sound_distance(std::string_view katakana, std::string_view latin) {
-  return edit_distance(romaji_core(romanise(katakana)), english_core(std::string(latin)));
+  return strings::edit_distance(romaji_core(romanise(katakana)), english_core(std::string(latin)));
 }
 
 bool sounds_alike(std::string_view katakana, std::string_view latin) {

@@ -383,12 +383,6 @@ QueryGrams query_grams(std::string_view q) {
 
 namespace {
 
-std::u32string code_points(std::string_view s) {
-  std::u32string out;
-  for (std::size_t i = 0; i < s.size();) out += unicode::next_code_point(s, i);
-  return out;
-}
-
 // The analyzer's words around [begin, end) of text: a window of the line,
 // wide enough for segmentation to see the context, in text's byte offsets.
 std::vector<std::pair<std::size_t, std::size_t>> words_around(Analyzer& analyzer, std::string_view text,
@@ -415,8 +409,8 @@ std::vector<std::pair<std::size_t, std::size_t>> words_around(Analyzer& analyzer
 bool acceptable(Analyzer& analyzer, std::string_view text, std::size_t begin, std::size_t end,
                 const SubstringNeedle& needle) {
   const std::string_view original = text.substr(begin, end - begin);
-  const std::u32string seen = code_points(fold_text(original, false, Fold::Width).text);
-  const std::u32string typed = code_points(needle.width);
+  const std::u32string seen = unicode::code_points(fold_text(original, false, Fold::Width).text);
+  const std::u32string typed = unicode::code_points(needle.width);
   if (seen.size() < typed.size()) return true;  // normalisation merged characters: nothing to compare
   bool variant = false;
   for (std::size_t i = 0; i < typed.size() && !variant; ++i)

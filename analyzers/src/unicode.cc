@@ -52,6 +52,12 @@ void append_utf8(std::string& out, char32_t c) {
   if (!error) out.append(buf, static_cast<std::size_t>(n));
 }
 
+std::u32string code_points(std::string_view s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) out += next_code_point(s, i);
+  return out;
+}
+
 std::size_t length(std::string_view s) {
   std::size_t n = 0;
   for (unsigned char ch : s)

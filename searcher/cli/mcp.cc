@@ -58,8 +58,8 @@ json tool(const char* name, const char* title, const char* description, json inp
           {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}};
 }
 
-// The tools that search and read notes.
-json search_tools() {
+// The tools: search and read notes, follow links, describe the index.
+json tool_list() {
   return json::array(
       {tool("search", "Search the vault",
             "Ranked full-text and faceted search of the vault's notes (Japanese and English). The query "
@@ -105,13 +105,8 @@ json search_tools() {
                           {"facet"}),
             schema_object({{"facet", {{"type", "string"}}},
                            {"values", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
-                          {"facet", "values"}))});
-}
-
-// The tools that follow links and describe the index.
-json link_tools() {
-  return json::array(
-      {tool(
+                          {"facet", "values"})),
+       tool(
            "backlinks", "What links here",
            "The notes that link to a note ([[name]], [[alias]], a citation of a source note), ranked, each "
            "with the lines where it links.",
@@ -150,12 +145,6 @@ json link_tools() {
                           {"locations", {{"type", "array"}, {"items", {{"type", "string"}}}}},
                           {"missing_shards", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
                          {"notes"}))});
-}
-
-json tool_list() {
-  json tools = search_tools();
-  for (json& t : link_tools()) tools.push_back(std::move(t));
-  return tools;
 }
 
 // An argument of a tool call, checked: absent gives `fallback`, a wrong type is an RpcError.

@@ -516,8 +516,9 @@ class JsonLinesPrinter : public Printer {
 };
 
 // A path as a line xargs reads whole: escaped for the terminal, and xargs'
-// blanks and quotes backslash-escaped.
-std::string xargs_line(const std::string& p) {
+// blanks and quotes backslash-escaped; with null, NUL-terminated and raw (xargs -0).
+std::string xargs_line(const std::string& p, bool null = false) {
+  if (null) return p + '\0';  // for xargs -0, not a terminal: the path as it is
   std::string out;
   for (char c : cli::visible(p)) {
     if (c == ' ' || c == '\t' || c == '\'' || c == '"' || c == '\\') out += '\\';
@@ -534,15 +535,7 @@ class PathsPrinter : public Printer {
 
   void result(std::string& out, const SearchRequest&, const SearchResult& res) override {
     const auto cwd = current_folder();
-    for (const Hit& h : res.hits) {
-      const std::string p = shown_path(h, cwd);
-      if (m_null) {  // for xargs -0, not a terminal: the path as it is
-        out += p;
-        out += '\0';
-        continue;
-      }
-      out += xargs_line(p);
-    }
+    for (const Hit& h : res.hits) out += xargs_line(shown_path(h, cwd), m_null);
   }
 
  private:
@@ -636,7 +629,7 @@ std::string backlinks_text(const Backlinks& b, OutputFormat format, bool null_se
   for (const auto& n : b.notes) {
     const std::string p = shown_path(n.note, cwd);
     if (format == OutputFormat::Paths) {
-      out += null_separated ? p + '\0' : xargs_line(p);
+      out += xargs_line(p, null_separated);
       continue;
     }
     for (const auto& l : n.lines)
@@ -663,7 +656,7 @@ std::string related_text(const Related& r, OutputFormat format, bool null_separa
   for (const auto& n : r.notes) {
     const std::string p = shown_path(n.note, cwd);
     if (format == OutputFormat::Paths || format == OutputFormat::Vimgrep) {
-      out += null_separated ? p + '\0' : xargs_line(p);
+      out += xargs_line(p, null_separated);
       continue;
     }
     out += fmt::format("{:2}. {}  [{}]\n    {}\n    {}\n", n.note.rank, cli::visible(n.note.title),

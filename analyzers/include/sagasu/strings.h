@@ -1,6 +1,7 @@
 // Small string helpers shared by every part of Sagasu (joining: fmt::join).
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -57,6 +58,24 @@ inline std::vector<std::string> split_nonempty(std::string_view s, char sep) {
   for (auto& f : split(s, sep))
     if (!f.empty()) out.push_back(std::move(f));
   return out;
+}
+
+/// The edit (Levenshtein) distance of two sequences: of bytes for std::string,
+/// of code points for std::u32string (unicode::code_points).
+template <class S>
+std::size_t edit_distance(const S& a, const S& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
 }
 
 }  // namespace sagasu::strings

@@ -17,6 +17,8 @@ char32_t next_code_point(std::string_view s, std::size_t& i);
 std::size_t char_start(std::string_view s, std::size_t i);
 /// Appends the UTF-8 encoding of c.
 void append_utf8(std::string& out, char32_t c);
+/// The code points of UTF-8 text (U+FFFD for bad bytes).
+std::u32string code_points(std::string_view s);
 /// Number of code points in a valid UTF-8 string.
 std::size_t length(std::string_view s);
 
