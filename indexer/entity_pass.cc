@@ -105,8 +105,6 @@ bool digests_unchanged(const IndexState& state) {
                      [&](std::size_t i) { return state.digest_unchanged(notes[i]); });
 }
 
-void decode_findings(const std::string& json, IndexReport& report);
-
 // The config's lists of people and organizations: their kinds and other spellings.
 void add_name_lists(const VaultConfig& config, EntityResolver& resolver) {
   for (const auto& [name, others] : config.people()) resolver.add_name(name, kinds::PERSON, others);
@@ -118,12 +116,10 @@ void add_name_lists(const VaultConfig& config, EntityResolver& resolver) {
 // rebuilt too, though their files did not change.
 // The resolution before the change is the one the last run stored (the same
 // config, or the index would be rebuilt), else that of the indexed digests.
-// `before` is the stored one when it was read already.
 std::set<std::string> notes_to_refresh(const EntityResolver& now, const IndexState& state, ShardSet& shards,
-                                       const VaultConfig& config, const std::string& old_overrides,
-                                       std::optional<EntityResolver> before) {
+                                       const VaultConfig& config, const std::string& old_overrides) {
   std::string hash;
-  if (!before) before = stored_resolution(shards, hash);
+  std::optional<EntityResolver> before = stored_resolution(shards, hash);
   if (!before) {
     before.emplace(config.kinds());
     add_name_lists(config, *before);
@@ -237,7 +233,7 @@ EntityPass::EntityPass(const IndexState& state, ShardSet& shards, const IndexOpt
   }
   resolve(state, shards, opts, config, report);
   if (!shards.fresh() && m_any_change)
-    m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides, std::nullopt);
+    m_refresh = notes_to_refresh(m_resolver, state, shards, config, old_overrides);
 }
 
 // Pass 1 over every note's digest in path order, then the override file.

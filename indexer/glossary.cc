@@ -48,16 +48,11 @@ std::vector<std::string> words_of(std::string_view phrase) {
 // An acronym: two to six capitals, an optional plural s ("SDCs").
 bool is_acronym(std::string_view s) {
   if (!s.empty() && s.back() == 's') s.remove_suffix(1);
-  if (s.size() < 2 || s.size() > MAX_ACRONYM) return false;
-  for (char c : s)
-    if (!is_upper(c)) return false;
-  return true;
+  return s.size() >= 2 && s.size() <= MAX_ACRONYM && std::all_of(s.begin(), s.end(), is_upper);
 }
 
 bool has_latin(std::string_view s) {
-  for (char c : s)
-    if (is_letter(c)) return true;
-  return false;
+  return std::any_of(s.begin(), s.end(), is_letter);
 }
 
 // Roman numerals look like acronyms: 塩化スズ(II), 第IV章.
@@ -295,11 +290,7 @@ bool is_latin_name(std::string_view s) {
 }
 
 bool has_japanese(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const char32_t c = unicode::next_code_point(s, i);
-    if (is_japanese(c) || unicode::is_hiragana(c)) return true;
-  }
-  return false;
+  return unicode::any_of(s, [](char32_t c) { return is_japanese(c) || unicode::is_hiragana(c); });
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "parallel_for.h"
 #include "sagasu/error.h"
 #include "sagasu/regular_file.h"
+#include "sagasu/strings.h"
 
 namespace fs = std::filesystem;
 
@@ -25,14 +26,10 @@ bool hidden_name(std::string_view name) {
 }
 
 bool wanted_file_name(std::string_view name, const std::vector<std::string>& exts) {
-  for (const auto& e : exts) {
-    if (e == "*") return true;
-    // name ends in "." + e (and is more than that)
-    if (name.size() > e.size() + 1 && name.compare(name.size() - e.size(), e.size(), e) == 0 &&
-        name[name.size() - e.size() - 1] == '.')
-      return true;
-  }
-  return false;
+  // "*", or name ends in "." + e (and is more than that)
+  return std::any_of(exts.begin(), exts.end(), [&](const std::string& e) {
+    return e == "*" || (name.size() > e.size() + 1 && strings::ends_with(name, "." + e));
+  });
 }
 
 namespace {
@@ -168,11 +165,7 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report) {
         report.skipped.push_back({rel, "symbolic link to a file outside the vault, not followed"});
         continue;
       }
-      VaultFile f;
-      f.path = std::move(rel);
-      f.size = e.size;
-      f.mtime_ns = e.mtime_ns;
-      scan.files.push_back(std::move(f));
+      scan.files.push_back({std::move(rel), e.size, e.mtime_ns});
     }
   }
   std::sort(scan.files.begin(), scan.files.end(),

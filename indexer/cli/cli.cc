@@ -233,10 +233,8 @@ class ProgressBar {
     std::lock_guard<std::mutex> lock(m_mutex);
     const auto now = std::chrono::steady_clock::now();
     // The index phase goes on after a shard's merge (a sharded fresh build): its clock too.
-    auto [it, fresh] = m_started.try_emplace(std::string(name), now);
-    m_phase = it->first;
+    m_phase = m_started.try_emplace(std::string(name), now).first->first;
     m_done = m_total = 0;
-    (void)fresh;
     draw(now);
   }
   void operator()(std::size_t done, std::size_t total) {
