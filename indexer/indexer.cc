@@ -185,6 +185,10 @@ IndexReport run_phases(const IndexOptions& opts) {
       whole.add(tallies[k]);
     }
     whole.fill(report);
+    // The dictionaries are read (parsed and cached the first time) at index
+    // time, so a search finds them ready: on every run, as a new cache (the
+    // dictionaries updated, or another Sagasu) must not wait for a note to change.
+    report.dictionary_problem = Dictionary::prepare();
     const std::string settings = encode_settings(opts);
     const bool nothing_written = !shards.fresh() && !writer.wrote() && !entities.any_change() &&
                                  entities.reused() && shards.metadata(schema::META_SETTINGS) == settings;
@@ -200,9 +204,6 @@ IndexReport run_phases(const IndexOptions& opts) {
         tables.sounds = vault_sounds(shards.databases());
       else if (writer.wrote())
         tables.sound_changes = sound_changes(writer.changes().words, shards);
-      // The dictionaries are read (parsed and cached the first time) at index
-      // time, so a search finds them ready.
-      if (shards.fresh() || writer.wrote()) report.dictionary_problem = Dictionary::prepare();
       write_metadata(shards, scan.root.string(), metadata, tables);
       for (std::size_t k = 0; k < shards.size(); ++k) tallies[k].store(shards.db(k));
       entities.stamp(shards);

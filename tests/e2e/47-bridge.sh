@@ -35,6 +35,12 @@ N() { hits env SAGASU_EDICT= "$SEARCHER" --index "$idx" --json --snippets 0 "$@"
 expect "no dictionary: the vault's glossary still bridges" test "$(N observability | tail -1)" = "total 2"
 expect "no dictionary: no dictionary bridge" test "$(N 強化学習 | tail -1)" = "$(N --no-bridge 強化学習 | tail -1)"
 expect "with the dictionary: a dictionary bridge" test "$(J 強化学習 | tail -1)" != "$(N 強化学習 | tail -1)"
+# A run that changes no note still makes the dictionaries' cache when it is
+# gone (the dictionaries updated, another Sagasu's cache): searches keep them.
+rm -rf "$WORK/cache"
+"$INDEXER" --vault "$VAULT" --index "$idx" >/dev/null 2>&1
+expect "a run that changes nothing makes the dictionaries' cache again" \
+  test "$(J 強化学習 | tail -1)" != "$(N 強化学習 | tail -1)"
 # A dictionary that is there but cannot be used says so, naming the file;
 # the run indexes everything and the vault's glossary still bridges.
 bad="$WORK/bad-dict"
