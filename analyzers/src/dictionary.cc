@@ -29,7 +29,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 9;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 10;  // raise when parse_dictionaries keeps other pairs
 // The keys of a reading's lines (a reading's written forms) and of a string
 // of kanji's (the words written with them and kana), apart from words' keys.
 constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
@@ -66,14 +66,20 @@ bool is_letter(char c) {
 }
 
 // A headword written in kanji or katakana, two characters or more (a kana
-// reading alone names too many things).
-bool is_headword(std::string_view w) {
+// reading alone names too many things); with_okurigana, one begun with a
+// kanji and written with hiragana too (呼び出し, 戻り値) instead.
+bool is_headword(std::string_view w, bool with_okurigana = false) {
   if (unicode::length(w) < 2) return false;
+  bool hiragana = false;
   for (std::size_t i = 0; i < w.size();) {
+    const bool first = i == 0;
     const char32_t c = unicode::next_code_point(w, i);
-    if (!unicode::is_katakana(c) && !unicode::is_han(c) && c != U'・') return false;
+    if (unicode::is_hiragana(c) && !first)
+      hiragana = true;
+    else if (!unicode::is_katakana(c) && !unicode::is_han(c) && c != U'・')
+      return false;
   }
-  return true;
+  return hiragana == with_okurigana;
 }
 
 // An English gloss a bridge can be: letters, blanks, hyphens and
@@ -117,8 +123,13 @@ std::string borrowed_word(const std::string& headword, const std::string& gloss)
 
 struct Entry {
   std::vector<std::string> headwords;
-  std::vector<std::string> readings;  // in kana: "きょうかがくしゅう"
-  std::vector<std::string> glosses;  // the first sense's, and those marked (comp)
+  // Nouns written with okurigana (戻り値, 隠しファイル), paired with the
+  // computing senses' glosses only: their other senses are mostly everyday
+  // words' (呼び出し: summons, 組み込み: cut-in), wrong in a vault two times in five.
+  std::vector<std::string> nouns_with_okurigana;
+  std::vector<std::string> readings;   // in kana: "きょうかがくしゅう"
+  std::vector<std::string> glosses;    // the first sense's, and those marked (comp)
+  std::vector<std::string> computing;  // those marked (comp)
   bool person = false;               // ENAMDICT: a surname or a given name
 };
 
@@ -139,10 +150,15 @@ Entry parse_line(std::string_view line) {
   }
   for (std::string w : strings::split(head, ';')) {
     if (const std::size_t tag = w.find('('); tag != std::string::npos) w.resize(tag);  // 強化学習(P)
-    if (is_headword(w)) e.headwords.push_back(std::move(w));
+    if (is_headword(w))
+      e.headwords.push_back(std::move(w));
+    else if (is_headword(w, true))
+      e.nouns_with_okurigana.push_back(std::move(w));
   }
-  if (e.headwords.empty()) return e;
+  if (e.headwords.empty() && e.nouns_with_okurigana.empty()) return e;
   int sense = 1;
+  bool noun = false;  // the first sense is a noun's (not a verb's: 書く, to write)
+  bool first = true;
   for (std::string_view field : strings::split(line.substr(slash + 2), '/')) {
     field = strings::trim(field);
     if (field.empty() || strings::starts_with(field, "EntL") || field == "(P)") continue;
@@ -156,10 +172,12 @@ Entry parse_line(std::string_view line) {
         sense = std::atoi(std::string(tag).c_str());
       for (const auto& t : strings::split(std::string(tag), ',')) {
         if (t == "comp") comp = true;
+        if (first && (t == "n" || t == "adj-no" || t == "adj-f")) noun = true;
         if (t == "s" || t == "g" || t == "m" || t == "f") e.person = true;
       }
       field = strings::trim(field.substr(close + 1));
     }
+    first = false;
     // Notes after the gloss: "normalization (e.g. in floating-point …)",
     // "parallel (electronics, computing, etc.)" (a computing sense, as (comp)
     // says), "queer (homosexual) (eng:)".
@@ -170,8 +188,12 @@ Entry parse_line(std::string_view line) {
       field = strings::trim(field.substr(0, open));
     }
     if (sense != 1 && !comp) continue;
-    if (std::string g = english_gloss(field); !g.empty()) e.glosses.push_back(std::move(g));
+    if (std::string g = english_gloss(field); !g.empty()) {
+      if (comp) e.computing.push_back(g);
+      e.glosses.push_back(std::move(g));
+    }
   }
+  if (!noun) e.nouns_with_okurigana.clear();
   return e;
 }
 
@@ -265,19 +287,22 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
   ReadingLines readings(analyzer, lines);
   add_readings(reading_folder, readings);
   const std::string words_text = folder.empty() ? "" : read_euc_jp(folder + "/edict");
+  // A headword and its glosses, as lines both ways.
+  auto emit_pairs = [&](const std::string& h, const std::vector<std::string>& glosses, char flag) {
+    const std::string key = analyzer.key(h);
+    for (const auto& gloss : glosses) {
+      const std::string g = borrowed_word(h, gloss);
+      std::string gkey;
+      for (const auto& w : english_words(g)) gkey += (gkey.empty() ? "" : " ") + w;
+      if (key.empty() || gkey.empty() || key == gkey) continue;
+      lines.push_back(fmt::format("{}\t{}\t{}\n", key, g, flag));
+      lines.push_back(fmt::format("{}\t{}\t{}\n", gkey, h, flag));
+    }
+  };
   auto emit = [&](const Entry& e, bool names) {
     const char flag = names ? 'n' : 'w';
-    for (const auto& h : e.headwords) {
-      const std::string key = analyzer.key(h);
-      for (const auto& gloss : e.glosses) {
-        const std::string g = borrowed_word(h, gloss);
-        std::string gkey;
-        for (const auto& w : english_words(g)) gkey += (gkey.empty() ? "" : " ") + w;
-        if (key.empty() || gkey.empty() || key == gkey) continue;
-        lines.push_back(fmt::format("{}\t{}\t{}\n", key, g, flag));
-        lines.push_back(fmt::format("{}\t{}\t{}\n", gkey, h, flag));
-      }
-    }
+    for (const auto& h : e.headwords) emit_pairs(h, e.glosses, flag);
+    for (const auto& h : e.nouns_with_okurigana) emit_pairs(h, e.computing, flag);
   };
   std::unordered_set<std::string> english, headwords;
   for (std::string_view line : strings::split(words_text, '\n')) {
@@ -285,7 +310,7 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
     // EDICT's readings too (文字列: もじれつ), each of every headword of the entry.
     for (const auto& h : e.headwords)
       for (const auto& r : e.readings) readings.add(h, r, "");
-    if (e.headwords.empty() || e.glosses.empty()) continue;
+    if ((e.headwords.empty() && e.nouns_with_okurigana.empty()) || e.glosses.empty()) continue;
     for (const auto& g : e.glosses) english.insert(g);
     headwords.insert(e.headwords.begin(), e.headwords.end());
     emit(e, false);

@@ -239,6 +239,34 @@ TEST_CASE("Dictionary: a gloss without its notes, a loanword without its qualifi
   CHECK(equivalents("ブルーリボン") == V{"blue ribbon"});
 }
 
+TEST_CASE("Dictionary: a noun written with okurigana by its computing senses only", "[dictionary]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "戻り値 [もどりち] /(n) (comp) return value/returned value/\n"
+               "割り当て [わりあて] /(n) (1) allotment/assignment/(n) (2) (comp) allocation/(P)/\n"
+               "呼び出し [よびだし] /(n,vs) (1) call/summons/(n) (2) (sumo) usher/(P)/\n"
+               "読み込む [よみこむ] /(v5m,vt) (1) to read deeply/(v5m,vt) (2) (comp) to load/\n"
+               "お知らせ [おしらせ] /(n) (comp) notice/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  Analyzer analyzer;
+  const Dictionary d(dicts.path.string());
+  const auto has = [&](const std::string& text, const std::string& equivalent) {
+    for (const auto& e : d.of(analyzer.key(text)))
+      if (e.equivalent == equivalent) return true;
+    return false;
+  };
+  CHECK(has("戻り値", "return value"));
+  CHECK(has("return value", "戻り値"));
+  CHECK(has("割り当て", "allocation"));
+  CHECK(has("allocation", "割り当て"));
+  CHECK_FALSE(has("割り当て", "allotment"));  // an everyday sense, even the first
+  CHECK_FALSE(has("assignment", "割り当て"));
+  CHECK_FALSE(has("呼び出し", "call"));  // no computing sense: summons, a sumo usher
+  CHECK_FALSE(has("call", "呼び出し"));
+  CHECK_FALSE(has("load", "読み込む"));    // a verb: its forms are other words
+  CHECK_FALSE(has("notice", "お知らせ"));  // begun with kana: no headword
+}
+
 TEST_CASE("Bridge tier: a word finds the notes that say it in the other language, below those that say it",
           "[bridge]") {
   const test::TestIndex index({{"ja.md", "強化学習 (Reinforcement Learning) の 研究。\n"},

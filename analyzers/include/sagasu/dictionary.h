@@ -2,7 +2,9 @@
 // edict and enamdict packages, /usr/share/edict, EUC-JP; CC BY-SA, read from
 // the system, never copied into the repository). Each Japanese headword
 // written in kanji or katakana is paired with the English glosses of its
-// first sense and of its computing senses, both ways; ENAMDICT adds persons' names (黒橋 ↔ Kurohashi)
+// first sense and of its computing senses, both ways, and a noun written with
+// okurigana (戻り値, 割り当て) with those of its computing senses only;
+// ENAMDICT adds persons' names (黒橋 ↔ Kurohashi)
 // that are neither English words nor Japanese words. Parsed once into a
 // sorted lookup table cached below $XDG_CACHE_HOME or ~/.cache
 // (sagasu/dictionary-HASH, for these files and this analyzer) and memory-
