@@ -29,7 +29,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 10;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 12;  // raise when parse_dictionaries keeps other pairs
 // The keys of a reading's lines (a reading's written forms) and of a string
 // of kanji's (the words written with them and kana), apart from words' keys.
 constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
@@ -129,7 +129,8 @@ struct Entry {
   std::vector<std::string> nouns_with_okurigana;
   std::vector<std::string> readings;   // in kana: "きょうかがくしゅう"
   std::vector<std::string> glosses;    // the first sense's, and those marked (comp)
-  std::vector<std::string> computing;  // those marked (comp)
+  std::vector<std::string> computing;  // those of senses marked (comp)
+  std::string first_gloss;             // the first sense's first
   bool person = false;               // ENAMDICT: a surname or a given name
 };
 
@@ -159,25 +160,30 @@ Entry parse_line(std::string_view line) {
   int sense = 1;
   bool noun = false;  // the first sense is a noun's (not a verb's: 書く, to write)
   bool first = true;
+  bool glossed = false;          // a gloss of the first sense read
+  bool computing_sense = false;  // the sense read is marked (comp)
   for (std::string_view field : strings::split(line.substr(slash + 2), '/')) {
     field = strings::trim(field);
     if (field.empty() || strings::starts_with(field, "EntL") || field == "(P)") continue;
-    bool comp = false;
-    // Leading tags: (n,vs) (2) (comp) {comp} …
+    // Leading tags: (n,vs) (2) (comp) {comp} …; a sense's tags stand for
+    // each of its glosses ("(n) (comp) TFT/Thin Film Transistor").
     while (!field.empty() && (field.front() == '(' || field.front() == '{')) {
       const std::size_t close = field.find(field.front() == '(' ? ')' : '}');
       if (close == std::string_view::npos) break;
       const std::string_view tag = field.substr(1, close - 1);
-      if (!tag.empty() && tag.find_first_not_of("0123456789") == std::string_view::npos)
+      if (!tag.empty() && tag.find_first_not_of("0123456789") == std::string_view::npos) {
         sense = std::atoi(std::string(tag).c_str());
+        computing_sense = false;
+      }
       for (const auto& t : strings::split(std::string(tag), ',')) {
-        if (t == "comp") comp = true;
+        if (t == "comp") computing_sense = true;
         if (first && (t == "n" || t == "adj-no" || t == "adj-f")) noun = true;
         if (t == "s" || t == "g" || t == "m" || t == "f") e.person = true;
       }
       field = strings::trim(field.substr(close + 1));
     }
     first = false;
+    bool comp = computing_sense;
     // Notes after the gloss: "normalization (e.g. in floating-point …)",
     // "parallel (electronics, computing, etc.)" (a computing sense, as (comp)
     // says), "queer (homosexual) (eng:)".
@@ -188,7 +194,10 @@ Entry parse_line(std::string_view line) {
       field = strings::trim(field.substr(0, open));
     }
     if (sense != 1 && !comp) continue;
-    if (std::string g = english_gloss(field); !g.empty()) {
+    std::string g = english_gloss(field);
+    if (sense == 1 && !glossed) e.first_gloss = g;
+    glossed = true;
+    if (!g.empty()) {
       if (comp) e.computing.push_back(g);
       e.glosses.push_back(std::move(g));
     }
@@ -287,22 +296,25 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
   ReadingLines readings(analyzer, lines);
   add_readings(reading_folder, readings);
   const std::string words_text = folder.empty() ? "" : read_euc_jp(folder + "/edict");
-  // A headword and its glosses, as lines both ways.
-  auto emit_pairs = [&](const std::string& h, const std::vector<std::string>& glosses, char flag) {
+  // A headword and its glosses, as lines both ways: a name's (n), the
+  // first sense's first gloss or a computing sense's (w), another (v).
+  auto emit_pairs = [&](const Entry& e, bool names, const std::string& h,
+                        const std::vector<std::string>& glosses) {
     const std::string key = analyzer.key(h);
     for (const auto& gloss : glosses) {
       const std::string g = borrowed_word(h, gloss);
       std::string gkey;
       for (const auto& w : english_words(g)) gkey += (gkey.empty() ? "" : " ") + w;
       if (key.empty() || gkey.empty() || key == gkey) continue;
+      const bool main = gloss == e.first_gloss || std::count(e.computing.begin(), e.computing.end(), gloss);
+      const char flag = names ? 'n' : main ? 'w' : 'v';
       lines.push_back(fmt::format("{}\t{}\t{}\n", key, g, flag));
       lines.push_back(fmt::format("{}\t{}\t{}\n", gkey, h, flag));
     }
   };
   auto emit = [&](const Entry& e, bool names) {
-    const char flag = names ? 'n' : 'w';
-    for (const auto& h : e.headwords) emit_pairs(h, e.glosses, flag);
-    for (const auto& h : e.nouns_with_okurigana) emit_pairs(h, e.computing, flag);
+    for (const auto& h : e.headwords) emit_pairs(e, names, h, e.glosses);
+    for (const auto& h : e.nouns_with_okurigana) emit_pairs(e, names, h, e.computing);
   };
   std::unordered_set<std::string> english, headwords;
   for (std::string_view line : strings::split(words_text, '\n')) {
@@ -483,8 +495,18 @@ std::vector<std::array<std::string, 2>> Dictionary::lines(std::string_view key) 
 
 std::vector<DictionaryEntry> Dictionary::of(std::string_view key) const {
   std::vector<DictionaryEntry> out;
-  for (auto& [value, flag] : lines(key))
-    if (flag == "w" || flag == "n") out.push_back({std::move(value), flag == "n"});
+  for (auto& line : lines(key)) {
+    std::string& value = line[0];
+    const std::string& flag = line[1];
+    if (flag != "w" && flag != "v" && flag != "n") continue;
+    // A pair of two headwords' senses (v and w lines) is main when one says so.
+    const auto same =
+        std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.equivalent == value; });
+    if (same != out.end() && !same->name && flag != "n")
+      same->main = same->main || flag == "w";
+    else
+      out.push_back({std::move(value), flag == "n", flag != "v"});
+  }
   return out;
 }
 

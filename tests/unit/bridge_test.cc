@@ -243,6 +243,7 @@ TEST_CASE("Dictionary: a noun written with okurigana by its computing senses onl
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict",
                "戻り値 [もどりち] /(n) (comp) return value/returned value/\n"
+               "読み込み [よみこみ] /(n,vs) (comp) reading/loading/\n"
                "割り当て [わりあて] /(n) (1) allotment/assignment/(n) (2) (comp) allocation/(P)/\n"
                "呼び出し [よびだし] /(n,vs) (1) call/summons/(n) (2) (sumo) usher/(P)/\n"
                "読み込む [よみこむ] /(v5m,vt) (1) to read deeply/(v5m,vt) (2) (comp) to load/\n"
@@ -257,8 +258,10 @@ TEST_CASE("Dictionary: a noun written with okurigana by its computing senses onl
   };
   CHECK(has("戻り値", "return value"));
   CHECK(has("return value", "戻り値"));
+  CHECK(d.of(analyzer.key("戻り値")).at(1).main);  // every word of a computing sense is main
   CHECK(has("割り当て", "allocation"));
   CHECK(has("allocation", "割り当て"));
+  CHECK(has("読み込み", "loading"));          // a sense's tag stands for each of its glosses
   CHECK_FALSE(has("割り当て", "allotment"));  // an everyday sense, even the first
   CHECK_FALSE(has("assignment", "割り当て"));
   CHECK_FALSE(has("呼び出し", "call"));  // no computing sense: summons, a sumo usher
@@ -653,6 +656,43 @@ TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise
        Bridges(db, analyzer, dictionary).of("標準ライブラリ", analyzer.words("標準ライブラリ")))
     loose[b.equivalent] = b.loose;
   CHECK(loose == std::map<std::string, bool>{{"std", true}, {"standard library", false}});
+}
+
+TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the vault uses it clearly",
+          "[bridge]") {
+  // 60 notes: 標準 beside standard (its first word) in 3; beside norm (its
+  // third) in 1 of the 8 saying norm (3.25 times the others' rate); 軌道
+  // beside trajectory (its second, after orbit) in 4 of the 10 saying it.
+  std::map<std::string, std::string> notes;
+  notes["a0.md"] = "標準 の 設定: the standard setting, a norm.\n";
+  for (int i = 1; i < 3; ++i) notes[fmt::format("a{}.md", i)] = "標準 の 設定: the standard setting.\n";
+  for (int i = 0; i < 7; ++i) notes[fmt::format("n{}.md", i)] = "The vector norm.\n";
+  for (int i = 0; i < 4; ++i) notes[fmt::format("t{}.md", i)] = "軌道 を 計画 する: trajectory planning.\n";
+  notes["t4.md"] = "軌道 の 話。\n";
+  for (int i = 0; i < 6; ++i) notes[fmt::format("u{}.md", i)] = "A trajectory planner.\n";
+  for (int i = 0; i < 39; ++i) notes[fmt::format("z{}.md", i)] = "関係のない メモ。\n";
+  const test::TestIndex index(notes);
+  test::TempDir dicts;
+  write_euc_jp(
+      dicts.path / "edict",
+      "標準 [ひょうじゅん] /(n) standard/level/norm/(P)/\n軌道 [きどう] /(n) orbit/trajectory/(P)/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  const auto loose = [&](const std::string& word) {
+    std::map<std::string, bool> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
+      out[b.equivalent] = b.loose;
+    return out;
+  };
+  // A note saying both, a few times more often than chance: a match for the
+  // first word, not for a further one.
+  CHECK(loose("標準") == std::map<std::string, bool>{{"standard", false}, {"norm", true}});
+  CHECK(loose("norm") == std::map<std::string, bool>{{"標準", true}});
+  // Four notes saying both, 20 times the others' rate: the vault's sense.
+  CHECK(loose("軌道") == std::map<std::string, bool>{{"trajectory", false}});
+  CHECK(loose("trajectory") == std::map<std::string, bool>{{"軌道", false}});
 }
 
 TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lacks the word", "[bridge]") {

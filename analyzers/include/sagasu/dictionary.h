@@ -42,6 +42,9 @@ std::string reading_folder();
 struct DictionaryEntry {
   std::string equivalent;  ///< as the dictionary writes it: "fault-tolerance", "耐障害性"
   bool name = false;       ///< a person's name (ENAMDICT)
+  /// The headword's first sense's first gloss or a computing sense's, not
+  /// another word of its first sense (標準: "standard", not "norm").
+  bool main = true;
 };
 
 class Dictionary {

@@ -77,6 +77,9 @@ struct Bridge {
   /// (Bridges::of), or a definition: it ranks and counts only with --loose.
   bool loose = false;
   std::size_t stating = 0;  ///< stated by notes: how many; reading: the notes using it
+  /// A dictionary's word further in its sense than the first (標準: norm,
+  /// after standard): another sense often; it counts only where the vault uses it clearly.
+  bool further = false;
   bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
 };
 
