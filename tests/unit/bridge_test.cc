@@ -43,6 +43,18 @@ void write_euc_jp(const std::filesystem::path& file, const std::string& utf8) {
   std::ofstream(file, std::ios::binary) << bytes;
 }
 
+// The equivalents a dictionary gives a word, in table order.
+std::vector<std::string> equivalents_of(const Dictionary& d, const std::string& word) {
+  std::vector<std::string> out;
+  for (const auto& e : d.of(Analyzer().key(word))) out.push_back(e.equivalent);
+  return out;
+}
+
+bool pairs(const Dictionary& d, const std::string& word, const std::string& equivalent) {
+  const std::vector<std::string> all = equivalents_of(d, word);
+  return std::find(all.begin(), all.end(), equivalent) != all.end();
+}
+
 // Sets an environment variable for one test.
 struct Env {
   std::string name;
@@ -180,11 +192,7 @@ TEST_CASE("Dictionary: a word's equivalents, parsed once and cached", "[dictiona
   // A search only maps what an index run cached: it never spends seconds parsing.
   CHECK(Dictionary(dicts.path.string(), false).empty());
   Analyzer analyzer;
-  auto has = [&](const Dictionary& d, const std::string& text, const std::string& equivalent) {
-    for (const auto& e : d.of(analyzer.key(text)))
-      if (e.equivalent == equivalent) return true;
-    return false;
-  };
+  const auto has = pairs;
   const Dictionary d(dicts.path.string());
   CHECK(has(d, "耐障害性", "fault-tolerance"));
   CHECK(has(d, "fault tolerance", "耐障害性"));  // "fault-tolerance" is the words fault tolerance
@@ -223,13 +231,8 @@ TEST_CASE("Dictionary: a gloss without its notes, a loanword without its qualifi
                "タイワンリス /(n) taiwanese squirrel/\n"
                "ブルーリボン /(n) blue ribbon/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
-  Analyzer analyzer;
   const Dictionary d(dicts.path.string());
-  const auto equivalents = [&](const std::string& word) {
-    std::vector<std::string> out;
-    for (const auto& e : d.of(analyzer.key(word))) out.push_back(e.equivalent);
-    return out;
-  };
+  const auto equivalents = [&](const std::string& word) { return equivalents_of(d, word); };
   using V = std::vector<std::string>;
   CHECK(equivalents("クィア") == V{"queer"});             // both notes after the gloss dropped
   CHECK(equivalents("トランジスタ") == V{"transistor"});  // the word it was borrowed from
@@ -249,16 +252,13 @@ TEST_CASE("Dictionary: a noun written with okurigana by its computing senses onl
                "読み込む [よみこむ] /(v5m,vt) (1) to read deeply/(v5m,vt) (2) (comp) to load/\n"
                "お知らせ [おしらせ] /(n) (comp) notice/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
-  Analyzer analyzer;
   const Dictionary d(dicts.path.string());
-  const auto has = [&](const std::string& text, const std::string& equivalent) {
-    for (const auto& e : d.of(analyzer.key(text)))
-      if (e.equivalent == equivalent) return true;
-    return false;
+  const auto has = [&](const std::string& word, const std::string& equivalent) {
+    return pairs(d, word, equivalent);
   };
   CHECK(has("戻り値", "return value"));
   CHECK(has("return value", "戻り値"));
-  CHECK(d.of(analyzer.key("戻り値")).at(1).main);  // every word of a computing sense is main
+  CHECK(d.of(Analyzer().key("戻り値")).at(1).main);  // every word of a computing sense is main
   CHECK(has("割り当て", "allocation"));
   CHECK(has("allocation", "割り当て"));
   CHECK(has("読み込み", "loading"));          // a sense's tag stands for each of its glosses
