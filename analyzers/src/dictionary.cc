@@ -13,6 +13,7 @@
 #include <fstream>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "sagasu/analyzer.h"
 #include "sagasu/error.h"
@@ -159,8 +160,7 @@ Entry parse_line(std::string_view line) {
   if (e.headwords.empty() && e.nouns_with_okurigana.empty()) return e;
   int sense = 1;
   bool noun = false;  // the first sense is a noun's (not a verb's: 書く, to write)
-  bool first = true;
-  bool glossed = false;          // a gloss of the first sense read
+  bool first = true;  // the first field: the part of speech, the first gloss
   bool computing_sense = false;  // the sense read is marked (comp)
   for (std::string_view field : strings::split(line.substr(slash + 2), '/')) {
     field = strings::trim(field);
@@ -182,7 +182,7 @@ Entry parse_line(std::string_view line) {
       }
       field = strings::trim(field.substr(close + 1));
     }
-    first = false;
+    const bool first_field = std::exchange(first, false);
     bool comp = computing_sense;
     // Notes after the gloss: "normalization (e.g. in floating-point …)",
     // "parallel (electronics, computing, etc.)" (a computing sense, as (comp)
@@ -195,8 +195,7 @@ Entry parse_line(std::string_view line) {
     }
     if (sense != 1 && !comp) continue;
     std::string g = english_gloss(field);
-    if (sense == 1 && !glossed) e.first_gloss = g;
-    glossed = true;
+    if (first_field) e.first_gloss = g;
     if (!g.empty()) {
       if (comp) e.computing.push_back(g);
       e.glosses.push_back(std::move(g));
