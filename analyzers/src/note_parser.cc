@@ -206,8 +206,8 @@ class LineRenderer {
     if (!m_out.empty() && m_out.back() != '\n') m_out += '\n';
     m_line_start = m_out.size();
     while (m_i < m_line.size()) {
-      if (blank() || code_span() || wikilink() || comment() || emphasis() || markdown_link() || hashtag() ||
-          no_break_space())
+      if (blank() || code_span() || wikilink() || comment() || html_tag() || emphasis() || markdown_link() ||
+          hashtag() || no_break_space())
         continue;
       copy_character();
     }
@@ -264,6 +264,67 @@ class LineRenderer {
     const auto end = m_line.find("-->", m_i + 4);
     add_unshown(m_note, m_line.substr(m_i + 4, end == std::string_view::npos ? end : end - m_i - 4));
     m_i = end == std::string_view::npos ? m_line.size() : end + 3;
+    return true;
+  }
+
+  // An HTML tag with attributes (CommonMark's open tag: <iframe src="…"
+  // allow="autoplay; gyroscope" allowfullscreen>) and a closing tag: not
+  // shown, but found. A video embed's attribute words are no topic of the
+  // note (they made every note embedding a video related to every other).
+  // Vec<T>, <b>, <https://…> have no attributes and stay text.
+  bool html_tag() {
+    const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto is_blank = [](char c) { return c == ' ' || c == '\t'; };
+    const std::string_view s = rest();
+    if (s.size() < 4 || s[0] != '<') return false;
+    if (s[1] == '/') {  // a closing tag, </iframe>
+      std::size_t i = 2;
+      while (i < s.size() && (is_letter(s[i]) || (i > 2 && (is_digit(s[i]) || s[i] == '-')))) ++i;
+      const std::size_t name_end = i;
+      while (i < s.size() && is_blank(s[i])) ++i;
+      if (name_end == 2 || i >= s.size() || s[i] != '>') return false;
+      add_unshown(m_note, s.substr(2, name_end - 2));
+      m_i += i + 1;
+      return true;
+    }
+    if (!is_letter(s[1])) return false;
+    std::size_t i = 2;
+    while (i < s.size() && (is_letter(s[i]) || is_digit(s[i]) || s[i] == '-')) ++i;
+    bool attributes = false;
+    while (i < s.size() && is_blank(s[i])) {
+      while (i < s.size() && is_blank(s[i])) ++i;
+      // attribute name: [A-Za-z_:][A-Za-z0-9_.:-]*
+      if (i >= s.size() || !(is_letter(s[i]) || s[i] == '_' || s[i] == ':')) break;
+      while (i < s.size() &&
+             (is_letter(s[i]) || is_digit(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == ':' || s[i] == '-'))
+        ++i;
+      attributes = true;
+      std::size_t j = i;
+      while (j < s.size() && is_blank(s[j])) ++j;
+      if (j >= s.size() || s[j] != '=') continue;
+      ++j;
+      while (j < s.size() && is_blank(s[j])) ++j;
+      if (j >= s.size()) return false;
+      if (s[j] == '"' || s[j] == '\'') {
+        const bool dq = s[j] == '"';
+        const std::size_t close = find_from(dq ? "\"" : "'", m_i + j + 1, dq ? m_no_dquote : m_no_squote);
+        if (close == std::string_view::npos) return false;
+        i = close - m_i + 1;
+      } else {
+        const std::size_t from = j;
+        while (j < s.size() && !is_blank(s[j]) &&
+               std::string_view("\"'=<>`").find(s[j]) == std::string_view::npos)
+          ++j;
+        if (j == from) return false;
+        i = j;
+      }
+    }
+    while (i < s.size() && is_blank(s[i])) ++i;
+    if (i < s.size() && s[i] == '/') ++i;
+    if (!attributes || i >= s.size() || s[i] != '>') return false;
+    add_unshown(m_note, s.substr(1, i - 1));
+    m_i += i + 1;
     return true;
   }
 
@@ -406,7 +467,8 @@ class LineRenderer {
   std::size_t m_i = 0;           // the next byte of m_line to read
   bool m_space = false;          // a blank was read since the last text
   std::size_t m_no_double = std::string_view::npos, m_no_square = std::string_view::npos,
-              m_no_paren = std::string_view::npos;                         // see find_from
+              m_no_paren = std::string_view::npos, m_no_dquote = std::string_view::npos,
+              m_no_squote = std::string_view::npos;                        // see find_from
   std::optional<std::map<std::size_t, std::vector<std::size_t>>> m_ticks;  // run length → starts
 };
 

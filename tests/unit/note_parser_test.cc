@@ -325,6 +325,25 @@ TEST_CASE("NoteParser, what the file says unshown: front-matter values, link add
   const Note broken = NoteParser().parse("b.md", "---\ntitle: [unclosed\nnote: 壊れた値\n---\nx");
   CHECK_FALSE(broken.warnings.empty());
   CHECK(broken.unshown == "[unclosed\n壊れた値");
+  // An HTML tag's attributes are not shown (a video embed's allow="autoplay;
+  // gyroscope" made every note embedding one related to every other); the
+  // text between tags is; Vec<T>, <b> and an autolink have no attributes and stay.
+  const Note html = NoteParser().parse(
+      "h.md",
+      "動画 <iframe width=\"560\" src=\"https://www.youtube.com/embed/x\" title=\"Tube Furnace\" "
+      "allow=\"autoplay; gyroscope\" allowfullscreen></iframe> を見た。<span class='hl'>強調</span> "
+      "<img src=img/a.png alt=図/>\nVec<T> と <b>太字</b> と <https://example.com> と a <b c\n");
+  CHECK(html.text == "動画 を見た。強調\nVec<T> と <b>太字 と <https://example.com> と a <b c");
+  CHECK(html.unshown ==
+        "iframe width=\"560\" src=\"https://www.youtube.com/embed/x\" title=\"Tube Furnace\" "
+        "allow=\"autoplay; gyroscope\" allowfullscreen\niframe\nspan class='hl'\nspan\nimg src=img/a.png "
+        "alt=図/\nb");
+  // Quotes that close nothing: no tag, the text kept, and the line read in linear time.
+  std::string unclosed;
+  for (int k = 0; k < 20000; ++k) unclosed += "<a b=\"x ";
+  const Note open_quotes = NoteParser().parse("q.md", unclosed);
+  CHECK(open_quotes.unshown.empty());
+  CHECK(open_quotes.text.size() + 1 == unclosed.size());
   // An ordered item's number is text (grep finds "27." in a help file); a bullet is not.
   CHECK(NoteParser().parse("l.md", "27. :sall\n- item\n").text == "27. :sall\nitem");
 }

@@ -302,3 +302,27 @@ TEST_CASE("Ranking, a piece's equivalent in a title is that piece's title eviden
   CHECK(piece > 0);
   CHECK(piece < 0.5 * whole);
 }
+
+TEST_CASE("Related notes, a video embed's attributes are no topic two notes share", "[ranking]") {
+  // matsuura-research-note: every note embedding YouTube videos was related
+  // to every other (accelerometer, autoplay, gyroscope, …), before the notes on
+  // its topic.
+  const auto video = [](const std::string& id) {
+    return "<iframe width=\"560\" height=\"315\" src=\"https://www.youtube.com/embed/" + id +
+           "\" title=\"YouTube video player\" frameborder=\"0\" allow=\"accelerometer; autoplay; "
+           "clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share\" "
+           "allowfullscreen></iframe>\n";
+  };
+  std::map<std::string, std::string> notes{
+      {"point contact.md",
+       "Germanium point contact transistor, made at home. germanium again.\n" + video("a1") + video("a2")},
+      {"bread.md", "Sourdough bread at home.\n" + video("b1") + video("b2")},
+      {"crystal.md", "A crystal amplifier: a germanium point contact transistor of 1933. germanium.\n"},
+  };
+  for (int i = 0; i < 20; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
+  test::TestIndex index(notes);
+  const Related r = Searcher(index.index).related("point contact.md");
+  std::vector<std::string> related;
+  for (const auto& n : r.notes) related.push_back(n.note.path);
+  CHECK(related == std::vector<std::string>{"crystal.md"});
+}
