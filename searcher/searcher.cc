@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <set>
@@ -239,23 +240,33 @@ Backlinks Searcher::backlinks(const std::string& path, std::size_t offset, std::
 
 namespace {
 
-// Why a note is related to the target: it links to it, links or cites what
-// the target does (linked), names its people or organizations, shares its words.
+// What a related note may share with the target: terms of each kind.
+struct RelatedEvidence {
+  std::set<std::string> to_it, from_it;  ///< id terms of the notes linking to it, and it links to
+  std::set<std::string> linked, tags, words;
+};
+
+// Why a note is related to the target: a link either way, links or cites
+// what the target does (linked), names its people or organizations, shares
+// its tags or its words.
+
 std::vector<std::string> related_why(const Xapian::Database& db, Xapian::docid doc, const Hit& hit,
-                                     const Hit& target, const std::set<std::string>& to_it,
-                                     const std::set<std::string>& linked,
-                                     const std::set<std::string>& words) {
-  std::vector<std::string> why, shared_words;
+                                     const Hit& target, const RelatedEvidence& e) {
+  std::vector<std::string> why, shared_words, shared_tags;
   std::size_t shared_links = 0;
-  bool links_to_it = false;
+  bool links_to_it = false, linked_from_it = false;
   for (auto t = db.termlist_begin(doc); t != db.termlist_end(doc); ++t) {
     const std::string term = *t;
-    if (to_it.count(term)) links_to_it = true;
-    if (linked.count(term)) ++shared_links;
-    if (words.count(term)) shared_words.push_back(term);
+    if (e.to_it.count(term)) links_to_it = true;
+    if (e.from_it.count(term)) linked_from_it = true;
+    if (e.linked.count(term)) ++shared_links;
+    if (e.tags.count(term)) shared_tags.push_back(term.substr(schema::TAG.prefix.size()));
+    if (e.words.count(term)) shared_words.push_back(term);
   }
   if (links_to_it) why.push_back("links to it");
+  if (linked_from_it) why.push_back("linked from it");
   if (shared_links > 0) why.push_back(fmt::format("links or cites {} of the same", shared_links));
+  if (!shared_tags.empty()) why.push_back(fmt::format("tags: {}", fmt::join(shared_tags, ", ")));
   for (const char* facet : {"person", "org"}) {
     const auto theirs = hit.values.find(facet), mine = target.values.find(facet);
     if (theirs == hit.values.end() || mine == target.values.end()) continue;
@@ -268,6 +279,30 @@ std::vector<std::string> related_why(const Xapian::Database& db, Xapian::docid d
 }
 
 }  // namespace
+
+std::vector<std::string> Searcher::linked_pages(const std::vector<std::string>& link_terms) {
+  constexpr Xapian::doccount MAX_TITLED = 20;  // notes whose title holds a target's words, looked at
+  std::vector<std::string> out;
+  const std::string px(schema::LINK.prefix);
+  Xapian::Enquire enquire(m_index->all);
+  enquire.set_weighting_scheme(Xapian::BoolWeight());
+  for (const std::string& term : link_terms) {
+    if (!strings::starts_with(term, px)) continue;
+    std::vector<Xapian::Query> words;
+    for (const std::string& w : m_analyzer.words(std::string_view(term).substr(px.size())))
+      words.emplace_back(std::string(schema::TITLE.prefix) + w);
+    if (words.empty()) continue;
+    enquire.set_query(Xapian::Query(Xapian::Query::OP_PHRASE, words.begin(), words.end()));
+    const Xapian::MSet titled = enquire.get_mset(0, MAX_TITLED);
+    for (auto m = titled.begin(); m != titled.end(); ++m) {
+      const NoteMeta meta = NoteMeta::of(m.get_document());
+      if (schema::filter_term(schema::LINK, meta.title) == term ||
+          schema::filter_term(schema::LINK, fs::path(meta.path).stem().string()) == term)
+        out.push_back(schema::unique_id_term(meta.path));
+    }
+  }
+  return out;
+}
 
 Related Searcher::related(const std::string& path, std::size_t limit) {
   Related out;
@@ -283,7 +318,7 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   // Its own words worth sharing: said at least twice, of two characters or
   // more (four letters for a Latin word: no "is", "run"), in at most a tenth
   // of the notes.
-  std::vector<std::string> linked, named;
+  std::vector<std::string> linked, named, tags;
   std::set<std::string> repeated;
   for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
     const std::string term = *t;
@@ -292,14 +327,17 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
     else if (strings::starts_with(term, schema::PERSON.prefix) ||
              strings::starts_with(term, schema::ORG.prefix))
       named.push_back(term);
+    else if (strings::starts_with(term, schema::TAG.prefix) && t.get_termfreq() * 10 <= db.get_doccount())
+      tags.push_back(term);  // (not a tag a tenth of the notes carry: person, research)
     else if (schema::is_word_term(term) && t.get_wdf() >= 2 &&
              unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u) &&
              t.get_termfreq() * 10 <=
                  db.get_doccount())  // (not a word a tenth of the notes say: する, https)
       repeated.insert(term);
   }
-  // Those that link to it: its backlinks, each confirmed in its file.
-  std::vector<std::string> to_it;
+  // Those that link to it: its backlinks, each confirmed in its file; and
+  // those it links to.
+  std::vector<std::string> to_it, from_it = linked_pages(linked);
   for (const auto& n : backlinks(path, 0, note_count()).notes)
     to_it.push_back(schema::unique_id_term(n.note.path));
   // Its distinctive words: the expansion set of a relevance set of one note.
@@ -317,27 +355,40 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   auto any = [](const std::vector<std::string>& terms) {
     return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
   };
-  // Links weigh most, then people and organizations, then words (BM25 of each, scaled).
-  constexpr double BACKLINK_WEIGHT = 8.0;
-  const std::vector<Xapian::Query> parts{
-      // (id terms weigh nothing: a fixed weight for each note linking to it)
-      Xapian::Query(Xapian::Query::OP_FILTER,
-                    Xapian::Query((new Xapian::FixedWeightPostingSource(BACKLINK_WEIGHT))->release()),
-                    any(to_it)),
-      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(linked), 2.0),
-      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(named), 1.5),
-      Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(distinctive), 1.0)};
+  // A link either way weighs most; then each link, citation, person,
+  // organization and tag the two share, by its rarity (these terms have no
+  // wdf, so BM25 gives them nothing: a fixed weight of its idf each); then
+  // the distinctive words (BM25).
+  constexpr double LINK_WEIGHT = 8.0, SHARED_LINK = 0.5, SHARED_NAME = 0.35, SHARED_TAG = 0.35;
+  const auto fixed = [](double weight, Xapian::Query filter) {
+    return Xapian::Query(Xapian::Query::OP_FILTER,
+                         Xapian::Query((new Xapian::FixedWeightPostingSource(weight))->release()),
+                         std::move(filter));
+  };
+  std::vector<std::string> either = to_it;
+  either.insert(either.end(), from_it.begin(), from_it.end());
+  std::vector<Xapian::Query> parts{fixed(LINK_WEIGHT, any(either)),
+                                   Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(distinctive), 1.0)};
+  const double notes = db.get_doccount();
+  for (const auto& [terms, factor] :
+       {std::pair{&linked, SHARED_LINK}, {&named, SHARED_NAME}, {&tags, SHARED_TAG}})
+    for (const std::string& term : *terms)
+      if (const double df = db.get_termfreq(term); df > 1)
+        parts.push_back(fixed(factor * std::log(notes / df), Xapian::Query(term)));
   const Xapian::Query query(Xapian::Query::OP_OR, parts.begin(), parts.end());
   enquire.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT, query, Xapian::Query(id)));
   const Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit));
-  const std::set<std::string> linked_set(linked.begin(), linked.end()), to_set(to_it.begin(), to_it.end()),
-      word_set(distinctive.begin(), distinctive.end());
+  const RelatedEvidence evidence{{to_it.begin(), to_it.end()},
+                                 {from_it.begin(), from_it.end()},
+                                 {linked.begin(), linked.end()},
+                                 {tags.begin(), tags.end()},
+                                 {distinctive.begin(), distinctive.end()}};
   for (auto m = mset.begin(); m != mset.end(); ++m) {
     const Xapian::Document doc = m.get_document();
     Hit hit = note_hit(NoteMeta::of(doc), doc, vault());
     hit.rank = out.notes.size() + 1;
     hit.score = m.get_weight();
-    std::vector<std::string> why = related_why(db, *m, hit, *target, to_set, linked_set, word_set);
+    std::vector<std::string> why = related_why(db, *m, hit, *target, evidence);
     out.notes.push_back({std::move(hit), std::move(why)});
   }
   return out;

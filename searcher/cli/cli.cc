@@ -122,7 +122,7 @@ po::options_description options(Args& a) {
        "link, or --paths, --json")
       ("related", po::value(&a.related)->value_name("PATH"),
        "list the notes most related to the note PATH (links either way, shared sources, people, organizations, "
-       "distinctive words), each with why; --limit, --paths, --json")
+       "tags, distinctive words), each with why; --limit, --paths, --json")
       ("analyze", po::value(&a.analyze)->value_name("TEXT"),
        "print the analyzer's tokens of TEXT (position, bytes, kind, token) and exit")
       ("help,h", po::bool_switch(&a.help), "show this help");

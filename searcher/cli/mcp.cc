@@ -119,18 +119,18 @@ json tool_list() {
                           {"total", {{"type", "integer"}}},
                           {"backlinks", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
                          {"path", "total", "backlinks"})),
-       tool(
-           "related_notes", "Related notes",
-           "The notes most related to a note: those linking to it, linking or citing the same pages and "
-           "sources, naming the same people and organizations, sharing its distinctive words; each with why.",
-           schema_object(
-               {{"path", {{"type", "string"}}},
-                {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 10}}}},
-               {"path"}),
-           schema_object({{"path", {{"type", "string"}}},
-                          {"title", {{"type", "string"}}},
-                          {"related", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
-                         {"path", "related"})),
+       tool("related_notes", "Related notes",
+            "The notes most related to a note: those linking to it or linked from it, linking or citing the "
+            "same pages and sources, naming the same people and organizations, sharing its tags and its "
+            "distinctive words; each with why.",
+            schema_object(
+                {{"path", {{"type", "string"}}},
+                 {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 10}}}},
+                {"path"}),
+            schema_object({{"path", {{"type", "string"}}},
+                           {"title", {{"type", "string"}}},
+                           {"related", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                          {"path", "related"})),
        tool(
            "index_status", "Index status",
            "What the index holds: its vault, the number of notes, how many have each facet, when it was last "

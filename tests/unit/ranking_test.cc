@@ -326,3 +326,27 @@ TEST_CASE("Related notes, a video embed's attributes are no topic two notes shar
   for (const auto& n : r.notes) related.push_back(n.note.path);
   CHECK(related == std::vector<std::string>{"crystal.md"});
 }
+
+TEST_CASE("Related notes, the pages a note links to and the rare tags it shares count", "[ranking]") {
+  // matsuura-research-note: 自宅サーバー links XikeStor and Mastodon and
+  // shares #self-hosted with the notes on hosting; none of it counted (the
+  // shared links, people and tags weighed nothing: their terms have no wdf).
+  std::map<std::string, std::string> notes{
+      {"home server.md", "#self-hosted\nA box in the closet runs [[Switch]] and [[Router]].\n"},
+      {"Switch.md", "An eight-port switch.\n"},
+      {"wiring.md", "Cables for the [[Router]].\n"},
+      {"gitea.md", "#self-hosted\nA forge of one's own.\n"},
+      {"other.md", "Nothing shared.\n"},
+  };
+  for (int i = 0; i < 20; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
+  test::TestIndex index(notes);
+  const Related r = Searcher(index.index).related("home server.md");
+  std::vector<std::string> related;
+  for (const auto& n : r.notes) related.push_back(n.note.path);
+  // (The tag's words are the note's too: shared words.)
+  CHECK(related == std::vector<std::string>{"Switch.md", "gitea.md", "wiring.md"});
+  REQUIRE(r.notes.size() == 3);
+  CHECK(r.notes[0].why == std::vector<std::string>{"linked from it"});
+  CHECK(r.notes[1].why == std::vector<std::string>{"tags: self-hosted", "words: hosted, self"});
+  CHECK(r.notes[2].why == std::vector<std::string>{"links or cites 1 of the same"});
+}

@@ -264,6 +264,9 @@ class Searcher {
   /// SearchRequest::go_on: fills SearchResult::beyond.
   void go_on(const SearchRequest& request, SearchResult& result);
   FacetCounts list_terms(const schema::Field& field);
+  /// The notes a note's link terms (XL) name, as their id terms: each a note
+  /// whose title or file name folds to the link's target.
+  std::vector<std::string> linked_pages(const std::vector<std::string>& link_terms);
 
   std::unique_ptr<OpenIndex> m_index;
   Analyzer m_analyzer;
