@@ -369,14 +369,18 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   either.insert(either.end(), from_it.begin(), from_it.end());
   std::vector<Xapian::Query> parts{fixed(LINK_WEIGHT, any(either)),
                                    Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, any(distinctive), 1.0)};
+  // (Each weight a multiple of 1/1024, so that their sums are exact in any
+  // order: a shard's matcher adds them in another, and equal sums must tie.)
   const double notes = db.get_doccount();
   for (const auto& [terms, factor] :
        {std::pair{&linked, SHARED_LINK}, {&named, SHARED_NAME}, {&tags, SHARED_TAG}})
     for (const std::string& term : *terms)
       if (const double df = db.get_termfreq(term); df > 1)
-        parts.push_back(fixed(factor * std::log(notes / df), Xapian::Query(term)));
+        parts.push_back(fixed(std::round(factor * std::log(notes / df) * 1024) / 1024, Xapian::Query(term)));
   const Xapian::Query query(Xapian::Query::OP_OR, parts.begin(), parts.end());
   enquire.set_query(Xapian::Query(Xapian::Query::OP_AND_NOT, query, Xapian::Query(id)));
+  // Equal weights (a link each) in title order, as a search's: the same on one index or many shards.
+  enquire.set_sort_by_relevance_then_value(schema::SLOT_TITLE, false);
   const Xapian::MSet mset = enquire.get_mset(0, static_cast<Xapian::doccount>(limit));
   const RelatedEvidence evidence{{to_it.begin(), to_it.end()},
                                  {from_it.begin(), from_it.end()},

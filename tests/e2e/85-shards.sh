@@ -154,6 +154,10 @@ for q in "${queries[@]}" "シャード" "FSDP" "NVIDIA"; do
   cmp -s "$WORK/a.json" "$WORK/b.json" && same=$((same + 1))
 done
 expect "after an incremental update: shards = one index ($same of $n)" [ "$same" = "$n" ]
+# Related notes in the same order: equal weights (a shared link each) tie on any shards.
+"$SEARCHER" --index "$one" --related wiki/シャード.md --json >"$WORK/a.json" 2>&1
+"$SEARCHER" --index "$sharded" --related wiki/シャード.md --json >"$WORK/b.json" 2>&1
+expect "after an incremental update: related notes on shards = one index" cmp -s "$WORK/a.json" "$WORK/b.json"
 
 # Another shard count rebuilds into the new layout; the old shard folder goes.
 check shards-reshard "$INDEXER" --vault "$v" --index "$sharded" --shards 2
