@@ -30,8 +30,8 @@ namespace fs = std::filesystem;
 namespace sagasu {
 
 const char* to_string(Tier tier) {
-  static constexpr const char* NAMES[] = {"word", "bridge", "scattered", "substring", "variant"};
-  static_assert(std::size(NAMES) == static_cast<std::size_t>(Tier::Variant) + 1);
+  static constexpr const char* NAMES[] = {"word", "bridge", "scattered", "substring", "variant", "related"};
+  static_assert(std::size(NAMES) == static_cast<std::size_t>(Tier::Related) + 1);
   return NAMES[static_cast<std::size_t>(tier)];
 }
 
@@ -511,9 +511,9 @@ SearchResult Searcher::run(const SearchRequest& req) {
 
 // A reader's ranked list goes on where the hits end before the page does:
 // first the notes the loose search adds (the words apart, weaker
-// equivalents), then those with some of the words (most first), each in its
-// search's order. The page's share of them is built; the hits, the total and
-// the facets stay the query's.
+// equivalents), then those tied to the note the query names, then those
+// with some of the words (most first), each in its search's order. The page's share of them is built; the
+// hits, the total and the facets stay the query's.
 void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
   constexpr std::size_t MOST = std::numeric_limits<Xapian::doccount>::max();
   const std::size_t end = std::min(req.offset, MOST) + std::min(req.limit, MOST);
@@ -522,23 +522,28 @@ void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
   quiet.go_on = false;
   quiet.facets.clear();
   quiet.offset = 0;
-  // The hits' notes, never listed again.
+  // The hits' notes, never listed again; the one titled as the query is typed.
   std::set<std::string> seen;
+  std::optional<Hit> topic;
+  const std::string typed = m_analyzer.key(req.query);
+  const auto saw = [&](const Hit& h) {
+    seen.insert(h.path);
+    if (!topic && m_analyzer.key(h.title) == typed) topic = h;
+  };
   if (req.offset == 0) {
-    for (const Hit& h : result.hits) seen.insert(h.path);
+    for (const Hit& h : result.hits) saw(h);
   } else {
     SearchRequest all = quiet;
     all.limit = result.total;
     all.snippets = 0;
-    for (const Hit& h : run(all).hits) seen.insert(h.path);
+    for (const Hit& h : run(all).hits) saw(h);
   }
   std::size_t skip = req.offset > result.total ? req.offset - result.total : 0;
   std::size_t want = end - std::max(req.offset, static_cast<std::size_t>(result.total));
   std::size_t rank = result.total;
-  const auto add = [&](SearchRequest looser, const std::string& how) {
-    // Among the first seen + skip + want of a looser search (a superset), the new ones.
-    looser.limit = seen.size() + skip + want;
-    for (Hit& h : run(looser).hits) {
+  // Of notes found more loosely (each list a superset's first seen + skip + want), the new ones.
+  const auto take = [&](std::vector<Hit> found, const std::string& how) {
+    for (Hit& h : found) {
       if (want == 0) return;
       if (!seen.insert(h.path).second) continue;
       ++rank;
@@ -552,9 +557,24 @@ void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
       --want;
     }
   };
+  const auto add = [&](SearchRequest looser, const std::string& how) {
+    looser.limit = seen.size() + skip + want;
+    take(run(looser).hits, how);
+  };
   SearchRequest loose = quiet;
   loose.loose = true;
   if (!req.loose && result.loose_more > 0) add(loose, result.loose_by);
+  // The notes tied to the note the query names (a hit titled as typed: the
+  // note about the topic), what they say or not: its links either way, the
+  // pages, people and tags they share, its words (related).
+  if (want > 0 && topic) {
+    std::vector<Hit> tied;
+    for (Related::Note& n : related(topic->path, seen.size() + skip + want).notes) {
+      n.note.tier = Tier::Related;
+      tied.push_back(std::move(n.note));
+    }
+    take(std::move(tied), fmt::format("ties to {}", topic->title));
+  }
   loose.any_piece = true;
   if (!req.any_piece && want > 0) add(loose, "some of the words");
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,18 @@ double part(const Hit& h, const std::string& name) {
   for (const auto& [n, w] : h.score_parts)
     if (n == name) return w;
   return 0;
+}
+
+// n notes that share nothing with the others: words then count as rare (Xapian's idf).
+std::map<std::string, std::string> with_fillers(std::map<std::string, std::string> notes, int n) {
+  for (int i = 0; i < n; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
+  return notes;
+}
+
+std::vector<std::string> paths(const Related& r) {
+  std::vector<std::string> out;
+  for (const auto& n : r.notes) out.push_back(n.note.path);
+  return out;
 }
 
 const Hit& hit(const SearchResult& r, const std::string& path) {
@@ -287,8 +300,7 @@ TEST_CASE("Ranking, a piece's equivalent in a title is that piece's title eviden
       {"Mobile Robots.md", "Wheeled robots on planar surfaces.\n"},
       {"Underwater Robot Swarms.md", "A swarm study.\n"},
   };
-  for (int i = 0; i < 12; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
-  test::TestIndex index(notes);
+  test::TestIndex index(with_fillers(notes, 12));
   const SearchResult r = search(index.index, "水中ロボット", true);
   CHECK(paths(r.hits) == std::vector<std::string>{"a.md"});
   const auto below = [&](const std::string& path) {
@@ -319,12 +331,9 @@ TEST_CASE("Related notes, a video embed's attributes are no topic two notes shar
       {"bread.md", "Sourdough bread at home.\n" + video("b1") + video("b2")},
       {"crystal.md", "A crystal amplifier: a germanium point contact transistor of 1933. germanium.\n"},
   };
-  for (int i = 0; i < 20; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
-  test::TestIndex index(notes);
+  test::TestIndex index(with_fillers(notes, 20));
   const Related r = Searcher(index.index).related("point contact.md");
-  std::vector<std::string> related;
-  for (const auto& n : r.notes) related.push_back(n.note.path);
-  CHECK(related == std::vector<std::string>{"crystal.md"});
+  CHECK(paths(r) == std::vector<std::string>{"crystal.md"});
 }
 
 TEST_CASE("Related notes, the pages a note links to and the rare tags it shares count", "[ranking]") {
@@ -338,15 +347,39 @@ TEST_CASE("Related notes, the pages a note links to and the rare tags it shares 
       {"gitea.md", "#self-hosted\nA forge of one's own.\n"},
       {"other.md", "Nothing shared.\n"},
   };
-  for (int i = 0; i < 20; ++i) notes["f" + std::to_string(i) + ".md"] = "Planning and control.\n";
-  test::TestIndex index(notes);
+  test::TestIndex index(with_fillers(notes, 20));
   const Related r = Searcher(index.index).related("home server.md");
   std::vector<std::string> related;
   for (const auto& n : r.notes) related.push_back(n.note.path);
   // (The tag's words are the note's too: shared words.)
-  CHECK(related == std::vector<std::string>{"Switch.md", "gitea.md", "wiring.md"});
+  CHECK(paths(r) == std::vector<std::string>{"Switch.md", "gitea.md", "wiring.md"});
   REQUIRE(r.notes.size() == 3);
   CHECK(r.notes[0].why == std::vector<std::string>{"linked from it"});
   CHECK(r.notes[1].why == std::vector<std::string>{"tags: self-hosted", "words: hosted, self"});
   CHECK(r.notes[2].why == std::vector<std::string>{"links or cites 1 of the same"});
+}
+
+TEST_CASE("Ranking, the list goes on with the notes tied to the note the query names", "[ranking]") {
+  // matsuura-research-note, 自宅サーバー: one note says it; the notes on the
+  // machines and services it links to say neither word and were missing
+  // from the list, which went on with every note saying サーバー.
+  std::map<std::string, std::string> notes{
+      {"自宅サーバー.md", "#self-hosted\n[[XikeStor]] と [[Mastodon]] を動かす。\n"},
+      {"XikeStor.md", "十ギガのスイッチ。\n"},
+      {"Mastodon.md", "分散型の SNS。\n"},
+      {"監視.md", "サーバー の 監視。\n"},
+  };
+  test::TestIndex index(with_fillers(notes, 20));
+  const SearchResult r = search(index.index, "自宅サーバー");
+  CHECK(paths(r.hits) == std::vector<std::string>{"自宅サーバー.md"});
+  CHECK(r.total == 1);
+  REQUIRE(r.beyond.size() >= 3);
+  CHECK(std::set<std::string>{r.beyond[0].path, r.beyond[1].path} ==
+        std::set<std::string>{"XikeStor.md", "Mastodon.md"});
+  CHECK(r.beyond[0].beyond == "ties to 自宅サーバー");
+  CHECK(r.beyond[0].tier == Tier::Related);
+  CHECK(r.beyond[2].path == "監視.md");  // (it shares the word サーバ with it)
+  // Only the note titled as typed: a query that names no note goes on as before.
+  const SearchResult other = search(index.index, "サーバー");
+  for (const Hit& h : other.beyond) CHECK(h.tier != Tier::Related);
 }

@@ -65,8 +65,9 @@ enum class Tier {
   Scattered,  ///< a compound's words apart (SearchRequest::loose only)
   Substring,  ///< inside words, with width and case folded
   Variant,    ///< inside words, with kana folded too (hiragana = katakana, small kana, 々)
+  Related,    ///< none of the query needed: tied to the note the query names (SearchResult::beyond only)
 };
-/// "word", "bridge", "scattered", "substring", "variant".
+/// "word", "bridge", "scattered", "substring", "variant", "related".
 const char* to_string(Tier tier);
 
 /// An equivalent of a query piece in the other language or script.
@@ -130,7 +131,7 @@ struct Hit {
   MatchTerms terms;  ///< what to highlight in this note (words; substrings it lacks as words)
   std::vector<std::pair<std::string, double>> score_parts;  ///< tier → weight (explain only)
   /// In SearchResult::beyond: how it matches more loosely than the hits
-  /// ("the words apart", "weaker equivalents", "some of the words").
+  /// ("the words apart", "weaker equivalents", "ties to TITLE", "some of the words").
   std::string beyond;
   std::vector<Fragment> fragments;
 };
