@@ -249,7 +249,6 @@ struct RelatedEvidence {
 // Why a note is related to the target: a link either way, links or cites
 // what the target does (linked), names its people or organizations, shares
 // its tags or its words.
-
 std::vector<std::string> related_why(const Xapian::Database& db, Xapian::docid doc, const Hit& hit,
                                      const Hit& target, const RelatedEvidence& e) {
   std::vector<std::string> why, shared_words, shared_tags;
@@ -512,8 +511,9 @@ SearchResult Searcher::run(const SearchRequest& req) {
 // A reader's ranked list goes on where the hits end before the page does:
 // first the notes the loose search adds (the words apart, weaker
 // equivalents), then those tied to the note the query names, then those
-// with some of the words (most first), each in its search's order. The page's share of them is built; the
-// hits, the total and the facets stay the query's.
+// with some of the words (most first), each in its search's order. The
+// page's share of them is built; the hits, the total and the facets stay
+// the query's.
 void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
   constexpr std::size_t MOST = std::numeric_limits<Xapian::doccount>::max();
   const std::size_t end = std::min(req.offset, MOST) + std::min(req.limit, MOST);

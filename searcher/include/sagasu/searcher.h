@@ -230,9 +230,9 @@ class Searcher {
   std::optional<Hit> note(const std::string& path);
   /// The notes most related to the note at this vault path, by what they
   /// share with it: links either way, the pages and sources both link or
-  /// cite, people and organizations, and its distinctive words (Xapian's
-  /// relevance-feedback expansion of its terms); each with why. Throws Error
-  /// when the index holds no such note.
+  /// cite, people, organizations and tags, and its distinctive words
+  /// (Xapian's relevance-feedback expansion of its terms); each with why.
+  /// Throws Error when the index holds no such note.
   Related related(const std::string& path, std::size_t limit = 10);
   /// How many notes the index holds.
   std::size_t note_count() const;
