@@ -190,7 +190,8 @@ std::vector<Bridge> Bridges::look_up(const std::string& text, const std::vector<
 // What the notes state (a gloss, an abbreviation, a link) is a match; a
 // general pair only where the vault does not speak against it:
 // - a sound-alike stands in only for a word the notes give no equivalent
-//   (ロケール: locale, stated; local only sounds alike), and for a word the
+//   and, for a katakana word, the dictionary no source (ロケール: locale,
+//   stated, local only sounds alike; フォーマット: format, not formatter); for a word the
 //   vault has, only where at least a third of the notes saying the rarer of
 //   the two say both: of the sound pairs sampled on the real vaults, 14 of
 //   24 were words that only sound alike (class クラッシュ, prev プレビュー,
@@ -235,8 +236,6 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5, MIN_SHARE_TOGETHER = 3,
                    MIN_TERM_NOTES = 2, MIN_LIFT_FURTHER = 4;
   if (words.empty()) return;
-  const bool any_stated =
-      std::any_of(bridges.begin(), bridges.end(), [](const Bridge& b) { return is_stated(b.how); });
   const double notes = m_db.get_doccount();
   // The notes saying the piece (in any spelling), counted once when a rule asks.
   std::optional<double> piece_notes;
@@ -253,10 +252,18 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   mark_lone_glosses(words, equivalents, piece, bridges);
   const std::string joined = fmt::format("{}", fmt::join(words, ""));
   const auto loanword = [&](std::size_t i) { return is_loanword(joined, equivalents[i]); };
+  // What the word is in the other script: what the notes state, or the
+  // source the dictionary gives a katakana word (an English word's other
+  // katakana spellings sound alike: ファイルデスクリプタ, ファイルディスクリプタ).
+  const bool katakana = sound_script(joined) == Script::Katakana;
+  bool named = false;
+  for (std::size_t i = 0; i < bridges.size(); ++i)
+    named = named || is_stated(bridges[i].how) ||
+            (katakana && bridges[i].how == Provenance::Dictionary && loanword(i));
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
-    if (b.how == Provenance::Sound && any_stated) b.loose = true;
+    if (b.how == Provenance::Sound && named) b.loose = true;
     if (b.loose ||
         (b.how != Provenance::Sound && b.how != Provenance::Dictionary && b.how != Provenance::Words))
       continue;

@@ -585,6 +585,36 @@ TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no eq
   CHECK(hit_paths(s, "トレイト") == std::set<std::string>{"kata.md", "trait.md", "both.md"});
 }
 
+TEST_CASE("Bridge tier: a katakana word's sound-alikes count only where no dictionary names its source",
+          "[bridge]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "フォーマット /(n) format/\nファイルディスクリプタ /(n) {comp} file descriptor/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const test::TestIndex index(
+      {{"ja.md", "フォーマット の 指定。\n"},
+       {"en.md", "The format string.\n"},
+       {"both.md", "フォーマット と formatter。\n"},
+       {"fmt.md", "A formatter class.\n"},
+       {"fd.md", "file descriptor と ファイルデスクリプタ と ファイルディスクリプタ。\n"}});
+  REQUIRE(sounds_alike("フォーマット", "formatter"));
+  REQUIRE(sounds_alike("ファイルデスクリプタ", "filedescriptor"));
+  const Xapian::Database db(index.index);
+  const auto loose = [&](const std::string& word) {
+    std::map<std::string, bool> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
+      out[b.equivalent] = b.loose;
+    return out;
+  };
+  // フォーマット is format (the dictionary's source); formatter only sounds like it.
+  CHECK(loose("フォーマット") == std::map<std::string, bool>{{"format", false}, {"formatter", true}});
+  // An English word's katakana spellings all sound like it: each is the word.
+  CHECK(loose("file descriptor") ==
+        std::map<std::string, bool>{{"ファイルディスクリプタ", false}, {"ファイルデスクリプタ", false}});
+}
+
 TEST_CASE("Bridge tier: a dictionary sense the vault does not use together is loose", "[bridge]") {
   // 60 notes: 把握 ("understand") in 20 of the 50 without grasp and in 4 of
   // the 10 with it, as often; 把持 beside grasp in 2.
