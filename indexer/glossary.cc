@@ -200,19 +200,19 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
     std::vector<std::string> english;
     for (const auto& item : items)
       if (is_english_words(item)) english.push_back(item);
+    // Two English phrases are examples, not a gloss: 空ノード（null、undefined、…）.
+    if (english.size() > 1) return;
     for (const auto& item : items) {
       if (is_english_words(item)) {
         // A katakana word glosses the English it was borrowed from: they
-        // must sound alike (シンタックス(letmac) is an example, not a gloss).
+        // must sound alike, all of it (シンタックス(letmac) is an example, not a
+        // gloss; 取り消しポイント (cancellation point) is cut at the kana).
         // A lone capitalised word names something: it glosses a Japanese
         // name (抖音(Douyin)), not a phrase with katakana in it.
-        const auto words = words_of(item);
-        const bool name = words.size() == 1 && is_upper(item[0]);
+        const bool name = words_of(item).size() == 1 && is_upper(item[0]);
         const Run run = script_of(japanese);
         const std::string sound = sound_key(japanese);
-        const bool sounds_alike =
-            !sound.empty() && (sound_key(unicode::nfkc_casefold(item)) == sound ||
-                               sound_key(unicode::nfkc_casefold(words.back())) == sound);
+        const bool sounds_alike = !sound.empty() && sound_key(unicode::nfkc_casefold(item)) == sound;
         if (run == Run::Katakana ? sounds_alike : (!name || run == Run::Han))
           out.insert({japanese, item, Provenance::Gloss});
       } else if (is_acronym(item)) {

@@ -22,8 +22,9 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 // The digest's layout and what it holds (the kinds, venues, years and glosses
 // a note states): a version another build of Sagasu wrote is read again from the note.
-// d8: definitions, an acronym defined by a Japanese phrase (人間のフィードバックによる強化学習（RLHF）).
-constexpr std::string_view DIGEST_VERSION = "d8";
+// d9: no gloss from a list of English phrases (空ノード（null、undefined）) or from
+// a katakana word sounding like the gloss's last word only (取り消しポイント (cancellation point)).
+constexpr std::string_view DIGEST_VERSION = "d9";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 // Provenance's names, in its order.

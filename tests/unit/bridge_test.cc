@@ -133,11 +133,13 @@ TEST_CASE("Glossary: what a note states two names are", "[glossary]") {
 TEST_CASE("Glossary: a parenthesis that is no gloss is left alone", "[glossary]") {
   // A venue and year, a system's name, a lone acronym, an aside, an example
   // unlike the katakana word, a reference as a link text, a list of examples,
-  // a man page's section in capitals.
+  // a man page's section in capitals, a list of values (react-ja), a term
+  // cut at its kana whose katakana is only the gloss's last word (manpages-ja).
   const auto gs = glosses_of(
       "ストラグラー分析(OSDI 2025)。診断(SDCHunter)。オンライン検知(AEGIS)。割合(ETTR)。主材料(etc)。"
       "シンタックス(letmac)。[[Zhang 2005 Physics Letters|Zhang et al(2005)]]。論文(SC20)。"
-      "他言語(JavaScript、Rust、Java など)。言語(例えば Python)。環境変数 (ENVIRONMENT)。\n");
+      "他言語(JavaScript、Rust、Java など)。言語(例えば Python)。環境変数 (ENVIRONMENT)。"
+      "空ノード（null、undefined、およびブーリアン値）。取り消しポイント (cancellation point) の関数。\n");
   CHECK(gs.empty());
 }
 
@@ -158,7 +160,7 @@ TEST_CASE("Glossary: an acronym a note defines in Japanese is a kind of its term
             .empty());
 }
 
-TEST_CASE("Digest d8 keeps the glosses; a d7 digest is not current", "[document]") {
+TEST_CASE("Digest d9 keeps the glosses; a d8 digest is not current", "[document]") {
   NoteDigest d;
   d.title = "t";
   d.display_title = "t";
@@ -176,7 +178,7 @@ TEST_CASE("Digest d8 keeps the glosses; a d7 digest is not current", "[document]
     CHECK_FALSE(NoteDigest::decode(other));
   }
   std::string old = d.encode();
-  old.replace(0, 2, "d7");
+  old.replace(0, 2, "d8");
   CHECK_FALSE(NoteDigest::current(old));
   CHECK_FALSE(NoteDigest::decode(old));
 }
