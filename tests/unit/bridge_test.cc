@@ -651,6 +651,17 @@ TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "
   CHECK(hit_paths(s, "文字列型", true).size() == 27);
 }
 
+TEST_CASE("Bridge tier: a few notes' gloss of a word said far more often is theirs", "[bridge]") {
+  // ja-techdocs: 結果 (prelude) in two copies of one page of the 1,080 notes saying 結果.
+  std::map<std::string, std::string> notes{{"g1.md", "フォールバックの状態で結果 (prelude) に含まれる。\n"},
+                                           {"g2.md", "フォールバックの状態で結果 (prelude) に含まれる。\n"}};
+  for (int i = 0; i < 25; ++i) notes[fmt::format("ja{}.md", i)] = "関数 の 結果 を 返す。\n";
+  const test::TestIndex index(notes);
+  Searcher s(index.index);
+  CHECK(hit_paths(s, "prelude") == std::set<std::string>{"g1.md", "g2.md"});
+  CHECK(hit_paths(s, "prelude", true).size() == 27);
+}
+
 TEST_CASE("Bridge tier: a term reaches the notes of an acronym a note defines as one, below the hits",
           "[bridge]") {
   const test::TestIndex index(
