@@ -63,8 +63,8 @@ class Bridges {
   void mark_lone_glosses(const std::vector<std::string>& words,
                          const std::vector<std::vector<std::string>>& equivalents,
                          const std::function<double()>& piece_notes, std::vector<Bridge>& bridges) const;
-  bool vaults_word(const std::vector<std::string>& piece, const std::vector<std::string>& equivalent,
-                   double japanese_notes) const;
+  bool vaults_pair(const std::vector<std::string>& piece, const std::vector<std::string>& equivalent,
+                   double piece_notes, double equivalent_notes) const;
   /// At least as many notes as say the words adjacent (their terms' frequencies), without counting them.
   double at_most(const std::vector<std::string>& words) const;
   /// The notes matching q; the notes saying the words, adjacent (a word in a title too).

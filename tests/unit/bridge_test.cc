@@ -617,6 +617,32 @@ TEST_CASE("Bridge tier: a katakana word's sound-alikes count only where no dicti
         std::map<std::string, bool>{{"ファイルディスクリプタ", false}, {"ファイルデスクリプタ", false}});
 }
 
+TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the word another way", "[bridge]") {
+  // ja-techdocs: 照合 beside comparison far more often than beside collation.
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict", "照合 [しょうごう] /(n) collation/comparison/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  std::map<std::string, std::string> notes{{"ja.md", "照合 の 順序。\n"},
+                                           {"both.md", "照合 と collation の 話。\n"},
+                                           {"en1.md", "The collation order.\n"},
+                                           {"en2.md", "A collation table.\n"}};
+  for (int i = 0; i < 10; ++i) notes[fmt::format("other{}.md", i)] = "関係のない メモ。\n";
+  const auto loose = [&](const std::map<std::string, std::string>& vault) {
+    const test::TestIndex index(vault);
+    const Xapian::Database db(index.index);
+    std::map<std::string, bool> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of("collation", {"collation"}))
+      out[b.equivalent] = b.loose;
+    return out;
+  };
+  CHECK(loose(notes) == std::map<std::string, bool>{{"照合", false}});
+  // The notes say comparison in more than four times as many notes as collation.
+  for (int i = 0; i < 13; ++i) notes[fmt::format("cmp{}.md", i)] = "A comparison of two values.\n";
+  CHECK(loose(notes) == std::map<std::string, bool>{{"照合", true}});
+}
+
 TEST_CASE("Bridge tier: a dictionary sense the vault does not use together is loose", "[bridge]") {
   // 60 notes: 把握 ("understand") in 20 of the 50 without grasp and in 4 of
   // the 10 with it, as often; 把持 beside grasp in 2.
