@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Bridge pairs: sample the ones the searcher trusts, or score judged ones.
 
-bridge_pairs.py sample SEARCHER INDEX VAULT N > pairs.tsv
+bridge_pairs.py sample SEARCHER INDEX VAULT N [SEED [JUDGED.tsv ...]] > pairs.tsv
     words of the vault's notes (katakana runs, 2-4 kanji, English words, each in
     two places or more), in a seeded random order; each one's bridges that are
-    not loose (--explain), at most two per word, N in all: word, equivalent, how.
+    not loose (--explain) and not in the judged files, at most two per word, N
+    in all: word, equivalent, how.
 bridge_pairs.py score SEARCHER INDEX VAULT JUDGED.tsv
     of the judged pairs (word, equivalent, how, verdict RIGHT/WRONG, reason), those
     the searcher still trusts and whose equivalent some note holds: how many are right.
@@ -25,8 +26,12 @@ def bridges(searcher, index, word):
     return found
 
 
-def sample(searcher, index, vault, n):
-    random.seed(20261203)
+def sample(searcher, index, vault, n, seed=20261203, judged_files=()):
+    judged = set()
+    for path in judged_files:
+        for line in open(path, encoding='utf-8').read().split('\n')[1:]:
+            judged.add(tuple(line.split('\t')[:2]))
+    random.seed(seed)
     count = collections.Counter()
     for root, _, files in os.walk(vault):
         for f in files:
@@ -38,7 +43,8 @@ def sample(searcher, index, vault, n):
     for w in words:
         if len(pairs) >= 3 * n:
             break
-        pairs += [(w, e, how) for e, (how, trusted) in bridges(searcher, index, w).items() if trusted]
+        pairs += [(w, e, how) for e, (how, trusted) in bridges(searcher, index, w).items()
+                  if trusted and (w, e) not in judged]
     random.shuffle(pairs)
     per_word, picked = collections.Counter(), []
     for p in pairs:
@@ -69,4 +75,7 @@ def score(searcher, index, vault, judged):
 
 if __name__ == '__main__':
     mode, searcher, index, vault, arg = sys.argv[1:6]
-    sample(searcher, index, vault, int(arg)) if mode == 'sample' else score(searcher, index, vault, arg)
+    if mode == 'sample':
+        sample(searcher, index, vault, int(arg), *([int(sys.argv[6]), sys.argv[7:]] if len(sys.argv) > 6 else []))
+    else:
+        score(searcher, index, vault, arg)
