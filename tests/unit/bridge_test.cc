@@ -55,6 +55,16 @@ bool pairs(const Dictionary& d, const std::string& word, const std::string& equi
   return std::find(all.begin(), all.end(), equivalent) != all.end();
 }
 
+// The equivalents Bridges::of gives text (those of one kind, or all), each with whether it is loose.
+std::map<std::string, bool> loose_of(const Xapian::Database& db, const Dictionary& dictionary,
+                                     const std::string& text, std::optional<Provenance> how = std::nullopt) {
+  Analyzer analyzer;
+  std::map<std::string, bool> out;
+  for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
+    if (!how || b.how == *how) out[b.equivalent] = b.loose;
+  return out;
+}
+
 // Sets an environment variable for one test.
 struct Env {
   std::string name;
@@ -594,7 +604,6 @@ TEST_CASE("Bridge tier: a katakana word's sound-alikes count only where no dicti
                "フォーマット /(n) format/\nファイルディスクリプタ /(n) {comp} file descriptor/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   const test::TestIndex index(
       {{"ja.md", "フォーマット の 指定。\n"},
        {"en.md", "The format string.\n"},
@@ -604,12 +613,7 @@ TEST_CASE("Bridge tier: a katakana word's sound-alikes count only where no dicti
   REQUIRE(sounds_alike("フォーマット", "formatter"));
   REQUIRE(sounds_alike("ファイルデスクリプタ", "filedescriptor"));
   const Xapian::Database db(index.index);
-  const auto loose = [&](const std::string& word) {
-    std::map<std::string, bool> out;
-    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
-      out[b.equivalent] = b.loose;
-    return out;
-  };
+  const auto loose = [&](const std::string& word) { return loose_of(db, dictionary, word); };
   // フォーマット is format (the dictionary's source); formatter only sounds like it.
   CHECK(loose("フォーマット") == std::map<std::string, bool>{{"format", false}, {"formatter", true}});
   // An English word's katakana spellings all sound like it: each is the word.
@@ -623,7 +627,6 @@ TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the word
   write_euc_jp(dicts.path / "edict", "照合 [しょうごう] /(n) collation/comparison/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   std::map<std::string, std::string> notes{{"ja.md", "照合 の 順序。\n"},
                                            {"both.md", "照合 と collation の 話。\n"},
                                            {"en1.md", "The collation order.\n"},
@@ -631,11 +634,7 @@ TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the word
   for (int i = 0; i < 10; ++i) notes[fmt::format("other{}.md", i)] = "関係のない メモ。\n";
   const auto loose = [&](const std::map<std::string, std::string>& vault) {
     const test::TestIndex index(vault);
-    const Xapian::Database db(index.index);
-    std::map<std::string, bool> out;
-    for (const Bridge& b : Bridges(db, analyzer, dictionary).of("collation", {"collation"}))
-      out[b.equivalent] = b.loose;
-    return out;
+    return loose_of(Xapian::Database(index.index), dictionary, "collation");
   };
   CHECK(loose(notes) == std::map<std::string, bool>{{"照合", false}});
   // The notes say comparison in more than four times as many notes as collation.
@@ -659,15 +658,12 @@ TEST_CASE("Bridge tier: a dictionary sense the vault does not use together is lo
                "把握 [はあく] /(n) grasp/understanding/\n把持 [はじ] /(n) grasp/grip/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   const Xapian::Database db(index.index);
-  std::map<std::string, bool> loose;
-  for (const Bridge& b : Bridges(db, analyzer, dictionary).of("grasp", {"grasp"}))
-    loose[b.equivalent] = b.loose;
-  CHECK(loose == std::map<std::string, bool>{{"把握", true}, {"把持", false}});
+  CHECK(loose_of(db, dictionary, "grasp") == std::map<std::string, bool>{{"把握", true}, {"把持", false}});
 }
 
-TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "[bridge]") {
+TEST_CASE("Bridge tier: a few notes' gloss of a common word is not the vault's", "[bridge]") {
+  // The equivalent said far more often: 文字列型 (string), string in 25 notes.
   std::map<std::string, std::string> notes{{"gloss.md", "文字列型 (string) の 説明。\n"},
                                            {"ja.md", "文字列型 を 使う。\n"}};
   for (int i = 0; i < 25; ++i) notes[fmt::format("en{}.md", i)] = "Split the string here.\n";
@@ -675,17 +671,15 @@ TEST_CASE("Bridge tier: one note's gloss of a common word is not the vault's", "
   Searcher s(index.index);
   CHECK(hit_paths(s, "文字列型") == std::set<std::string>{"gloss.md", "ja.md"});
   CHECK(hit_paths(s, "文字列型", true).size() == 27);
-}
-
-TEST_CASE("Bridge tier: a few notes' gloss of a word said far more often is theirs", "[bridge]") {
-  // ja-techdocs: 結果 (prelude) in two copies of one page of the 1,080 notes saying 結果.
-  std::map<std::string, std::string> notes{{"g1.md", "フォールバックの状態で結果 (prelude) に含まれる。\n"},
-                                           {"g2.md", "フォールバックの状態で結果 (prelude) に含まれる。\n"}};
-  for (int i = 0; i < 25; ++i) notes[fmt::format("ja{}.md", i)] = "関数 の 結果 を 返す。\n";
-  const test::TestIndex index(notes);
-  Searcher s(index.index);
-  CHECK(hit_paths(s, "prelude") == std::set<std::string>{"g1.md", "g2.md"});
-  CHECK(hit_paths(s, "prelude", true).size() == 27);
+  // The term glossed said far more often, however many notes state the gloss
+  // (ja-techdocs: 結果 (prelude) in two copies of one page, 結果 in 1,080 notes).
+  std::map<std::string, std::string> common{{"g1.md", "フォールバックの状態で結果 (prelude) に含まれる。\n"},
+                                            {"g2.md", "フォールバックの状態で結果 (prelude) に含まれる。\n"}};
+  for (int i = 0; i < 25; ++i) common[fmt::format("ja{}.md", i)] = "関数 の 結果 を 返す。\n";
+  const test::TestIndex common_index(common);
+  Searcher c(common_index.index);
+  CHECK(hit_paths(c, "prelude") == std::set<std::string>{"g1.md", "g2.md"});
+  CHECK(hit_paths(c, "prelude", true).size() == 27);
 }
 
 TEST_CASE("Bridge tier: a term reaches the notes of an acronym a note defines as one, below the hits",
@@ -718,13 +712,9 @@ TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise
   write_euc_jp(dicts.path / "edict", "標準ライブラリ [ひょうじゅんライブラリ] /(n) standard library/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   const Xapian::Database db(index.index);
-  std::map<std::string, bool> loose;
-  for (const Bridge& b :
-       Bridges(db, analyzer, dictionary).of("標準ライブラリ", analyzer.words("標準ライブラリ")))
-    loose[b.equivalent] = b.loose;
-  CHECK(loose == std::map<std::string, bool>{{"std", true}, {"standard library", false}});
+  CHECK(loose_of(db, dictionary, "標準ライブラリ") ==
+        std::map<std::string, bool>{{"std", true}, {"standard library", false}});
 }
 
 TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the vault uses it clearly",
@@ -747,14 +737,8 @@ TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the 
       "標準 [ひょうじゅん] /(n) standard/level/norm/(P)/\n軌道 [きどう] /(n) orbit/trajectory/(P)/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   const Xapian::Database db(index.index);
-  const auto loose = [&](const std::string& word) {
-    std::map<std::string, bool> out;
-    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
-      out[b.equivalent] = b.loose;
-    return out;
-  };
+  const auto loose = [&](const std::string& word) { return loose_of(db, dictionary, word); };
   // A note saying both, a few times more often than chance: a match for the
   // first word, not for a further one.
   CHECK(loose("標準") == std::map<std::string, bool>{{"standard", false}, {"norm", true}});
@@ -771,13 +755,8 @@ TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lac
                "模倣学習 [もほうがくしゅう] /(n) imitation learning/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   const auto loose = [&](const test::TestIndex& index, const std::string& word) {
-    const Xapian::Database db(index.index);
-    std::map<std::string, bool> out;
-    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
-      out[b.equivalent] = b.loose;
-    return out;
+    return loose_of(Xapian::Database(index.index), dictionary, word);
   };
   // Both words in the vault, never in one note: nothing says they are one here.
   const test::TestIndex apart({{"ja.md", "強化学習 の 研究。\n"},
@@ -802,15 +781,11 @@ TEST_CASE("Bridge tier: a dictionary loanword and its source count with no note 
                "強化学習 [きょうかがくしゅう] /(n) reinforcement learning/\n");
   Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
   const Dictionary dictionary(dicts.path.string());
-  Analyzer analyzer;
   const test::TestIndex index({{"ja.md", "カメラ の キャリブレーション。強化学習 の 研究。\n"},
                                {"en.md", "Camera calibration. A reinforcement learning survey.\n"}});
   const Xapian::Database db(index.index);
   const auto loose = [&](const std::string& word) {
-    std::map<std::string, bool> out;
-    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(word, analyzer.words(word)))
-      if (b.how == Provenance::Dictionary) out[b.equivalent] = b.loose;
-    return out;
+    return loose_of(db, dictionary, word, Provenance::Dictionary);
   };
   CHECK(loose("キャリブレーション") == std::map<std::string, bool>{{"calibration", false}});
   CHECK(loose("calibration") == std::map<std::string, bool>{{"キャリブレーション", false}});
@@ -983,13 +958,9 @@ TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the Engl
   notes["tr.md"] = "トレーニング の 話。\n";
   for (int i = 0; i < 5; ++i) notes[fmt::format("o{}.md", i)] = "関係のない メモ。\n";
   const test::TestIndex index(notes);
-  Analyzer analyzer;
   const Xapian::Database db(index.index);
   const auto loose = [&](const std::string& text) {
-    std::map<std::string, bool> out;
-    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
-      if (b.how == Provenance::Dictionary) out[b.equivalent] = b.loose;
-    return out;
+    return loose_of(db, dictionary, text, Provenance::Dictionary);
   };
   // サービス is the vault's word for service, not 取扱, both ways.
   CHECK(loose("取扱") == std::map<std::string, bool>{{"service", true}});
