@@ -321,17 +321,17 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   std::set<std::string> repeated;
   for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
     const std::string term = *t;
+    // (Not a tag or word a tenth of the notes have: person, research; する, https.)
+    const bool rare = t.get_termfreq() * 10 <= db.get_doccount();
     if (strings::starts_with(term, schema::LINK.prefix) || strings::starts_with(term, schema::CITE.prefix))
       linked.push_back(term);
     else if (strings::starts_with(term, schema::PERSON.prefix) ||
              strings::starts_with(term, schema::ORG.prefix))
       named.push_back(term);
-    else if (strings::starts_with(term, schema::TAG.prefix) && t.get_termfreq() * 10 <= db.get_doccount())
-      tags.push_back(term);  // (not a tag a tenth of the notes carry: person, research)
-    else if (schema::is_word_term(term) && t.get_wdf() >= 2 &&
-             unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u) &&
-             t.get_termfreq() * 10 <=
-                 db.get_doccount())  // (not a word a tenth of the notes say: する, https)
+    else if (strings::starts_with(term, schema::TAG.prefix) && rare)
+      tags.push_back(term);
+    else if (schema::is_word_term(term) && t.get_wdf() >= 2 && rare &&
+             unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u))
       repeated.insert(term);
   }
   // Those that link to it: its backlinks, each confirmed in its file; and
