@@ -191,8 +191,8 @@ std::vector<Bridge> Bridges::look_up(const std::string& text, const std::vector<
 // general pair only where the vault does not speak against it:
 // - a sound-alike stands in only for a word the notes give no equivalent
 //   and, for a katakana word, the dictionary no source (ロケール: locale,
-//   stated, local only sounds alike; フォーマット: format, not formatter); for a word the
-//   vault has, only where at least a third of the notes saying the rarer of
+//   stated, local only sounds alike; フォーマット: format, not formatter);
+//   for a word the vault has, only where at least a third of the notes saying the rarer of
 //   the two say both: of the sound pairs sampled on the real vaults, 14 of
 //   24 were words that only sound alike (class クラッシュ, prev プレビュー,
 //   seeks スケース), 12 of them never in one note; the right ones that share
@@ -353,8 +353,7 @@ bool Bridges::vaults_pair(const std::vector<std::string>& piece, const std::vect
   const std::vector<std::string>& japanese = english_piece ? equivalent : piece;
   const double japanese_notes = english_piece ? equivalent_notes : piece_notes;
   const double english_notes = english_piece ? piece_notes : equivalent_notes;
-  // A side the vault lacks: the dictionary is the way to the other's notes.
-  if (japanese_notes == 0 || english_notes == 0) return true;
+  if (japanese_notes == 0) return true;  // a word the vault lacks: the dictionary is the way to its notes
   const std::string spelled = fmt::format("{}", fmt::join(english, " ")),
                     sound = fmt::format("{}", fmt::join(english, ""));
   // Is another word the dictionary gives `side` (in Japanese or in English) said in more than `than` notes?
@@ -379,7 +378,7 @@ bool Bridges::vaults_pair(const std::vector<std::string>& piece, const std::vect
     return false;
   };
   return !said_more(english, true, japanese_notes) &&
-         !said_more(japanese, false, MIN_LIFT_FURTHER * english_notes);
+         (english_notes == 0 || !said_more(japanese, false, MIN_LIFT_FURTHER * english_notes));
 }
 
 double Bridges::at_most(const std::vector<std::string>& words) const {

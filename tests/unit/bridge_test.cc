@@ -968,4 +968,15 @@ TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the Engl
   // 訓練 is its word for training.
   CHECK(loose("訓練") == std::map<std::string, bool>{{"training", false}});
   CHECK(loose("training") == std::map<std::string, bool>{{"トレーニング", false}, {"訓練", false}});
+  // Typed in English where no note says it: still the vault's word for it,
+  // サービス, though service be 取扱's first sense.
+  test::TempDir first;
+  write_euc_jp(first.path / "edict", "取扱 [とりあつかい] /(n) service/\nサービス /(n) service/\n");
+  const Dictionary first_sense(first.path.string());
+  std::map<std::string, std::string> japanese;
+  for (int i = 0; i < 4; ++i) japanese[fmt::format("t{}.md", i)] = "取扱 の 説明。\n";
+  for (int i = 0; i < 6; ++i) japanese[fmt::format("s{}.md", i)] = "サービス の 設計。\n";
+  const test::TestIndex japanese_index(japanese);
+  CHECK(loose_of(Xapian::Database(japanese_index.index), first_sense, "service", Provenance::Dictionary) ==
+        std::map<std::string, bool>{{"サービス", false}, {"取扱", true}});
 }
