@@ -52,6 +52,16 @@ std::vector<std::string> long_vowels(const std::string& kana) {
   return out;
 }
 
+// "1 note says both", "3 notes say both" (verb: the plural's).
+std::string notes_saying(double n, std::string_view verb) {
+  const auto count = static_cast<std::size_t>(n);
+  if (count != 1) return fmt::format("{} notes {}", count, verb);
+  std::string singular(verb);
+  const std::size_t space = singular.find(' ');
+  singular.insert(space == std::string::npos ? singular.size() : space, "s");
+  return fmt::format("1 note {}", singular);
+}
+
 // Counted words, the most counted first (ties in the order given).
 void most_first(std::vector<std::pair<double, std::string>>& counted) {
   std::stable_sort(counted.begin(), counted.end(),
@@ -183,7 +193,18 @@ std::vector<Bridge> Bridges::look_up(const std::string& text, const std::vector<
   // A partial word's equivalents are weaker than the word's: --loose only.
   if (partial)
     for (auto& b : unique)
-      if (!same_word(b)) b.loose = true;
+      if (!same_word(b)) {
+        b.loose = true;
+        b.why = "a partial word's";
+      }
+  for (auto& b : unique)
+    if (b.why.empty())
+      b.why = b.how == Provenance::Okurigana    ? "the word spelled otherwise"
+              : b.how == Provenance::Reading    ? "the word read so"
+              : b.how == Provenance::Romaji     ? "the word in katakana"
+              : b.how == Provenance::Name       ? "a name's spelling"
+              : b.how == Provenance::Definition ? "a kind of it a note defines"
+                                                : notes_saying(b.stating, "state it");
   return unique;
 }
 
@@ -263,7 +284,10 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
-    if (b.how == Provenance::Sound && named) b.loose = true;
+    if (b.how == Provenance::Sound && named) {
+      b.loose = true;
+      b.why = "the word's equivalent is known";
+    }
     if (b.loose ||
         (b.how != Provenance::Sound && b.how != Provenance::Dictionary && b.how != Provenance::Words))
       continue;
@@ -280,16 +304,29 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     const bool topic = *piece_notes > MAX_ELSEWHERE * notes && with > MAX_ELSEWHERE * notes;
     const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
     const bool used_clearly = together >= 1 && among_with >= MIN_LIFT_FURTHER * among_others;
-    if (against ||
-        (b.how == Provenance::Dictionary && !loanword(i) && *piece_notes > 0 && with > 0 && !used) ||
-        (b.how == Provenance::Dictionary && b.further && !used_clearly) ||
-        (b.how == Provenance::Words && *piece_notes > 0 && !used && with < MIN_TERM_NOTES) ||
-        (b.how == Provenance::Dictionary && !loanword(i) &&
-         !vaults_pair(words, equivalent, *piece_notes, with)) ||
-        (b.how == Provenance::Sound && *piece_notes > 0 &&
-         together * MIN_SHARE_TOGETHER < std::min(*piece_notes, with) &&
-         !is_near_loanword(joined, equivalents[i])))
+    const bool dictionary = b.how == Provenance::Dictionary, sound = b.how == Provenance::Sound;
+    const char* loose_why =
+        against ? "the notes saying it are no likelier to say the word"
+        : dictionary && !loanword(i) && *piece_notes > 0 && with > 0 && !used ? "no note uses the two as one"
+        : dictionary && b.further && !used_clearly ? "a further sense the notes do not use clearly"
+        : b.how == Provenance::Words && *piece_notes > 0 && !used && with < MIN_TERM_NOTES
+            ? "a phrase of one note"
+        : dictionary && !loanword(i) && !vaults_pair(words, equivalent, *piece_notes, with)
+            ? "the notes say it otherwise"
+        : sound && *piece_notes > 0 && together * MIN_SHARE_TOGETHER < std::min(*piece_notes, with) &&
+                !is_near_loanword(joined, equivalents[i])
+            ? "few notes say both"
+            : nullptr;
+    if (loose_why) {
       b.loose = true;
+      b.why = loose_why;
+    } else {
+      b.why = (dictionary || sound) && loanword(i)  ? "a loanword and its source"
+              : *piece_notes == 0                   ? "no note says the word"
+              : with == 0                           ? "no note says it"
+              : b.how == Provenance::Words && !used ? notes_saying(with, "say the phrase")
+                                                    : notes_saying(together, "say both");
+    }
     if (b.how == Provenance::Sound) sounds.emplace_back(&b, together);
   }
   // Of words sounding alike, the one the notes write beside it (トレイト:
@@ -297,7 +334,10 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   double most = 0;
   for (const auto& [b, together] : sounds) most = std::max(most, together);
   for (const auto& [b, together] : sounds)
-    if (2 * together < most) b->loose = true;
+    if (2 * together < most) {
+      b->loose = true;
+      b->why = "another sound-alike is said beside it more";
+    }
 }
 
 // Another spelling of the word (Dictionary::spellings) that the vault writes.
@@ -432,7 +472,10 @@ void Bridges::mark_lone_glosses(const std::vector<std::string>& words,
     if (std::find(senses.begin(), senses.end(), unicode::nfkc_casefold(b.equivalent)) != senses.end())
       continue;
     if (!english && !senses.empty()) {
-      b.loose = b.loose || b.stating <= 1;
+      if (b.stating <= 1) {
+        b.loose = true;
+        b.why = "one note's; the dictionary says otherwise";
+      }
       continue;
     }
     if (is_loanword(joined, equivalents[i])) continue;
@@ -443,8 +486,10 @@ void Bridges::mark_lone_glosses(const std::vector<std::string>& words,
     const std::vector<std::string>& said_more = with > piece_notes() ? equivalents[i] : words;
     const bool term = said_more.size() > 1 && std::all_of(said_more.begin(), said_more.end(), latin_word);
     if (!term && more >= MIN_COMMON &&
-        more >= COMMONER * std::max({1.0, fewer, static_cast<double>(b.stating)}))
+        more >= COMMONER * std::max({1.0, fewer, static_cast<double>(b.stating)})) {
       b.loose = true;
+      b.why = "a common word glossed in passing";
+    }
   }
 }
 

@@ -226,16 +226,18 @@ nlohmann::json summary_json(const SearchRequest& req, const SearchResult& res) {
 
 nlohmann::json bridges_json(const std::vector<Bridge>& bridges) {
   auto out = nlohmann::json::array();
-  for (const auto& b : bridges) out.push_back({{"equivalent", b.equivalent}, {"how", to_string(b.how)}});
+  for (const auto& b : bridges)
+    out.push_back(
+        {{"equivalent", b.equivalent}, {"how", to_string(b.how)}, {"loose", b.loose}, {"why", b.why}});
   return out;
 }
 
-// "reinforcement learning (gloss) / RL (gloss)"
+// "reinforcement learning (gloss: 2 notes state it) / 強化 (dictionary, loose: no note uses the two as one)"
 std::string bridges_text(const std::vector<Bridge>& bridges) {
   std::string out;
   for (const auto& b : bridges)
-    out += fmt::format("{}{} ({}{})", out.empty() ? "" : " / ", cli::visible(b.equivalent), to_string(b.how),
-                       b.loose ? ", loose" : "");
+    out += fmt::format("{}{} ({}{}{}{})", out.empty() ? "" : " / ", cli::visible(b.equivalent),
+                       to_string(b.how), b.loose ? ", loose" : "", b.why.empty() ? "" : ": ", b.why);
   return out;
 }
 

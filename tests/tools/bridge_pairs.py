@@ -22,7 +22,8 @@ def bridges(searcher, index, word):
     for item in (m.group(1).split(' / ') if m else []):
         mm = re.match(r'(.*) \(([^)]*)\)$', item.strip())
         if mm:
-            found[mm.group(1)] = (mm.group(2).split(',')[0], 'loose' not in mm.group(2))
+            how = re.split(r'[,:]', mm.group(2))[0]
+            found[mm.group(1)] = (how, re.match(r'[^:]*, loose', mm.group(2)) is None)
     return found
 
 

@@ -55,12 +55,17 @@ bool pairs(const Dictionary& d, const std::string& word, const std::string& equi
   return std::find(all.begin(), all.end(), equivalent) != all.end();
 }
 
+std::vector<Bridge> bridges_of(const Xapian::Database& db, const Dictionary& dictionary,
+                               const std::string& text) {
+  Analyzer analyzer;
+  return Bridges(db, analyzer, dictionary).of(text, analyzer.words(text));
+}
+
 // The equivalents Bridges::of gives text (those of one kind, or all), each with whether it is loose.
 std::map<std::string, bool> loose_of(const Xapian::Database& db, const Dictionary& dictionary,
                                      const std::string& text, std::optional<Provenance> how = std::nullopt) {
-  Analyzer analyzer;
   std::map<std::string, bool> out;
-  for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
+  for (const Bridge& b : bridges_of(db, dictionary, text))
     if (!how || b.how == *how) out[b.equivalent] = b.loose;
   return out;
 }
@@ -748,7 +753,8 @@ TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the 
   CHECK(loose("trajectory") == std::map<std::string, bool>{{"軌道", false}});
 }
 
-TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lacks the word", "[bridge]") {
+TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lacks the word, and says why",
+          "[bridge]") {
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict",
                "強化学習 [きょうかがくしゅう] /(n) reinforcement learning/\n"
@@ -769,6 +775,13 @@ TEST_CASE("Bridge tier: a dictionary pair counts where the vault uses it, or lac
   CHECK(loose(together, "強化学習") == std::map<std::string, bool>{{"reinforcement learning", false}});
   // The vault never says the word: the dictionary is the way to its notes.
   CHECK(loose(apart, "模倣学習") == std::map<std::string, bool>{{"imitation learning", false}});
+  // What --explain says of each.
+  const auto why = [&](const test::TestIndex& index, const std::string& word) {
+    return bridges_of(Xapian::Database(index.index), dictionary, word).at(0).why;
+  };
+  CHECK(why(apart, "強化学習") == "no note uses the two as one");
+  CHECK(why(together, "強化学習") == "1 note says both");
+  CHECK(why(apart, "模倣学習") == "no note says the word");
 }
 
 TEST_CASE("Bridge tier: a dictionary loanword and its source count with no note saying both", "[bridge]") {

@@ -81,6 +81,8 @@ struct Bridge {
   /// A dictionary's word further in its sense than the first (標準: norm,
   /// after standard): another sense often; it counts only where the vault uses it clearly.
   bool further = false;
+  /// Why it counts or is loose, for --explain: "stated by 2 notes", "3 notes say both".
+  std::string why = {};
   bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
 };
 
