@@ -19,6 +19,14 @@
 namespace sagasu {
 namespace {
 
+// The measures of Bridges::mark_unsupported's rules (their comment says
+// what each decides): chance co-occurrence worth telling, the lift of a
+// pair the vault uses, and of a further sense used clearly; "most notes";
+// the share of the rarer word's notes a sound pair must say both in; the
+// notes a phrase bridged word by word must be said in.
+constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MIN_LIFT_FURTHER = 4, MAX_ELSEWHERE = 0.5,
+                 MIN_SHARE_TOGETHER = 3, MIN_TERM_NOTES = 2;
+
 // A word term of ASCII letters and digits (a word term is case-folded).
 bool latin_word(const std::string& w) {
   return !w.empty() && std::all_of(w.begin(), w.end(),
@@ -254,33 +262,25 @@ std::vector<Bridge> Bridges::look_up(const std::string& text, const std::vector<
 //   notes, none saying both); one note's phrase is a chance string of words
 //   (辞書変数: "dictionary indexed" in one note of ja-techdocs).
 void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const {
-  constexpr double MIN_EXPECTED = 3, MIN_LIFT = 2, MAX_ELSEWHERE = 0.5, MIN_SHARE_TOGETHER = 3,
-                   MIN_TERM_NOTES = 2, MIN_LIFT_FURTHER = 4;
   if (words.empty()) return;
-  const double notes = m_db.get_doccount();
-  // The notes saying the piece (in any spelling), counted once when a rule asks.
-  std::optional<double> piece_notes;
-  Xapian::Query piece_query = phrase(words);
+  Piece piece{words, fmt::format("{}", fmt::join(words, "")),
+              std::all_of(words.begin(), words.end(), latin_word),
+              m_dictionary.of(fmt::format("{}", fmt::join(words, " "))), phrase(words)};
   for (const Bridge& b : bridges)
     if (b.how == Provenance::Okurigana)
-      piece_query = Xapian::Query(Xapian::Query::OP_OR, piece_query, phrase(m_analyzer.words(b.equivalent)));
-  const auto piece = [&] {
-    if (!piece_notes) piece_notes = in_notes(piece_query);
-    return *piece_notes;
-  };
+      piece.query = Xapian::Query(Xapian::Query::OP_OR, piece.query, phrase(m_analyzer.words(b.equivalent)));
   std::vector<std::vector<std::string>> equivalents;  // each bridge's equivalent, as words
   for (const Bridge& b : bridges) equivalents.push_back(m_analyzer.words(b.equivalent));
-  mark_lone_glosses(words, equivalents, piece, bridges);
-  const std::string joined = fmt::format("{}", fmt::join(words, ""));
-  const auto loanword = [&](std::size_t i) { return is_loanword(joined, equivalents[i]); };
+  mark_lone_glosses(piece, equivalents, bridges);
   // What the word is in the other script: what the notes state, or the
   // source the dictionary gives a katakana word (an English word's other
   // katakana spellings sound alike: ファイルデスクリプタ, ファイルディスクリプタ).
-  const bool katakana = sound_script(joined) == Script::Katakana;
+  const bool katakana = sound_script(piece.joined) == Script::Katakana;
   bool named = false;
   for (std::size_t i = 0; i < bridges.size(); ++i)
-    named = named || is_stated(bridges[i].how) ||
-            (katakana && bridges[i].how == Provenance::Dictionary && loanword(i));
+    named =
+        named || is_stated(bridges[i].how) ||
+        (katakana && bridges[i].how == Provenance::Dictionary && is_loanword(piece.joined, equivalents[i]));
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
@@ -288,45 +288,10 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
       b.loose = true;
       b.why = "the word's equivalent is known";
     }
-    if (b.loose ||
+    if (b.loose || equivalents[i].empty() ||
         (b.how != Provenance::Sound && b.how != Provenance::Dictionary && b.how != Provenance::Words))
       continue;
-    const std::vector<std::string>& equivalent = equivalents[i];
-    if (equivalent.empty()) continue;
-    piece();
-    const double with = in_notes(phrase(equivalent));
-    const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, piece_query, phrase(equivalent)));
-    // How often the notes with the equivalent say the piece, against the others.
-    const double among_with = together / std::max(1.0, with);
-    const double among_others = (*piece_notes - together) / std::max(1.0, notes - with);
-    const bool against = *piece_notes * with / std::max(1.0, notes) >= MIN_EXPECTED &&
-                         among_others <= MAX_ELSEWHERE && among_with < MIN_LIFT * among_others;
-    const bool topic = *piece_notes > MAX_ELSEWHERE * notes && with > MAX_ELSEWHERE * notes;
-    const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
-    const bool used_clearly = together >= 1 && among_with >= MIN_LIFT_FURTHER * among_others;
-    const bool dictionary = b.how == Provenance::Dictionary, sound = b.how == Provenance::Sound;
-    const char* loose_why =
-        against ? "the notes saying it are no likelier to say the word"
-        : dictionary && !loanword(i) && *piece_notes > 0 && with > 0 && !used ? "no note uses the two as one"
-        : dictionary && b.further && !used_clearly ? "a further sense the notes do not use clearly"
-        : b.how == Provenance::Words && *piece_notes > 0 && !used && with < MIN_TERM_NOTES
-            ? "a phrase of one note"
-        : dictionary && !loanword(i) && !vaults_pair(words, equivalent, *piece_notes, with)
-            ? "the notes say it otherwise"
-        : sound && *piece_notes > 0 && together * MIN_SHARE_TOGETHER < std::min(*piece_notes, with) &&
-                !is_near_loanword(joined, equivalents[i])
-            ? "few notes say both"
-            : nullptr;
-    if (loose_why) {
-      b.loose = true;
-      b.why = loose_why;
-    } else {
-      b.why = (dictionary || sound) && loanword(i)  ? "a loanword and its source"
-              : *piece_notes == 0                   ? "no note says the word"
-              : with == 0                           ? "no note says it"
-              : b.how == Provenance::Words && !used ? notes_saying(with, "say the phrase")
-                                                    : notes_saying(together, "say both");
-    }
+    const double together = weigh(piece, equivalents[i], b);
     if (b.how == Provenance::Sound) sounds.emplace_back(&b, together);
   }
   // Of words sounding alike, the one the notes write beside it (トレイト:
@@ -338,6 +303,45 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
       b->loose = true;
       b->why = "another sound-alike is said beside it more";
     }
+}
+
+double Bridges::notes_of(Piece& piece) const {
+  if (!piece.counted) piece.counted = in_notes(piece.query);
+  return *piece.counted;
+}
+
+double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, Bridge& b) const {
+  const double notes = m_db.get_doccount(), said = notes_of(piece);
+  const double with = in_notes(phrase(equivalent));
+  const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, piece.query, phrase(equivalent)));
+  // How often the notes with the equivalent say the piece, against the others.
+  const double among_with = together / std::max(1.0, with);
+  const double among_others = (said - together) / std::max(1.0, notes - with);
+  const bool against = said * with / std::max(1.0, notes) >= MIN_EXPECTED && among_others <= MAX_ELSEWHERE &&
+                       among_with < MIN_LIFT * among_others;
+  const bool topic = said > MAX_ELSEWHERE * notes && with > MAX_ELSEWHERE * notes;
+  const bool used = together >= 1 && (topic || among_with >= MIN_LIFT * among_others);
+  const bool used_clearly = together >= 1 && among_with >= MIN_LIFT_FURTHER * among_others;
+  const bool dictionary = b.how == Provenance::Dictionary, sound = b.how == Provenance::Sound;
+  const bool loanword = (dictionary || sound) && is_loanword(piece.joined, equivalent);
+  const bool shared = together * MIN_SHARE_TOGETHER >= std::min(said, with);
+  const char* loose_why =
+      against ? "the notes saying it are no likelier to say the word"
+      : dictionary && !loanword && said > 0 && with > 0 && !used ? "no note uses the two as one"
+      : dictionary && b.further && !used_clearly ? "a further sense the notes do not use clearly"
+      : b.how == Provenance::Words && said > 0 && !used && with < MIN_TERM_NOTES ? "a phrase of one note"
+      : dictionary && !loanword && !vaults_pair(piece, equivalent, said, with) ? "the notes say it otherwise"
+      : sound && said > 0 && !shared && !is_near_loanword(piece.joined, equivalent) ? "few notes say both"
+                                                                                    : nullptr;
+  b.loose = loose_why != nullptr;
+  b.why = loose_why                             ? loose_why
+          : dictionary && loanword              ? "a loanword and its source"
+          : said == 0                           ? "no note says the word"
+          : sound && !shared                    ? "a long word sounding all but the same"
+          : with == 0                           ? "no note says it"
+          : b.how == Provenance::Words && !used ? notes_saying(with, "say the phrase")
+                                                : notes_saying(together, "say both");
+  return together;
 }
 
 // Another spelling of the word (Dictionary::spellings) that the vault writes.
@@ -384,22 +388,25 @@ void Bridges::add_read_as(const std::string& kana, std::vector<Bridge>& out) con
 // collation; 簡易: convenience, not simplicity). Of the judged pairs so
 // trusted, this turns 6 wrong ones loose and 2 right ones (提供: supplying,
 // where providing is said more; 勝者: winner, where Victor, a name, is).
-bool Bridges::vaults_pair(const std::vector<std::string>& piece, const std::vector<std::string>& equivalent,
-                          double piece_notes, double equivalent_notes) const {
+bool Bridges::vaults_pair(const Piece& piece, const std::vector<std::string>& equivalent, double piece_notes,
+                          double equivalent_notes) const {
   constexpr std::size_t MAX_COUNTED = 8;
-  constexpr double MIN_LIFT_FURTHER = 4;
-  const bool english_piece = std::all_of(piece.begin(), piece.end(), latin_word);
-  const std::vector<std::string>& english = english_piece ? piece : equivalent;
-  const std::vector<std::string>& japanese = english_piece ? equivalent : piece;
+  const bool english_piece = piece.english;
+  const std::vector<std::string>& english = english_piece ? piece.words : equivalent;
   const double japanese_notes = english_piece ? equivalent_notes : piece_notes;
   const double english_notes = english_piece ? piece_notes : equivalent_notes;
   if (japanese_notes == 0) return true;  // a word the vault lacks: the dictionary is the way to its notes
   const std::string spelled = fmt::format("{}", fmt::join(english, " ")),
                     sound = fmt::format("{}", fmt::join(english, ""));
-  // Is another word the dictionary gives `side` (in Japanese or in English) said in more than `than` notes?
-  const auto said_more = [&](const std::vector<std::string>& side, bool in_japanese, double than) {
+  // The dictionary's words for each side (the piece's looked up already).
+  const std::vector<DictionaryEntry> of_equivalent =
+      m_dictionary.of(fmt::format("{}", fmt::join(equivalent, " ")));
+  const std::vector<DictionaryEntry>& of_english = english_piece ? piece.senses : of_equivalent;
+  const std::vector<DictionaryEntry>& of_japanese = english_piece ? of_equivalent : piece.senses;
+  // Is another word the dictionary gives a side (in Japanese or in English) said in more than `than` notes?
+  const auto said_more = [&](const std::vector<DictionaryEntry>& side, bool in_japanese, double than) {
     std::vector<std::pair<double, std::string>> others;  // the most likely first
-    for (const DictionaryEntry& e : m_dictionary.of(fmt::format("{}", fmt::join(side, " ")))) {
+    for (const DictionaryEntry& e : side) {
       if (e.name || e.equivalent.empty() ||
           (static_cast<unsigned char>(e.equivalent[0]) >= 0x80) != in_japanese)
         continue;
@@ -417,8 +424,8 @@ bool Bridges::vaults_pair(const std::vector<std::string>& piece, const std::vect
       if (in_notes(phrase(m_analyzer.words(others[i].second))) > than) return true;
     return false;
   };
-  return !said_more(english, true, japanese_notes) &&
-         (english_notes == 0 || !said_more(japanese, false, MIN_LIFT_FURTHER * english_notes));
+  return !said_more(of_english, true, japanese_notes) &&
+         (english_notes == 0 || !said_more(of_japanese, false, MIN_LIFT_FURTHER * english_notes));
 }
 
 double Bridges::at_most(const std::vector<std::string>& words) const {
@@ -456,34 +463,29 @@ Xapian::Query Bridges::phrase(const std::vector<std::string>& words) const {
 // often than the other and than the gloss is stated: a common word glossed
 // in passing (文字列型 (string): string in 1,094 notes, 文字列型 in 42; 結果
 // (prelude) in 2 of the 1,080 notes saying 結果, prelude in 24).
-void Bridges::mark_lone_glosses(const std::vector<std::string>& words,
-                                const std::vector<std::vector<std::string>>& equivalents,
-                                const std::function<double()>& piece_notes,
+void Bridges::mark_lone_glosses(Piece& piece, const std::vector<std::vector<std::string>>& equivalents,
                                 std::vector<Bridge>& bridges) const {
   constexpr double MIN_COMMON = 20, COMMONER = 10;
-  const std::string joined = fmt::format("{}", fmt::join(words, ""));
-  const bool english = std::all_of(words.begin(), words.end(), latin_word);
   std::vector<std::string> senses;  // the dictionary's equivalents of the piece, folded
-  for (const DictionaryEntry& e : m_dictionary.of(fmt::format("{}", fmt::join(words, " "))))
-    senses.push_back(unicode::nfkc_casefold(e.equivalent));
+  for (const DictionaryEntry& e : piece.senses) senses.push_back(unicode::nfkc_casefold(e.equivalent));
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
     if (b.how != Provenance::Gloss || equivalents[i].empty()) continue;
     if (std::find(senses.begin(), senses.end(), unicode::nfkc_casefold(b.equivalent)) != senses.end())
       continue;
-    if (!english && !senses.empty()) {
+    if (!piece.english && !senses.empty()) {
       if (b.stating <= 1) {
         b.loose = true;
         b.why = "one note's; the dictionary says otherwise";
       }
       continue;
     }
-    if (is_loanword(joined, equivalents[i])) continue;
-    const double with = in_notes(phrase(equivalents[i]));
-    const double more = std::max(with, piece_notes()), fewer = std::min(with, piece_notes());
+    if (is_loanword(piece.joined, equivalents[i])) continue;
+    const double with = in_notes(phrase(equivalents[i])), said = notes_of(piece);
+    const double more = std::max(with, said), fewer = std::min(with, said);
     // (English words said more often are a term, not a common word: main
     // thread, 主スレッド. Not so a Japanese phrase: 下記参照 (Wnn).)
-    const std::vector<std::string>& said_more = with > piece_notes() ? equivalents[i] : words;
+    const std::vector<std::string>& said_more = with > said ? equivalents[i] : piece.words;
     const bool term = said_more.size() > 1 && std::all_of(said_more.begin(), said_more.end(), latin_word);
     if (!term && more >= MIN_COMMON &&
         more >= COMMONER * std::max({1.0, fewer, static_cast<double>(b.stating)})) {

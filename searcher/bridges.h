@@ -14,8 +14,8 @@
 
 #include <xapian.h>
 
-#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,12 +59,23 @@ class Bridges {
   std::vector<std::string> completions_of(const std::string& word) const;
   void add_spellings(const std::string& word, std::vector<Bridge>& out) const;
   void add_read_as(const std::string& kana, std::vector<Bridge>& out) const;
+  /// A query piece as the rules of mark_unsupported weigh it, worked out once.
+  struct Piece {
+    const std::vector<std::string>& words;
+    std::string joined;                   ///< the words run together, as a sound is spelled
+    bool english = false;                 ///< every word in Latin letters
+    std::vector<DictionaryEntry> senses;  ///< the dictionary's equivalents of it
+    Xapian::Query query;                  ///< the notes saying it, in any of its spellings
+    std::optional<double> counted = {};   ///< how many notes do, once a rule asks
+  };
+  double notes_of(Piece& piece) const;
   void mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const;
-  void mark_lone_glosses(const std::vector<std::string>& words,
-                         const std::vector<std::vector<std::string>>& equivalents,
-                         const std::function<double()>& piece_notes, std::vector<Bridge>& bridges) const;
-  bool vaults_pair(const std::vector<std::string>& piece, const std::vector<std::string>& equivalent,
-                   double piece_notes, double equivalent_notes) const;
+  /// Marks b loose where the vault does not support it; the notes saying both.
+  double weigh(Piece& piece, const std::vector<std::string>& equivalent, Bridge& b) const;
+  void mark_lone_glosses(Piece& piece, const std::vector<std::vector<std::string>>& equivalents,
+                         std::vector<Bridge>& bridges) const;
+  bool vaults_pair(const Piece& piece, const std::vector<std::string>& equivalent, double piece_notes,
+                   double equivalent_notes) const;
   /// At least as many notes as say the words adjacent (their terms' frequencies), without counting them.
   double at_most(const std::vector<std::string>& words) const;
   /// The notes matching q; the notes saying the words, adjacent (a word in a title too).
