@@ -277,6 +277,48 @@ std::vector<std::string> related_why(const Xapian::Database& db, Xapian::docid d
   return why;
 }
 
+// A note's evidence, by kind: what it links or cites, who and what it
+// names, its rarer tags, and its distinctive words.
+struct NoteEvidence {
+  std::vector<std::string> linked, named, tags, distinctive;
+};
+
+NoteEvidence evidence_of(const Xapian::Database& db, Xapian::docid self, const std::string& id) {
+  NoteEvidence e;
+  // Its own words worth sharing: said at least twice, of two characters or
+  // more (four letters for a Latin word: no "is", "run"), in at most a tenth
+  // of the notes.
+  std::set<std::string> repeated;
+  for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
+    const std::string term = *t;
+    // (Not a tag or word a tenth of the notes have: person, research; する, https.)
+    const bool rare = t.get_termfreq() * 10 <= db.get_doccount();
+    if (strings::starts_with(term, schema::LINK.prefix) || strings::starts_with(term, schema::CITE.prefix))
+      e.linked.push_back(term);
+    else if (strings::starts_with(term, schema::PERSON.prefix) ||
+             strings::starts_with(term, schema::ORG.prefix))
+      e.named.push_back(term);
+    else if (strings::starts_with(term, schema::TAG.prefix) && rare)
+      e.tags.push_back(term);
+    else if (schema::is_word_term(term) && t.get_wdf() >= 2 && rare &&
+             unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u))
+      repeated.insert(term);
+  }
+  // Its distinctive words: the expansion set of a relevance set of one note.
+  Xapian::Enquire enquire(db);
+  Xapian::RSet rset;
+  rset.add_document(self);
+  struct Words : Xapian::ExpandDecider {
+    const std::set<std::string>& allowed;
+    explicit Words(const std::set<std::string>& a) : allowed(a) {}
+    bool operator()(const std::string& term) const override { return allowed.count(term) > 0; }
+  } words(repeated);
+  enquire.set_query(Xapian::Query(id));
+  const Xapian::ESet eset = enquire.get_eset(20, rset, &words);
+  e.distinctive.assign(eset.begin(), eset.end());
+  return e;
+}
+
 }  // namespace
 
 std::vector<std::string> Searcher::linked_pages(const std::vector<std::string>& link_terms) {
@@ -313,44 +355,13 @@ Related Searcher::related(const std::string& path, std::size_t limit) {
   Xapian::PostingIterator p = db.postlist_begin(id);
   if (p == db.postlist_end(id)) return out;
   const Xapian::docid self = *p;
-  // The note's evidence, by kind: what it links or cites, who and what it names.
-  // Its own words worth sharing: said at least twice, of two characters or
-  // more (four letters for a Latin word: no "is", "run"), in at most a tenth
-  // of the notes.
-  std::vector<std::string> linked, named, tags;
-  std::set<std::string> repeated;
-  for (auto t = db.termlist_begin(self); t != db.termlist_end(self); ++t) {
-    const std::string term = *t;
-    // (Not a tag or word a tenth of the notes have: person, research; する, https.)
-    const bool rare = t.get_termfreq() * 10 <= db.get_doccount();
-    if (strings::starts_with(term, schema::LINK.prefix) || strings::starts_with(term, schema::CITE.prefix))
-      linked.push_back(term);
-    else if (strings::starts_with(term, schema::PERSON.prefix) ||
-             strings::starts_with(term, schema::ORG.prefix))
-      named.push_back(term);
-    else if (strings::starts_with(term, schema::TAG.prefix) && rare)
-      tags.push_back(term);
-    else if (schema::is_word_term(term) && t.get_wdf() >= 2 && rare &&
-             unicode::length(term) >= (static_cast<unsigned char>(term[0]) < 0x80 ? 4u : 2u))
-      repeated.insert(term);
-  }
+  const auto [linked, named, tags, distinctive] = evidence_of(db, self, id);
   // Those that link to it: its backlinks, each confirmed in its file; and
   // those it links to.
   std::vector<std::string> to_it, from_it = linked_pages(linked);
   for (const auto& n : backlinks(path, 0, note_count()).notes)
     to_it.push_back(schema::unique_id_term(n.note.path));
-  // Its distinctive words: the expansion set of a relevance set of one note.
   Xapian::Enquire enquire(db);
-  Xapian::RSet rset;
-  rset.add_document(self);
-  struct Words : Xapian::ExpandDecider {
-    const std::set<std::string>& allowed;
-    explicit Words(const std::set<std::string>& a) : allowed(a) {}
-    bool operator()(const std::string& term) const override { return allowed.count(term) > 0; }
-  } words(repeated);
-  enquire.set_query(Xapian::Query(id));
-  const Xapian::ESet eset = enquire.get_eset(20, rset, &words);
-  std::vector<std::string> distinctive(eset.begin(), eset.end());
   auto any = [](const std::vector<std::string>& terms) {
     return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
   };
