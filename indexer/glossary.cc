@@ -151,17 +151,45 @@ std::vector<std::string> items_of(std::string_view inside) {
   return out;
 }
 
+// A kana that ends a verb's stem inside a word (okurigana: 隠れ状態, 取り外し,
+// 折り畳み), not a particle, a verb's て form or an adjective's い (を, に,
+// して; 高い部分文字列 is 部分文字列).
+bool is_okurigana(char32_t c) {
+  static const std::u32string_view stems = U"きしちひみりぎじびけせめれげべえね";
+  return stems.find(c) != std::u32string_view::npos;
+}
+
 // The Japanese term that ends at byte `end` of text (a blank before the
-// parenthesis aside): the run of katakana and kanji, two characters or more.
+// parenthesis aside): the run of katakana and kanji, two characters or more,
+// with the okurigana of its words (隠れ状態 (hidden), not 状態; 折り畳み
+// (folding)): a kana between two kanji, or after the last one.
 std::string japanese_before(std::string_view text, std::size_t end) {
   if (end > 0 && text[end - 1] == ' ') --end;
   std::size_t begin = end;
+  const auto han_before = [&](std::size_t at) {
+    if (at == 0) return false;
+    std::size_t i = unicode::char_start(text, at - 1);
+    return unicode::is_han(unicode::next_code_point(text, i));
+  };
   while (begin > 0) {
     const std::size_t b = unicode::char_start(text, begin - 1);
     std::size_t i = b;
-    if (!is_japanese(unicode::next_code_point(text, i))) break;
+    const char32_t c = unicode::next_code_point(text, i);
+    std::size_t after = begin;
+    const bool kanji_after =
+        begin == end || (begin < text.size() && unicode::is_han(unicode::next_code_point(text, after)));
+    if (!is_japanese(c) && !(is_okurigana(c) && han_before(b) && kanji_after)) break;
     begin = b;
   }
+  // (A word of one kanji and its kana is often the end of another: やり取り, やり直し.)
+  std::size_t kanji = 0;
+  bool kana = false;
+  for (std::size_t i = begin; i < end;) {
+    const char32_t c = unicode::next_code_point(text, i);
+    kanji += unicode::is_han(c) ? 1 : 0;
+    kana = kana || unicode::is_hiragana(c);
+  }
+  if (kana && kanji < 2) return "";
   std::string_view run = text.substr(begin, end - begin);
   while (strings::starts_with(run, "・")) run.remove_prefix(std::string_view("・").size());
   return unicode::length(run) >= 2 ? std::string(run) : "";

@@ -22,9 +22,8 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 // The digest's layout and what it holds (the kinds, venues, years and glosses
 // a note states): a version another build of Sagasu wrote is read again from the note.
-// d9: no gloss from a list of English phrases (空ノード（null、undefined）) or from
-// a katakana word sounding like the gloss's last word only (取り消しポイント (cancellation point)).
-constexpr std::string_view DIGEST_VERSION = "d9";
+// d10: a term's okurigana are the term's (隠れ状態 (hidden), not 状態; 折り畳み (folding)).
+constexpr std::string_view DIGEST_VERSION = "d10";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 // Provenance's names, in its order.
