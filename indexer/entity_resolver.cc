@@ -706,15 +706,15 @@ std::string EntityResolver::encode(
     const std::vector<std::pair<std::string_view, std::string_view>>& spellings,
     const std::vector<StoredKind>& kinds,
     const std::vector<std::pair<std::string_view, std::string_view>>& works) {
-  // Sized first (each field at most its bytes and a 10-byte length): a
-  // string of tens of MB grown by doubling touches twice its size in fresh
-  // pages, one page fault each.
-  constexpr std::size_t MAX_LENGTH_BYTES = 10;
-  std::size_t bytes = 2 + 3 * MAX_LENGTH_BYTES + 3 * 20;
+  // Sized first (each field at most its bytes and a 10-byte length; a
+  // number written as text at most 20 digits): a string of tens of MB grown
+  // by doubling touches twice its size in fresh pages, one page fault each.
+  constexpr std::size_t MAX_LENGTH_BYTES = 10, MAX_NUMBER_BYTES = 20 + MAX_LENGTH_BYTES;
+  std::size_t bytes = 2 + 3 * MAX_NUMBER_BYTES;  // the version, the three counts
   for (const auto& [spelling, canonical] : spellings)
     bytes += spelling.size() + canonical.size() + 2 * MAX_LENGTH_BYTES;
   for (const StoredKind& k : kinds)
-    bytes += k.name.size() + k.kind.size() + k.detail.size() + 4 * MAX_LENGTH_BYTES + 20;
+    bytes += k.name.size() + k.kind.size() + k.detail.size() + 3 * MAX_LENGTH_BYTES + MAX_NUMBER_BYTES;
   for (const auto& [name, facts] : works) bytes += name.size() + facts.size() + MAX_LENGTH_BYTES;
   std::string out;
   out.reserve(bytes);

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <set>
