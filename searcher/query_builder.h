@@ -127,6 +127,7 @@ struct CompiledQuery {
   bool widened = false;       ///< the rescue did
   bool has_compound = false;  ///< a piece is a compound: a loose match could find more notes
   bool held_back = false;     ///< a piece has equivalents only --loose uses: so could it
+  bool inside_words = false;  ///< a piece is a word whose longer words only --loose matches: so could it
 
   /// The whole query: the text, AND each facet filter but the facet `without`
   /// (drill-sideways counts), AND NOT the exclusions.
@@ -180,6 +181,13 @@ class QueryBuilder {
   /// Is an acronym's other number (acronym_number) a form of it the vault
   /// writes (the singular; the plural with a small s in a note)?
   bool written_so(const std::string& typed, const std::string& form) const;
+  /// The words (of letters and digits, two or more each) as one word of the
+  /// vault (filesystem for file system), or "" where it has no such word.
+  std::string written_as_one(const std::vector<std::string>& words) const;
+  /// Is the piece one word of letters and digits that the vault has (art,
+  /// stem, 2024)? Inside a longer word it is mostly another word there
+  /// (start, system), so those match it only with --loose.
+  bool word_of_letters(const Chunk& c) const;
   /// A title writing English words as one name (view transition:
   /// <ViewTransition>); empty when no title does.
   Xapian::Query title_as_one_name(const std::vector<std::string>& words) const;

@@ -492,11 +492,13 @@ SearchResult Searcher::run(const SearchRequest& req) {
   // (Only --explain shows it; a synonym of thousands of words makes it long.)
   if (req.explain) result.query_description = query.assemble().get_description();
   result.total = main.total;
-  if (!req.loose && (query.has_compound || query.held_back) && !query.widened) {
+  if (!req.loose && (query.has_compound || query.held_back || query.inside_words) && !query.widened) {
     result.loose_more = count_loose(builder, req, verifier) - main.total;
-    result.loose_by = query.has_compound && query.held_back ? "the words apart or weaker equivalents"
-                      : query.has_compound                  ? "the words apart"
-                                                            : "weaker equivalents";
+    std::vector<std::string> by;
+    if (query.has_compound) by.emplace_back("the words apart");
+    if (query.inside_words) by.emplace_back("the word inside longer words");
+    if (query.held_back) by.emplace_back("weaker equivalents");
+    result.loose_by = fmt::format("{}", fmt::join(by, " or "));
   }
   result.missing_shards = m_index->missing;
   result.facets = count_facets(facets, main, *collector, query);

@@ -251,6 +251,7 @@ nlohmann::json explain_json(const SearchResult& res) {
                       {"synonyms", c.synonyms},
                       {"bridges", bridges_json(c.bridges)},
                       {"substring", c.substring},
+                      {"substring_loose", c.inside_words_loose},
                       {"grams", c.grams}});
   return {{"chunks", chunks}, {"xapian_query", res.query_description}};
 }
@@ -267,7 +268,8 @@ void text_explain(std::string& out, const SearchResult& res) {
     if (!c.synonyms.empty()) out += fmt::format("    other names:    {}\n", join(c.synonyms, " / "));
     if (!c.bridges.empty()) out += fmt::format("    bridge tier:    {}\n", bridges_text(c.bridges));
     if (!c.substring.empty())
-      out += fmt::format("    substring tier: {}  (grams {})\n", c.substring, join(c.grams, " "));
+      out += fmt::format("    substring tier: {}  (grams {}){}\n", c.substring, join(c.grams, " "),
+                         c.inside_words_loose ? "; inside longer words, loose: a word of the notes" : "");
   }
   out += fmt::format("xapian query: {}\n\n", res.query_description);
 }

@@ -113,7 +113,7 @@ precision() {  # precision INDEX VAULT LABELS [bounds]
   fi
 }
 precision "$M" "$MV" matsuura-research-note --min-precision 0.99 --min-recall 0.80
-precision "$R" "$RV" robotics-paper-notes --min-precision 0.98 --min-recall 0.47
+precision "$R" "$RV" robotics-paper-notes --min-precision 0.98 --min-recall 0.46
 precision "$T" "$TV" ja-techdocs --min-precision 0.96 --min-recall 0.91
 precision "$T" "$TV" ja-techdocs-floods --min-each 0.95
 # Ranking: graded queries judged by reading the notes (data/labels/ranking), nDCG@10 and more per

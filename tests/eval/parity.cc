@@ -222,15 +222,21 @@ void check(const Sample& s, Searcher& searcher, Explainer& explain,
   const std::set<std::string> exact = found(searcher, s.query(), notes.size(), true);
   // The default search, and the equivalents each bridged note matched.
   std::map<std::string, std::vector<std::string>> loose;
+  std::set<std::string> inside;  // a word of the vault inside longer words: --loose's (README "Matching")
   {
     SearchRequest req;
     req.query = s.query();
     req.limit = notes.size();
     req.snippets = 0;
     req.facets.clear();
-    for (const auto& h : searcher.search(req).hits) {
+    const SearchResult r = searcher.search(req);
+    for (const auto& h : r.hits) {
       auto& equivalents = loose[h.path];
       for (const auto& [piece, b] : h.bridged) equivalents.push_back(b.equivalent);
+    }
+    if (r.loose_by.find("the word inside longer words") != std::string::npos) {
+      req.loose = true;
+      for (const auto& h : searcher.search(req).hits) inside.insert(h.path);
     }
   }
   ++t.samples[name_of(s.kind)];
@@ -240,7 +246,7 @@ void check(const Sample& s, Searcher& searcher, Explainer& explain,
                exact.size());
   }
   for (const auto& p : grep)
-    if (!loose.count(p)) {
+    if (!loose.count(p) && !inside.count(p)) {
       ++t.missed;
       fmt::print("MISSED  {} '{}': {}\n", name_of(s.kind), s.text, p);
     }

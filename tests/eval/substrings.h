@@ -105,6 +105,9 @@ inline std::map<std::string, ReferenceText> reference_texts(const Xapian::Databa
 }
 
 // The notes a search returns for the query as typed (every one of them, no fallback).
+// A word of letters and digits the vault has is found inside longer words
+// by --loose alone (README "Matching": art is no hit in start): its notes are
+// the hits of both.
 inline std::set<std::string> found(Searcher& searcher, const std::string& query, std::size_t all,
                                    bool exact) {
   SearchRequest req;
@@ -114,7 +117,12 @@ inline std::set<std::string> found(Searcher& searcher, const std::string& query,
   req.exact = exact;
   req.facets.clear();
   std::set<std::string> got;
-  for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+  SearchResult r = searcher.search(req);
+  for (const auto& h : r.hits) got.insert(h.path);
+  if (r.loose_by.find("the word inside longer words") != std::string::npos) {
+    req.loose = true;
+    for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+  }
   return got;
 }
 

@@ -5,7 +5,8 @@ precision.py SEARCHER INDEX VAULT TSV [--min-precision P] [--min-recall R] [--mi
 
 TSV (data/labels/precision/): query, regex, kind, note. A hit is right when the
 regex (grep -E, case-insensitive) matches its text or its file name, or its text
-holds the query as typed (grep -iF); recall is of grep -rliE over VAULT. Prints one line per query and the totals; exits 1
+holds the query as typed (grep -iF; a word of letters and digits that the vault
+has as a word, between other characters); recall is of grep -rliE over VAULT. Prints one line per query and the totals; exits 1
 when the micro precision, micro recall or any query's precision is below its bound.
 """
 import argparse, os, re, subprocess, sys
@@ -29,8 +30,15 @@ for line in open(a.tsv, encoding='utf-8').read().splitlines()[1:]:
     hits = {os.path.realpath(os.path.join(vault, re.sub(r'\\(.)', r'\1', p))) for p in out.split('\n') if p}
     grep = subprocess.run(['grep', '-rliE', '--', regex, vault], capture_output=True, text=True).stdout
     grepped = {os.path.realpath(p) for p in grep.split('\n') if p}
-    # (The query as typed, anywhere in the text, counts too: grep -F of the query.)
-    literal = subprocess.run(['grep', '-rliF', '--', query, vault], capture_output=True, text=True).stdout
+    # (The query as typed counts too: grep -F of it anywhere in the text; a
+    # word of letters and digits that the vault has as a word, between other
+    # characters: art is not in start, mutex is in pthread_mutex_lock.)
+    literal = ''
+    if re.fullmatch(r'[A-Za-z0-9]+', query):
+        literal = subprocess.run(['grep', '-rliE', '--', f'(^|[^A-Za-z0-9]){query}([^A-Za-z0-9]|$)', vault],
+                                 capture_output=True, text=True).stdout
+    if not literal:
+        literal = subprocess.run(['grep', '-rliF', '--', query, vault], capture_output=True, text=True).stdout
     typed = {os.path.realpath(p) for p in literal.split('\n') if p}
     pattern = re.compile(regex, re.I)
     right = {h for h in hits

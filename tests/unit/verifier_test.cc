@@ -223,7 +223,13 @@ TEST_CASE("Substring search, letters and digits: every such string of a note fin
           req.snippets = 0;
           req.facets.clear();
           std::set<std::string> got;
-          for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+          const SearchResult r = searcher.search(req);
+          for (const auto& h : r.hits) got.insert(h.path);
+          // A word the notes have (a, server) is found inside longer words by --loose.
+          if (r.loose_by.find("the word inside longer words") != std::string::npos) {
+            req.loose = true;
+            for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+          }
           INFO(needle << " in " << path);
           CHECK(got.count(path) == 1);
         }
@@ -233,6 +239,48 @@ TEST_CASE("Substring search, letters and digits: every such string of a note fin
   SearchRequest none;
   none.query = "zebrax";
   CHECK(searcher.search(none).hits.empty());
+}
+
+TEST_CASE("Substring search, a word of letters the notes have: no hit inside longer words but with --loose",
+          "[verifier]") {
+  test::TestIndex index({{"art.md", "Modern art and its critics.\n"},
+                         {"start.md", "How to start the server: see the Makefile.\n"},
+                         {"arts.md", "The arts of the Edo period.\n"},
+                         {"tolerance.md", "Fault tolerance in training.\n"},
+                         {"tag.md", "Audio tools.\n\n#audiomiddleware\n"},
+                         {"fs.md", "The filesystem keeps the checkpoints.\n"},
+                         {"words.md", "A file for the system; audio, then middleware.\n"}});
+  Searcher searcher(index.index);
+  const auto paths = [&](const std::string& query, bool loose = false, bool exact = false) {
+    SearchRequest req;
+    req.query = query;
+    req.loose = loose;
+    req.exact = exact;
+    req.snippets = 0;
+    std::set<std::string> got;
+    for (const auto& h : searcher.search(req).hits) got.insert(h.path);
+    return got;
+  };
+  using Paths = std::set<std::string>;
+  // The word and its inflections are hits; start holds art but is another word.
+  CHECK(paths("art") == Paths{"art.md", "arts.md"});
+  SearchRequest art;
+  art.query = "art";
+  const SearchResult r = searcher.search(art);
+  CHECK(r.loose_more == 1);
+  CHECK(r.loose_by == "the word inside longer words");
+  CHECK(paths("art", true) == Paths{"art.md", "arts.md", "start.md"});
+  CHECK(paths("art", false, true) == Paths{"art.md", "arts.md", "start.md"});  // --exact is grep -F
+  // A string that is no word of the notes is a partial word: found inside them.
+  CHECK(paths("toleran") == Paths{"tolerance.md"});
+  CHECK(paths("tart") == Paths{"start.md"});
+  // Words typed apart that a note writes as one word are a term: that word,
+  // or the words together (apart, with --loose).
+  CHECK(paths("audio middleware") == Paths{"tag.md"});
+  CHECK(paths("file system") == Paths{"fs.md"});
+  CHECK(paths("file system", true) == Paths{"fs.md", "words.md"});
+  CHECK(paths("system") == Paths{"words.md"});
+  CHECK(paths("checkpoint") == Paths{"fs.md"});  // no note says the word: a partial word
 }
 
 TEST_CASE(

@@ -4,7 +4,7 @@
 // to settle candidates without reading their text:
 //  - a note holding a word that contains the typed string (width and case
 //    folded) holds the string where a person accepts it (プログラ in
-//    プログラミング, server in webservers);
+//    プログラミング, serv in webservers);
 //  - a string of letters and digits is only ever found inside one word (ICU
 //    never breaks such a run), so a note none of whose words' foldings
 //    contain it does not hold it, unless it has words too long to be terms

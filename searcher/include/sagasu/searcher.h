@@ -102,6 +102,9 @@ struct ChunkInfo {
   /// The substring tier's needle (substring and substring_exact).
   SubstringNeedle needle() const { return {substring, substring_exact}; }
   std::vector<std::string> grams;  ///< the substring tier's candidate terms ("x*": a prefix)
+  /// A word of letters the vault has (art): inside longer words (start) it
+  /// matches only with --loose, and weighs where another tier matches.
+  bool inside_words_loose = false;
 };
 
 /// A facet value and the number of hits carrying it.
@@ -152,9 +155,11 @@ struct SearchResult {
   std::string correction;
   std::size_t total = 0;  ///< exact number of matching notes
   /// Without SearchRequest::loose: how many more notes match with the pieces
-  /// of a compound apart or through weaker equivalents (what loose would add to total).
+  /// of a compound apart, a word inside longer words or through weaker
+  /// equivalents (what loose would add to total).
   std::size_t loose_more = 0;
-  /// What those notes have: "the words apart", "weaker equivalents" or both.
+  /// What those notes have: "the words apart", "the word inside longer
+  /// words", "weaker equivalents", or those that apply joined by " or ".
   std::string loose_by;
   std::vector<Hit> hits;
   /// With SearchRequest::go_on, where the hits end before the page does: the
