@@ -149,6 +149,11 @@ bool Bridges::names(const std::vector<std::string>& words) const {
   return !sounds.empty();
 }
 
+bool Bridges::in_dictionary(const std::string& key) const {
+  const std::vector<DictionaryEntry> senses = m_dictionary.of(key);
+  return std::any_of(senses.begin(), senses.end(), [](const DictionaryEntry& e) { return !e.name; });
+}
+
 std::vector<Bridge> Bridges::of(const std::string& text, const std::vector<std::string>& words) const {
   if (auto at = m_of.find({text, words}); at != m_of.end()) return at->second;
   return m_of.emplace(std::pair(text, words), look_up(text, words)).first->second;

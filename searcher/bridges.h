@@ -45,6 +45,8 @@ class Bridges {
   /// Do the words, as one name, have an equivalent of their own (stated, or
   /// a katakana word sounding like them), not only word by word?
   bool names(const std::vector<std::string>& words) const;
+  /// Is the key (Analyzer::key) a word of the dictionary, not only a name?
+  bool in_dictionary(const std::string& key) const;
   /// The equivalents the vault's glossary and the dictionary give a key (Analyzer::key).
   std::vector<Bridge> stated(const std::string& key) const;
 

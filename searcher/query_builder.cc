@@ -572,10 +572,14 @@ bool QueryBuilder::word_of_letters(const Chunk& c) const {
   // (ja-techdocs: art in 2,087 such notes, as a word in 16; age in 2,456,
   // as a word in 68: message, usage); the word's inflections and the words
   // of a name written as one (SystemExit, file_name) are the word tier's.
+  // So is an English word the notes lack but the bridge tier's dictionary
+  // has (ant, hang: important, Shanghai), unlike the start of one typed (toleran, quadrup).
   if (c.info.words.size() != 1 || !alphanumeric(fold_query(c.info.text))) return false;
   const std::string& word = c.info.words[0];
-  return !c.info.inflections.empty() || m_db.term_exists(word) ||
-         m_db.term_exists(std::string(schema::PART.prefix) + word);
+  if (!c.info.inflections.empty() || m_db.term_exists(word) ||
+      m_db.term_exists(std::string(schema::PART.prefix) + word))
+    return true;
+  return m_bridges && m_bridges->in_dictionary(m_analyzer.key(c.info.text));
 }
 
 Xapian::Query QueryBuilder::title_as_one_name(const std::vector<std::string>& words) const {

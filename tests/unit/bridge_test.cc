@@ -11,6 +11,7 @@
 
 #include "bridges.h"
 #include "glossary.h"
+#include "query_builder.h"
 #include "sagasu/analyzer.h"
 #include "sagasu/dictionary.h"
 #include "sagasu/note.h"
@@ -18,6 +19,7 @@
 #include "sagasu/sounds.h"
 #include "sagasu/stored_note.h"
 #include "test_index.h"
+#include "unweighted.h"
 
 using namespace sagasu;
 
@@ -1014,4 +1016,29 @@ TEST_CASE("Bridge tier: a dictionary pair is loose where the vault says the Engl
   const test::TestIndex japanese_index(japanese);
   CHECK(loose_of(Xapian::Database(japanese_index.index), first_sense, "service", Provenance::Dictionary) ==
         std::map<std::string, bool>{{"サービス", false}, {"取扱", true}});
+}
+
+TEST_CASE("Substring tier: an English word the dictionary has is no hit inside longer words, notes or not",
+          "[bridge]") {
+  // robotics-paper-notes says important and constant, never ant: ant was
+  // 246 hits; a string no dictionary has (toleran) is the start of a word.
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict", "アリ /(n) ant/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string()), none("");
+  const test::TestIndex index({{"imp.md", "An important step.\n"}, {"tol.md", "Fault tolerance.\n"}});
+  const Xapian::Database db(index.index);
+  Analyzer analyzer;
+  const Synonyms synonyms(db);
+  const auto matches = [&](const Dictionary& d, const std::string& text) {
+    const Bridges bridges(db, analyzer, d);
+    SearchRequest req;
+    req.query = text;
+    const CompiledQuery q = QueryBuilder(db, analyzer, synonyms, false, &bridges).build(req);
+    return std::make_pair(unweighted_enquire(db, q.assemble()).get_mset(0, 10).size(),
+                          q.chunks.at(0).info.inside_words_loose);
+  };
+  CHECK(matches(dictionary, "ant") == std::make_pair(Xapian::doccount{0}, true));
+  CHECK(matches(none, "ant") == std::make_pair(Xapian::doccount{1}, false));
+  CHECK(matches(dictionary, "toleran") == std::make_pair(Xapian::doccount{1}, false));
 }
