@@ -574,7 +574,7 @@ bool QueryBuilder::word_of_letters(const Chunk& c) const {
   // of a name written as one (SystemExit, file_name) are the word tier's.
   // So is an English word the notes lack but the bridge tier's dictionary
   // has (ant, hang: important, Shanghai), unlike the start of one typed (toleran, quadrup).
-  if (c.info.words.size() != 1 || !alphanumeric(fold_query(c.info.text))) return false;
+  if (c.info.words.size() != 1 || !alphanumeric(c.info.substring)) return false;
   const std::string& word = c.info.words[0];
   if (!c.info.inflections.empty() || m_db.term_exists(word) ||
       m_db.term_exists(std::string(schema::PART.prefix) + word))

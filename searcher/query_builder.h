@@ -184,9 +184,10 @@ class QueryBuilder {
   /// The words (of letters and digits, two or more each) as one word of the
   /// vault (filesystem for file system), or "" where it has no such word.
   std::string written_as_one(const std::vector<std::string>& words) const;
-  /// Is the piece one word of letters and digits that the vault or the
-  /// dictionary has (art, stem, 2024)? Inside a longer word it is mostly
-  /// another word there (start, system), so those match it only with --loose.
+  /// Is the piece (its folded substring: add_substring_tier first) one word
+  /// of letters and digits that the vault or the dictionary has (art, stem,
+  /// 2024)? Inside a longer word it is mostly another word there (start,
+  /// system), so those match it only with --loose.
   bool word_of_letters(const Chunk& c) const;
   /// A title writing English words as one name (view transition:
   /// <ViewTransition>); empty when no title does.

@@ -120,6 +120,14 @@ std::vector<FacetCounts> count_facets(const FacetPlan& plan, Collected& main, Co
 
 }  // namespace
 
+std::string LooseReasons::text() const {
+  std::vector<std::string> by;
+  if (words_apart) by.emplace_back("the words apart");
+  if (inside_words) by.emplace_back("the word inside longer words");
+  if (weaker_equivalents) by.emplace_back("weaker equivalents");
+  return fmt::format("{}", fmt::join(by, " or "));
+}
+
 Searcher::Searcher(const std::string& index_path) : Searcher(IndexSet{{index_path}, false}) {}
 
 Searcher::Searcher(const IndexSet& indexes)
@@ -494,11 +502,7 @@ SearchResult Searcher::run(const SearchRequest& req) {
   result.total = main.total;
   if (!req.loose && (query.has_compound || query.held_back || query.inside_words) && !query.widened) {
     result.loose_more = count_loose(builder, req, verifier) - main.total;
-    std::vector<std::string> by;
-    if (query.has_compound) by.emplace_back("the words apart");
-    if (query.inside_words) by.emplace_back("the word inside longer words");
-    if (query.held_back) by.emplace_back("weaker equivalents");
-    result.loose_by = fmt::format("{}", fmt::join(by, " or "));
+    result.loose_by = {query.has_compound, query.inside_words, query.held_back};
   }
   result.missing_shards = m_index->missing;
   result.facets = count_facets(facets, main, *collector, query);
@@ -576,7 +580,7 @@ void Searcher::go_on(const SearchRequest& req, SearchResult& result) {
   };
   SearchRequest loose = quiet;
   loose.loose = true;
-  if (!req.loose && result.loose_more > 0) add(loose, result.loose_by);
+  if (!req.loose && result.loose_more > 0) add(loose, result.loose_by.text());
   // The notes tied to the note the query names (a hit titled as typed: the
   // note about the topic), what they say or not: its links either way, the
   // pages, people and tags they share, its words (related).

@@ -12,17 +12,23 @@ std::string quoted_list(const std::vector<std::string>& words) {
   return fmt::format("{}", fmt::join(q, ", "));
 }
 
+// Only a compound's pieces apart: the message says "together".
+bool apart_only(const LooseReasons& by) {
+  return by.words_apart && !by.inside_words && !by.weaker_equivalents;
+}
+
 }  // namespace
 
 std::vector<std::string> zero_hit_messages(const SearchRequest& req, const SearchResult& typed) {
   std::vector<std::string> out;
   if (typed.total > 0) return out;
-  if (typed.loose_more > 0 && typed.loose_by == "the words apart")
+  if (typed.loose_more > 0 && apart_only(typed.loose_by))
     out.push_back(fmt::format("no note has the words of '{}' together; {} {} them apart (--loose lists them)",
                               req.query, typed.loose_more, typed.loose_more == 1 ? "has" : "have"));
   else if (typed.loose_more > 0)
     out.push_back(fmt::format("no note matches '{}' as typed; {} {} {} (--loose lists them)", req.query,
-                              typed.loose_more, typed.loose_more == 1 ? "has" : "have", typed.loose_by));
+                              typed.loose_more, typed.loose_more == 1 ? "has" : "have",
+                              typed.loose_by.text()));
   if (!typed.correction.empty())
     out.push_back(fmt::format("no hits for '{}'; did you mean '{}'?", req.query, typed.correction));
   else if (!typed.suggestions.empty())
@@ -52,9 +58,10 @@ PeopleSearch search_for_people(Searcher& searcher, const SearchRequest& req) {
   const std::string notes = typed.loose_more == 1 ? "1 note" : fmt::format("{} notes", typed.loose_more);
   if (typed.loose_more > 0 &&
       show(loose,
-           typed.loose_by == "the words apart"
+           apart_only(typed.loose_by)
                ? fmt::format("No note has the words of '{}' together; {} with them apart:", req.query, notes)
-               : fmt::format("No note matches '{}' as typed; {} with {}:", req.query, notes, typed.loose_by)))
+               : fmt::format("No note matches '{}' as typed; {} with {}:", req.query, notes,
+                             typed.loose_by.text())))
     return out;
   SearchRequest widened = req;
   widened.widen = true;

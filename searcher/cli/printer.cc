@@ -316,10 +316,10 @@ class TextPrinter : public Printer {
     const std::string shown = res.hits.empty() && res.total > 0 && req.offset > 0
                                   ? fmt::format("none shown after --offset {}", req.offset)
                                   : fmt::format("showing {}–{}", first, req.offset + res.hits.size());
-    text += fmt::format(
-        "{} {} ({}){}\n", res.total, res.total == 1 ? "hit" : "hits", shown,
-        res.loose_more ? fmt::format("; {} more with {} (--loose lists them)", res.loose_more, res.loose_by)
-                       : "");
+    text += fmt::format("{} {} ({}){}\n", res.total, res.total == 1 ? "hit" : "hits", shown,
+                        res.loose_more ? fmt::format("; {} more with {} (--loose lists them)", res.loose_more,
+                                                     res.loose_by.text())
+                                       : "");
     for (const auto& f : res.facets) facet(text, f);
     for (const auto& f : res.facets)
       if (f.sideways) {

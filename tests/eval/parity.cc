@@ -234,7 +234,7 @@ void check(const Sample& s, Searcher& searcher, Explainer& explain,
       auto& equivalents = loose[h.path];
       for (const auto& [piece, b] : h.bridged) equivalents.push_back(b.equivalent);
     }
-    if (r.loose_by.find("the word inside longer words") != std::string::npos) {
+    if (r.loose_by.inside_words) {
       req.loose = true;
       for (const auto& h : searcher.search(req).hits) inside.insert(h.path);
     }

@@ -119,7 +119,7 @@ inline std::set<std::string> found(Searcher& searcher, const std::string& query,
   std::set<std::string> got;
   SearchResult r = searcher.search(req);
   for (const auto& h : r.hits) got.insert(h.path);
-  if (r.loose_by.find("the word inside longer words") != std::string::npos) {
+  if (r.loose_by.inside_words) {
     req.loose = true;
     for (const auto& h : searcher.search(req).hits) got.insert(h.path);
   }

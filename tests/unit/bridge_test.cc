@@ -622,7 +622,7 @@ TEST_CASE("Bridge tier: a sound-alike stands in only where the notes state no eq
   req.query = "ロケール";
   const SearchResult r = s.search(req);
   CHECK(r.loose_more == 1);
-  CHECK(r.loose_by == "weaker equivalents");
+  CHECK(r.loose_by.text() == "weaker equivalents");
   CHECK(hit_paths(s, "トレイト") == std::set<std::string>{"kata.md", "trait.md", "both.md"});
 }
 

@@ -226,7 +226,7 @@ TEST_CASE("Substring search, letters and digits: every such string of a note fin
           const SearchResult r = searcher.search(req);
           for (const auto& h : r.hits) got.insert(h.path);
           // A word the notes have (a, server) is found inside longer words by --loose.
-          if (r.loose_by.find("the word inside longer words") != std::string::npos) {
+          if (r.loose_by.inside_words) {
             req.loose = true;
             for (const auto& h : searcher.search(req).hits) got.insert(h.path);
           }
@@ -268,7 +268,7 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
   art.query = "art";
   const SearchResult r = searcher.search(art);
   CHECK(r.loose_more == 1);
-  CHECK(r.loose_by == "the word inside longer words");
+  CHECK(r.loose_by.text() == "the word inside longer words");
   CHECK(paths("art", true) == Paths{"art.md", "arts.md", "start.md"});
   CHECK(paths("art", false, true) == Paths{"art.md", "arts.md", "start.md"});  // --exact is grep -F
   // A string that is no word of the notes is a partial word: found inside them.

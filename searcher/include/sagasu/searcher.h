@@ -107,6 +107,16 @@ struct ChunkInfo {
   bool inside_words_loose = false;
 };
 
+/// Why SearchRequest::loose would match more notes than the hit set.
+struct LooseReasons {
+  bool words_apart = false;         ///< a compound's pieces apart
+  bool inside_words = false;        ///< a word of the notes inside longer words (art in start)
+  bool weaker_equivalents = false;  ///< equivalents the vault does not support
+  /// "the words apart", "the word inside longer words", "weaker
+  /// equivalents", those that apply joined by " or ".
+  std::string text() const;
+};
+
 /// A facet value and the number of hits carrying it.
 struct FacetValue {
   std::string value;
@@ -158,9 +168,8 @@ struct SearchResult {
   /// of a compound apart, a word inside longer words or through weaker
   /// equivalents (what loose would add to total).
   std::size_t loose_more = 0;
-  /// What those notes have: "the words apart", "the word inside longer
-  /// words", "weaker equivalents", or those that apply joined by " or ".
-  std::string loose_by;
+  /// What those notes have.
+  LooseReasons loose_by;
   std::vector<Hit> hits;
   /// With SearchRequest::go_on, where the hits end before the page does: the
   /// notes a looser search adds, ranked after them (ranks going on from the
