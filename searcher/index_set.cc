@@ -311,6 +311,11 @@ const WordList& OpenIndex::word_list() const {
   return *m_built_words;
 }
 
+const KatakanaWords& OpenIndex::katakana_words() const {
+  if (!m_katakana) m_katakana = std::make_shared<const KatakanaWords>(all);
+  return *m_katakana;
+}
+
 OpenIndex open_index(const std::vector<std::string>& locations, bool allow_partial,
                      const std::string& indexer) {
   OpenIndex index;

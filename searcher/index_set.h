@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "compounds.h"
 #include "sagasu/facet_columns.h"
 #include "sagasu/word_list.h"
 
@@ -59,6 +60,9 @@ struct OpenIndex {
   /// from their terms, on first use (the substring tier's candidates of
   /// letters and digits need it).
   const WordList& word_list() const;
+  /// The katakana words of every shard and their notes, on first use (a
+  /// katakana word's compounds need them).
+  const KatakanaWords& katakana_words() const;
   /// The place in `all` of the shard a document handed to a MatchDecider or
   /// MatchSpy comes from (it knows its number in that shard only, Xapian's
   /// rule): the shard its SHARD value names. Needs shard_places (0 without).
@@ -71,6 +75,7 @@ struct OpenIndex {
 
  private:
   mutable std::shared_ptr<const WordList> m_built_words;
+  mutable std::shared_ptr<const KatakanaWords> m_katakana;
 };
 
 /// Opens the shards the locations name and checks that they are one vault's

@@ -136,6 +136,7 @@ Xapian::Query Chunk::all_tiers() const {
   if (!synonyms.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, synonyms, SYNONYM_WEIGHT);
   if (!bridge.empty()) q.push_back(bridge);
   if (!scattered.empty()) q.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, scattered, SCATTERED_WEIGHT);
+  if (!compounds.empty()) q.push_back(compounds);
   if (!substring.empty() && !info.inside_words_loose) q.push_back(substring);
   const Xapian::Query any =
       q.empty() ? Xapian::Query() : Xapian::Query(Xapian::Query::OP_OR, q.begin(), q.end());
@@ -531,7 +532,7 @@ Chunk QueryBuilder::make_chunk(const std::string& text, bool phrase, const std::
   // alternative. A word of letters the vault has matches inside longer words only with --loose.
   if (prefix.empty() && !name) {
     add_substring_tier(c, text);
-    c.info.inside_words_loose = !m_loose && !m_exact && word_of_letters(c);
+    c.info.inside_words_loose = !m_loose && !m_exact && (word_of_letters(c) || add_compounds(c));
   }
   if (m_exact) match.literals.push_back(text);
   if (prefix.empty()) {
@@ -580,6 +581,32 @@ bool QueryBuilder::word_of_letters(const Chunk& c) const {
       m_db.term_exists(std::string(schema::PART.prefix) + word))
     return true;
   return m_bridges && m_bridges->in_dictionary(m_analyzer.key(c.info.text));
+}
+
+bool QueryBuilder::add_compounds(Chunk& c) const {
+  // (Beyond so many longer words, a string too common to read them all.)
+  constexpr std::size_t MAX_LONGER = 2000;
+  const std::string& word = c.info.substring;
+  if (c.info.words.size() != 1 || !katakana_word(word) || !m_db.term_exists(c.info.words[0])) return false;
+  std::vector<std::string> folded;
+  const std::vector<std::string> longer =
+      words().containing(word, WordList::Side::Folding, MAX_LONGER + 1, &folded);
+  if (longer.size() > MAX_LONGER || partial_word(word, folded, katakana_words())) return false;
+  const std::vector<bool> holding = holding_as_word(word, folded, katakana_words());
+  if (std::all_of(holding.begin(), holding.end(), [](bool held) { return held; })) return false;
+  for (std::size_t i = 0; i < longer.size(); ++i)
+    if (holding[i] && longer[i] != c.info.words[0]) c.info.compounds.push_back(longer[i]);
+  // They only select: the substring tier weighs them as it weighs the rest.
+  if (!c.info.compounds.empty())
+    c.compounds = unweighted(
+        Xapian::Query(Xapian::Query::OP_SYNONYM, c.info.compounds.begin(), c.info.compounds.end()));
+  return true;
+}
+
+const KatakanaWords& QueryBuilder::katakana_words() const {
+  if (m_katakana_words) return m_katakana_words();
+  if (!m_katakana) m_katakana = std::make_unique<KatakanaWords>(m_db);
+  return *m_katakana;
 }
 
 Xapian::Query QueryBuilder::title_as_one_name(const std::vector<std::string>& words) const {

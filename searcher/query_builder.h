@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bridges.h"
+#include "compounds.h"
 #include "field_query.h"
 #include "query.h"
 #include "sagasu/analyzer.h"
@@ -38,6 +39,9 @@ struct WordMatch {
 struct Chunk {
   ChunkInfo info;
   Xapian::Query word, scattered, substring;
+  /// The longer katakana words of the notes that hold it as one of their
+  /// words (ChunkInfo::compounds): they select, the substring tier weighs.
+  Xapian::Query compounds;
   Xapian::Query synonyms;  ///< the other names of a page this text names (its title, its aliases)
   Xapian::Query bridge;    ///< its equivalents in the other language (unweighted: all_tiers scales it)
   std::vector<Xapian::Query> bridges;  ///< each equivalent's query, as info.bridges lists them
@@ -142,19 +146,23 @@ struct CompiledQuery {
 
 class QueryBuilder {
  public:
-  /// The word list of db (word_list.h), asked for when a query needs it.
+  /// The word list of db (word_list.h) and its katakana words
+  /// (compounds.h), asked for when a query needs them.
   using WordSource = std::function<const WordList&()>;
-  /// bridges: the bridge tier's equivalents (nullptr: no bridge tier); words:
-  /// db's word list (empty: built from db's terms when needed).
+  using KatakanaSource = std::function<const KatakanaWords&()>;
+  /// bridges: the bridge tier's equivalents (nullptr: no bridge tier); words,
+  /// katakana: db's word list and katakana words (empty: built from db's
+  /// terms when needed).
   QueryBuilder(const Xapian::Database& db, Analyzer& analyzer, const Synonyms& synonyms, bool exact,
-               const Bridges* bridges = nullptr, WordSource words = {})
+               const Bridges* bridges = nullptr, WordSource words = {}, KatakanaSource katakana = {})
       : m_db(db),
         m_analyzer(analyzer),
         m_synonyms(synonyms),
         m_bridges(exact ? nullptr : bridges),
         m_fields(db, synonyms),
         m_exact(exact),
-        m_words(std::move(words)) {}
+        m_words(std::move(words)),
+        m_katakana_words(std::move(katakana)) {}
 
   /// Compiles the request's query and --filter values; throws UsageError when
   /// they are malformed, or empty unless the request matches every note.
@@ -189,6 +197,13 @@ class QueryBuilder {
   /// 2024)? Inside a longer word it is mostly another word there (start,
   /// system), so those match it only with --loose.
   bool word_of_letters(const Chunk& c) const;
+  /// For a katakana word of the vault (ロック, not プログラ of プログラム:
+  /// partial_word), the longer words that hold it as one of their words
+  /// (ファイルロック; not ブロック): adds them as the chunk's compounds and
+  /// says true, as the rest match it only with --loose (compounds.h); false
+  /// where every longer word holds it so.
+  bool add_compounds(Chunk& c) const;
+  const KatakanaWords& katakana_words() const;
   /// A title writing English words as one name (view transition:
   /// <ViewTransition>); empty when no title does.
   Xapian::Query title_as_one_name(const std::vector<std::string>& words) const;
@@ -235,7 +250,9 @@ class QueryBuilder {
   FieldQuery m_fields;
   bool m_exact;
   WordSource m_words;
+  KatakanaSource m_katakana_words;
   mutable std::shared_ptr<const WordList> m_own_words;  ///< built from m_db when m_words is empty
+  mutable std::unique_ptr<KatakanaWords> m_katakana;    ///< built from m_db when m_katakana_words is empty
   bool m_loose = false;
   bool m_any = false;  // widened: any piece, and (loose) any word of a compound
 };

@@ -471,8 +471,10 @@ SearchResult Searcher::run(const SearchRequest& req) {
   check_size(req);
   const Synonyms synonyms(m_index->all);
   const Bridges bridges(m_index->all, m_analyzer, Dictionary::system());
-  QueryBuilder builder(m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr,
-                       [this]() -> const WordList& { return m_index->word_list(); });
+  QueryBuilder builder(
+      m_index->all, m_analyzer, synonyms, req.exact, req.bridge ? &bridges : nullptr,
+      [this]() -> const WordList& { return m_index->word_list(); },
+      [this]() -> const KatakanaWords& { return m_index->katakana_words(); });
   CompiledQuery query = builder.build(req);
   check_pieces(query);
   const FacetPlan facets = plan_facets(req, query);

@@ -125,7 +125,8 @@ Verifier::Verifier(const OpenIndex& index, const CompiledQuery& query, bool exac
       m_exact(exact),
       m_analyzer(analyzer),
       m_substrings(std::make_shared<Substrings>()),
-      m_words(query.chunks.size()) {
+      m_words(query.chunks.size()),
+      m_compounds(query.chunks.size()) {
   link();
 }
 
@@ -212,6 +213,7 @@ bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
           (!alt.adjacent || m_probe.adjacent(alt.terms, note.did())))
         return true;
   }
+  if (in_compounds(c, note.did())) return true;
   if (cheap || c.info.substring.empty()) return false;
   if (proven(c, note.did())) return true;
   if (refuted(c, note.did())) return false;
@@ -235,6 +237,13 @@ bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
         notes_matching(m_db, Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end()));
   }
   return did < words->size() && (*words)[did];
+}
+
+bool Verifier::in_compounds(const Chunk& c, Xapian::docid did) const {
+  if (c.compounds.empty()) return false;
+  std::optional<std::vector<bool>>& notes = m_compounds[static_cast<std::size_t>(&c - m_query.chunks.data())];
+  if (!notes) notes = notes_matching(m_db, c.compounds);
+  return did < notes->size() && (*notes)[did];
 }
 
 Verifier::Substring& Verifier::substring_of(const Chunk& c) const {

@@ -84,6 +84,9 @@ class Verifier : public Xapian::MatchDecider {
   /// remote shards, where a term's postings or positions are a round trip
   /// per note and term, one match per chunk and search answers it.
   bool in_words(const Chunk& c, Xapian::docid did) const;
+  /// Does the note hold one of the chunk's compounds (a hundred words, say):
+  /// one match per chunk and search answers it.
+  bool in_compounds(const Chunk& c, Xapian::docid did) const;
   /// Does the note hold a word that contains the chunk's substring (word_list.h)?
   bool proven(const Chunk& c, Xapian::docid did) const;
   /// Is the chunk's substring certainly not in the note, though its grams are?
@@ -127,6 +130,7 @@ class Verifier : public Xapian::MatchDecider {
   std::shared_ptr<Substrings> m_substrings;  ///< shared with a looser query's verifier (trust)
   std::vector<Substring*> m_of_chunk;        ///< each chunk's entry of m_substrings
   mutable std::vector<std::optional<std::vector<bool>>> m_words;  ///< remote: in_words' notes, by chunk
+  mutable std::vector<std::optional<std::vector<bool>>> m_compounds;  ///< in_compounds' notes, by chunk
   const std::vector<bool>* m_known = nullptr;
   mutable std::vector<bool> m_accepted;
 };

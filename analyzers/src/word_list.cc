@@ -142,7 +142,8 @@ std::shared_ptr<const WordList> WordList::merged(const std::vector<std::shared_p
   return list;
 }
 
-std::vector<std::string> WordList::containing(std::string_view needle, Side side, std::size_t max) const {
+std::vector<std::string> WordList::containing(std::string_view needle, Side side, std::size_t max,
+                                              std::vector<std::string>* foldings) const {
   std::vector<std::string> out;
   if (needle.empty() || needle.find_first_of("\t\n") != std::string_view::npos) return out;
   const char* begin = m_lines.data();
@@ -160,6 +161,7 @@ std::vector<std::string> WordList::containing(std::string_view needle, Side side
     const bool in_word = !tab || h < tab;
     const bool wanted = side == Side::Word ? in_word : !tab || !in_word;
     if (wanted) out.emplace_back(line, static_cast<std::size_t>((tab ? tab : eol) - line));
+    if (wanted && foldings) foldings->push_back(tab ? std::string(tab + 1, eol) : out.back());
     // A hit in a word that has a folding of its own: the folding may hold the needle too.
     at = !wanted && side == Side::Folding ? tab : eol;
   }

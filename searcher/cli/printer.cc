@@ -252,6 +252,7 @@ nlohmann::json explain_json(const SearchResult& res) {
                       {"bridges", bridges_json(c.bridges)},
                       {"substring", c.substring},
                       {"substring_loose", c.inside_words_loose},
+                      {"compounds", c.compounds},
                       {"grams", c.grams}});
   return {{"chunks", chunks}, {"xapian_query", res.query_description}};
 }
@@ -270,6 +271,14 @@ void text_explain(std::string& out, const SearchResult& res) {
     if (!c.substring.empty())
       out += fmt::format("    substring tier: {}  (grams {}){}\n", c.substring, join(c.grams, " "),
                          c.inside_words_loose ? "; inside longer words, loose: a word of the notes" : "");
+    if (!c.compounds.empty()) {
+      // (A common word is in hundreds: a few say what they are.)
+      constexpr std::size_t SHOWN = 8;
+      const std::vector<std::string> some(c.compounds.begin(),
+                                          c.compounds.begin() + std::min(SHOWN, c.compounds.size()));
+      out += fmt::format("    in compounds:   {}{}  ({} longer words read as words with it)\n",
+                         join(some, " "), c.compounds.size() > SHOWN ? " …" : "", c.compounds.size());
+    }
   }
   out += fmt::format("xapian query: {}\n\n", res.query_description);
 }

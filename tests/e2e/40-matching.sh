@@ -14,7 +14,8 @@ check server-short J サーバ
 check server-halfwidth J ｻｰﾊﾞ
 check server-hiragana J さーばー
 check training-fullwidth J training
-check partial-word J ラグ                         # inside ストラグラー: found, as a substring
+check katakana-word J ラグ                        # a word of the notes (lag, decoy.md): not inside ストラグラー,
+check katakana-word-loose J --loose ラグ          # another word, but with --loose
 check partial-katakana J ストラグラ
 check decoy-bigrams J ラグラ                      # ラグ and グラ apart in decoy.md: not a hit
 check one-character J 都

@@ -4,10 +4,11 @@
 precision.py SEARCHER INDEX VAULT TSV [--min-precision P] [--min-recall R] [--min-each Q]
 
 TSV (data/labels/precision/): query, regex, kind, note. A hit is right when the
-regex (grep -E, case-insensitive) matches its text or its file name, or its text
-holds the query as typed (grep -iF; a word of letters and digits that the vault
-has as a word, between other characters); recall is of grep -rliE over VAULT. Prints one line per query and the totals; exits 1
-when the micro precision, micro recall or any query's precision is below its bound.
+regex (grep -P, case-insensitive) matches its text or its file name, or its text
+holds the query as typed (grep -iF; a word of letters and digits between other
+characters, a katakana word between other than katakana); recall is of grep
+-rliP over VAULT. Prints one line per query and the totals; exits 1 when the
+micro precision, micro recall or any query's precision is below its bound.
 """
 import argparse, os, re, subprocess, sys
 
@@ -17,6 +18,8 @@ ap.add_argument('--min-precision', type=float, default=0.0)
 ap.add_argument('--min-recall', type=float, default=0.0)
 ap.add_argument('--min-each', type=float, default=0.0)
 a = ap.parse_args()
+UTF8 = dict(os.environ, LC_ALL='C.UTF-8')  # grep -P reads the text as UTF-8
+KATAKANA = 'ァ-ヺー'
 index, vault, searcher = os.path.realpath(a.index), os.path.realpath(a.vault), os.path.realpath(a.searcher)
 hits_n = right_n = grep_n = found_n = typed_n = typed_found_n = 0
 low = []
@@ -28,15 +31,19 @@ for line in open(a.tsv, encoding='utf-8').read().splitlines()[1:]:
     out = subprocess.run([searcher, '--index', index, '--paths', '--', *query.split()],
                          capture_output=True, text=True, cwd=vault).stdout
     hits = {os.path.realpath(os.path.join(vault, re.sub(r'\\(.)', r'\1', p))) for p in out.split('\n') if p}
-    grep = subprocess.run(['grep', '-rliE', '--', regex, vault], capture_output=True, text=True).stdout
+    grep = subprocess.run(['grep', '-rliP', '--', regex, vault], capture_output=True, text=True, env=UTF8).stdout
     grepped = {os.path.realpath(p) for p in grep.split('\n') if p}
     # (The query as typed counts too: grep -F of it anywhere in the text; a
     # word of letters and digits that the vault has as a word, between other
-    # characters: art is not in start, mutex is in pthread_mutex_lock.)
+    # characters: art is not in start, mutex is in pthread_mutex_lock; a
+    # katakana word so between other than katakana: ロック is not in ブロック.)
     literal = ''
     if re.fullmatch(r'[A-Za-z0-9]+', query):
-        literal = subprocess.run(['grep', '-rliE', '--', f'(^|[^A-Za-z0-9]){query}([^A-Za-z0-9]|$)', vault],
-                                 capture_output=True, text=True).stdout
+        literal = subprocess.run(['grep', '-rliP', '--', f'(^|[^A-Za-z0-9]){query}([^A-Za-z0-9]|$)', vault],
+                                 capture_output=True, text=True, env=UTF8).stdout
+    elif re.fullmatch(f'[{KATAKANA}]+', query):
+        literal = subprocess.run(['grep', '-rliP', '--', f'(^|[^{KATAKANA}]){query}ー*([^{KATAKANA}]|$)', vault],
+                                 capture_output=True, text=True, env=UTF8).stdout
     if not literal:
         literal = subprocess.run(['grep', '-rliF', '--', query, vault], capture_output=True, text=True).stdout
     typed = {os.path.realpath(p) for p in literal.split('\n') if p}

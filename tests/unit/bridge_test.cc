@@ -18,6 +18,7 @@
 #include "sagasu/searcher.h"
 #include "sagasu/sounds.h"
 #include "sagasu/stored_note.h"
+#include "searcher_fixture.h"
 #include "test_index.h"
 #include "unweighted.h"
 
@@ -437,21 +438,7 @@ TEST_CASE("A note's own tags are words: tagged fault-tolerance, found by fault t
   CHECK(s.search(req).total == 1);
 }
 
-namespace {
-
-// The paths of a query's hits.
-std::set<std::string> hit_paths(Searcher& s, const std::string& query, bool loose = false) {
-  SearchRequest req;
-  req.query = query;
-  req.snippets = 0;
-  req.loose = loose;
-  req.limit = 1000;
-  std::set<std::string> paths;
-  for (const auto& h : s.search(req).hits) paths.insert(h.path);
-  return paths;
-}
-
-}  // namespace
+using test::hit_paths;
 
 TEST_CASE("Bridge tier: an equivalent matches itself and its plural, not its stem's family", "[bridge]") {
   const test::TestIndex index({{"ja.md", "生成器 (Generator) を 使う。\n"},

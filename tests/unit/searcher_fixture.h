@@ -2,12 +2,14 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "index_set.h"
 #include "query_builder.h"
 #include "sagasu/schema.h"
+#include "sagasu/searcher.h"
 #include "synonyms.h"
 #include "test_index.h"
 
@@ -26,6 +28,20 @@ inline const std::map<std::string, std::string>& searcher_notes() {
       {"notes/card.md", "---\ntype: dataset-card\n---\nデータセットの説明。\n"},
   };
   return notes;
+}
+
+/// The paths of a query's hits, every one of them.
+inline std::set<std::string> hit_paths(Searcher& s, const std::string& query, bool loose = false,
+                                       bool exact = false) {
+  SearchRequest req;
+  req.query = query;
+  req.snippets = 0;
+  req.loose = loose;
+  req.exact = exact;
+  req.limit = 1000;
+  std::set<std::string> paths;
+  for (const auto& h : s.search(req).hits) paths.insert(h.path);
+  return paths;
 }
 
 /// The document of a vault path.

@@ -252,14 +252,7 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
                          {"words.md", "A file for the system; audio, then middleware.\n"}});
   Searcher searcher(index.index);
   const auto paths = [&](const std::string& query, bool loose = false, bool exact = false) {
-    SearchRequest req;
-    req.query = query;
-    req.loose = loose;
-    req.exact = exact;
-    req.snippets = 0;
-    std::set<std::string> got;
-    for (const auto& h : searcher.search(req).hits) got.insert(h.path);
-    return got;
+    return test::hit_paths(searcher, query, loose, exact);
   };
   using Paths = std::set<std::string>;
   // The word and its inflections are hits; start holds art but is another word.
@@ -281,6 +274,58 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
   CHECK(paths("file system", true) == Paths{"fs.md", "words.md"});
   CHECK(paths("system") == Paths{"words.md"});
   CHECK(paths("checkpoint") == Paths{"fs.md"});  // no note says the word: a partial word
+}
+
+TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, not inside other words",
+          "[verifier]") {
+  // The words alone in notes are the words a compound is read as.
+  test::TestIndex index({{"lock1.md", "ロックを取る。\n"},
+                         {"lock2.md", "ロックの解放。\n"},
+                         {"file1.md", "ファイルを開く。\n"},
+                         {"file2.md", "ファイルを閉じる。\n"},
+                         {"file3.md", "ファイルを消す。\n"},
+                         {"filelock.md", "ファイルロックを使う。\n"},
+                         {"block1.md", "ブロックを読む。\n"},
+                         {"block2.md", "ブロックを書く。\n"},
+                         {"code1.md", "コードを読む。\n"},
+                         {"code2.md", "コードを書く。\n"},
+                         {"codeblock.md", "コードブロックを書く。\n"},
+                         {"port1.md", "ポートを開く。\n"},
+                         {"port2.md", "ポートを閉じる。\n"},
+                         {"in1.md", "イン。\n"},
+                         {"in2.md", "イン。\n"},
+                         {"import1.md", "インポートする。\n"},
+                         {"import2.md", "インポートした。\n"},
+                         {"import3.md", "インポートの順序。\n"},
+                         {"program1.md", "プログラムを書く。\n"},
+                         {"program2.md", "プログラムを読む。\n"},
+                         {"program3.md", "プログラムを消す。\n"},
+                         {"cut1.md", "プログラ\n"},
+                         {"cut2.md", "プログラ\n"}});
+  Searcher searcher(index.index);
+  const auto paths = [&](const std::string& query, bool loose = false) {
+    return test::hit_paths(searcher, query, loose);
+  };
+  using Paths = std::set<std::string>;
+  // ファイルロック reads ファイル + ロック; ブロック is no reading, コードブロック
+  // reads コード + ブロック: other words, found by --loose.
+  CHECK(paths("ロック") == Paths{"lock1.md", "lock2.md", "filelock.md"});
+  CHECK(paths("ロック", true) ==
+        Paths{"lock1.md", "lock2.md", "filelock.md", "block1.md", "block2.md", "codeblock.md"});
+  SearchRequest lock;
+  lock.query = "ロック";
+  const SearchResult r = searcher.search(lock);
+  CHECK(r.loose_more == 3);
+  CHECK(r.loose_by.text() == "the word inside longer words");
+  REQUIRE(r.chunks.size() == 1);
+  CHECK(r.chunks[0].compounds == std::vector<std::string>{"ファイルロック"});
+  // Hiragana for the word: the same.
+  CHECK(paths("ろっく") == paths("ロック"));
+  // イン is more common inside インポート than alone: インポート is another word.
+  CHECK(paths("ポート") == Paths{"port1.md", "port2.md"});
+  // A word typed in part, though the vault holds it alone (a line break cut
+  // it): the start of a commoner word, found inside it.
+  CHECK(paths("プログラ") == Paths{"program1.md", "program2.md", "program3.md", "cut1.md", "cut2.md"});
 }
 
 TEST_CASE(

@@ -95,8 +95,10 @@ class WordList {
   /// What a needle is compared with: the word itself, or its folding.
   enum class Side { Word, Folding };
   /// The words whose side contains needle (which must hold no tab or line
-  /// break), at most max of them, in list order.
-  std::vector<std::string> containing(std::string_view needle, Side side, std::size_t max) const;
+  /// break), at most max of them, in list order; with foldings, each word's
+  /// folding too, in the same order.
+  std::vector<std::string> containing(std::string_view needle, Side side, std::size_t max,
+                                      std::vector<std::string>* foldings = nullptr) const;
 
  private:
   WordList() = default;

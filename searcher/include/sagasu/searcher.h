@@ -102,9 +102,12 @@ struct ChunkInfo {
   /// The substring tier's needle (substring and substring_exact).
   SubstringNeedle needle() const { return {substring, substring_exact}; }
   std::vector<std::string> grams;  ///< the substring tier's candidate terms ("x*": a prefix)
-  /// A word of letters the vault has (art): inside longer words (start) it
-  /// matches only with --loose, and weighs where another tier matches.
+  /// A word of letters the vault has (art) or a katakana word (ロック):
+  /// inside longer words (start, ブロック) it matches only with --loose, and
+  /// weighs where another tier matches; but in the longer katakana words
+  /// that hold it as one of their words, compounds, it matches.
   bool inside_words_loose = false;
+  std::vector<std::string> compounds;  ///< ファイルロック, デッドロック for ロック
 };
 
 /// Why SearchRequest::loose would match more notes than the hit set.
