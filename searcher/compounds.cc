@@ -69,10 +69,36 @@ class Reader {
           best[i] = r;
         }
       }
-    return m_holds[longer] = best[0].possible && best[0].holds;
+    return m_holds[longer] = best[0].possible ? best[0].holds : at_an_end(longer, at);
   }
 
  private:
+  // With no reading: the word typed at one end, the rest three characters or
+  // more and no word of the vault, and no longer word of the vault at that
+  // end (デジタル + データ, where デジタル is never alone; not
+  // スーパーブロック, where ブロック is a word).
+  bool at_an_end(std::string_view longer, const std::vector<std::size_t>& at) const {
+    constexpr std::size_t REST = 3;
+    const auto no_word = [&](std::string_view rest) {
+      return unicode::length(without_long_vowels(rest)) >= REST && m_words.notes(rest) == 0;
+    };
+    const std::size_t n = at.size() - 1;
+    if (longer.substr(0, m_word.size()) == m_word && no_word(longer.substr(m_word.size()))) {
+      bool longer_word = false;
+      for (std::size_t j = 1; j < n && !longer_word; ++j)
+        longer_word = at[j] > m_word.size() && m_words.notes(longer.substr(0, at[j])) > 0;
+      if (!longer_word) return true;
+    }
+    if (longer.size() > m_word.size() && longer.substr(longer.size() - m_word.size()) == m_word &&
+        no_word(longer.substr(0, longer.size() - m_word.size()))) {
+      bool longer_word = false;
+      for (std::size_t i = 1; i < n && !longer_word; ++i)
+        longer_word = longer.size() - at[i] > m_word.size() && m_words.notes(longer.substr(at[i])) > 0;
+      if (!longer_word) return true;
+    }
+    return false;
+  }
+
   std::string_view m_word;
   std::string_view m_bare;  ///< m_word without a long vowel mark at its end (キ of キー)
   const KatakanaWords& m_words;

@@ -40,7 +40,9 @@ bool partial_word(std::string_view word, const std::vector<std::string>& longer,
 /// words: read as the fewest words of the vault (then the commonest), one of
 /// those is `word` (with a long vowel mark or not) or a word that holds it so.
 /// ファイルロック, ドメインネームサーバ (ネームサーバ holds サーバ) do;
-/// ブロック, コードブロック (コード + ブロック) do not.
+/// ブロック, コードブロック (コード + ブロック) do not. A longer word with
+/// no such reading holds it at one end, the rest no word of the vault
+/// (デジタルデータ where デジタル is never alone).
 std::vector<bool> holding_as_word(std::string_view word, const std::vector<std::string>& longer,
                                   const KatakanaWords& words);
 

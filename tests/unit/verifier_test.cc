@@ -301,7 +301,12 @@ TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, 
                          {"program2.md", "プログラムを読む。\n"},
                          {"program3.md", "プログラムを消す。\n"},
                          {"cut1.md", "プログラ\n"},
-                         {"cut2.md", "プログラ\n"}});
+                         {"cut2.md", "プログラ\n"},
+                         {"superblock.md", "スーパーブロックを直す。\n"},
+                         {"data1.md", "データを読む。\n"},
+                         {"data2.md", "データを書く。\n"},
+                         {"digital.md", "デジタルデータの話。\n"},
+                         {"sequence.md", "シーケンスデータとデータ。\n"}});
   Searcher searcher(index.index);
   const auto paths = [&](const std::string& query, bool loose = false) {
     return test::hit_paths(searcher, query, loose);
@@ -310,12 +315,12 @@ TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, 
   // ファイルロック reads ファイル + ロック; ブロック is no reading, コードブロック
   // reads コード + ブロック: other words, found by --loose.
   CHECK(paths("ロック") == Paths{"lock1.md", "lock2.md", "filelock.md"});
-  CHECK(paths("ロック", true) ==
-        Paths{"lock1.md", "lock2.md", "filelock.md", "block1.md", "block2.md", "codeblock.md"});
+  CHECK(paths("ロック", true) == Paths{"lock1.md", "lock2.md", "filelock.md", "block1.md", "block2.md",
+                                       "codeblock.md", "superblock.md"});
   SearchRequest lock;
   lock.query = "ロック";
   const SearchResult r = searcher.search(lock);
-  CHECK(r.loose_more == 3);
+  CHECK(r.loose_more == 4);
   CHECK(r.loose_by.text() == "the word inside longer words");
   REQUIRE(r.chunks.size() == 1);
   CHECK(r.chunks[0].compounds == std::vector<std::string>{"ファイルロック"});
@@ -323,6 +328,9 @@ TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, 
   CHECK(paths("ろっく") == paths("ロック"));
   // イン is more common inside インポート than alone: インポート is another word.
   CHECK(paths("ポート") == Paths{"port1.md", "port2.md"});
+  // No reading, the word at one end: the rest no word of the notes, of three
+  // characters or more, and no longer word there (スーパーブロック: ブロック).
+  CHECK(paths("データ") == Paths{"data1.md", "data2.md", "digital.md", "sequence.md"});
   // A word typed in part, though the vault holds it alone (a line break cut
   // it): the start of a commoner word, found inside it.
   CHECK(paths("プログラ") == Paths{"program1.md", "program2.md", "program3.md", "cut1.md", "cut2.md"});
