@@ -315,8 +315,16 @@ double Bridges::notes_of(Piece& piece) const {
 }
 
 double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, Bridge& b) const {
-  const double notes = m_db.get_doccount(), said = notes_of(piece);
+  // A phrase no note says, in its text or its title, matches nothing:
+  // nothing to weigh (設定 ファイル: "setup file", where counting the notes
+  // saying 設定 ファイル would read the positions of both words in a
+  // thousand notes). (One word may still match as its plural.)
   const double with = in_notes(phrase(equivalent));
+  if (with == 0 && equivalent.size() > 1 && in_notes(phrase(equivalent, schema::TITLE.prefix)) == 0) {
+    b.why = "no note says it";
+    return 0;
+  }
+  const double notes = m_db.get_doccount(), said = notes_of(piece);
   const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, piece.query, phrase(equivalent)));
   // How often the notes with the equivalent say the piece, against the others.
   const double among_with = together / std::max(1.0, with);
@@ -342,7 +350,6 @@ double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, 
           : dictionary && loanword              ? "a loanword and its source"
           : said == 0                           ? "no note says the word"
           : sound && !shared                    ? "a long word sounding all but the same"
-          : with == 0                           ? "no note says it"
           : b.how == Provenance::Words && !used ? notes_saying(with, "say the phrase")
                                                 : notes_saying(together, "say both");
   return together;
@@ -446,13 +453,14 @@ double Bridges::in_notes(const Xapian::Query& q) const {
   return static_cast<double>(enquire.get_mset(0, 0, m_db.get_doccount()).get_matches_estimated());
 }
 
-Xapian::Query Bridges::phrase(const std::vector<std::string>& words) const {
+Xapian::Query Bridges::phrase(const std::vector<std::string>& words, std::string_view prefix) const {
   const std::string title_prefix(schema::TITLE.prefix);
   if (words.empty()) return Xapian::Query();
-  if (words.size() == 1)
+  if (words.size() == 1 && prefix.empty())
     return Xapian::Query(Xapian::Query::OP_OR, Xapian::Query(words[0]),
                          Xapian::Query(title_prefix + words[0]));
-  std::vector<Xapian::Query> terms(words.begin(), words.end());
+  std::vector<Xapian::Query> terms;
+  for (const std::string& w : words) terms.emplace_back(std::string(prefix) + w);
   return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(),
                        static_cast<Xapian::termcount>(terms.size()));
 }

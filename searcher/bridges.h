@@ -80,9 +80,11 @@ class Bridges {
                    double equivalent_notes) const;
   /// At least as many notes as say the words adjacent (their terms' frequencies), without counting them.
   double at_most(const std::vector<std::string>& words) const;
-  /// The notes matching q; the notes saying the words, adjacent (a word in a title too).
+  /// The notes matching q.
   double in_notes(const Xapian::Query& q) const;
-  Xapian::Query phrase(const std::vector<std::string>& words) const;
+  /// The notes saying the words, adjacent (one word: in a title too); with a
+  /// prefix, its terms adjacent (schema::TITLE: in the title).
+  Xapian::Query phrase(const std::vector<std::string>& words, std::string_view prefix = {}) const;
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
   std::vector<std::string> inflected(const std::string& word) const;
   std::vector<Bridge> look_up(const std::string& text, const std::vector<std::string>& words) const;
