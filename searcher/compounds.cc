@@ -10,14 +10,6 @@ namespace {
 
 constexpr std::string_view LONG_VOWEL = "ー";
 
-// Full-size kana: the substring tier's folding of a katakana word (substring.h).
-std::string full_size(std::string_view katakana) {
-  std::string out;
-  for (std::size_t i = 0; i < katakana.size();)
-    unicode::append_utf8(out, unicode::full_size_kana(unicode::next_code_point(katakana, i)));
-  return out;
-}
-
 std::string_view without_long_vowels(std::string_view s) {
   while (s.size() >= LONG_VOWEL.size() && s.substr(s.size() - LONG_VOWEL.size()) == LONG_VOWEL)
     s.remove_suffix(LONG_VOWEL.size());
@@ -79,24 +71,19 @@ class Reader {
   // スーパーブロック, where ブロック is a word).
   bool at_an_end(std::string_view longer, const std::vector<std::size_t>& at) const {
     constexpr std::size_t REST = 3;
-    const auto no_word = [&](std::string_view rest) {
-      return unicode::length(without_long_vowels(rest)) >= REST && m_words.notes(rest) == 0;
+    if (longer.size() <= m_word.size()) return false;
+    const std::size_t rest = longer.size() - m_word.size();
+    const auto at_end = [&](bool start) {
+      if (longer.substr(start ? 0 : rest, m_word.size()) != m_word) return false;
+      const std::string_view other = longer.substr(start ? m_word.size() : 0, rest);
+      if (unicode::length(without_long_vowels(other)) < REST || m_words.notes(other) > 0) return false;
+      for (std::size_t k = 1; k + 1 < at.size(); ++k) {
+        const std::string_view end = start ? longer.substr(0, at[k]) : longer.substr(at[k]);
+        if (end.size() > m_word.size() && m_words.notes(end) > 0) return false;
+      }
+      return true;
     };
-    const std::size_t n = at.size() - 1;
-    if (longer.substr(0, m_word.size()) == m_word && no_word(longer.substr(m_word.size()))) {
-      bool longer_word = false;
-      for (std::size_t j = 1; j < n && !longer_word; ++j)
-        longer_word = at[j] > m_word.size() && m_words.notes(longer.substr(0, at[j])) > 0;
-      if (!longer_word) return true;
-    }
-    if (longer.size() > m_word.size() && longer.substr(longer.size() - m_word.size()) == m_word &&
-        no_word(longer.substr(0, longer.size() - m_word.size()))) {
-      bool longer_word = false;
-      for (std::size_t i = 1; i < n && !longer_word; ++i)
-        longer_word = longer.size() - at[i] > m_word.size() && m_words.notes(longer.substr(at[i])) > 0;
-      if (!longer_word) return true;
-    }
-    return false;
+    return at_end(true) || at_end(false);
   }
 
   std::string_view m_word;
@@ -113,7 +100,7 @@ KatakanaWords::KatakanaWords(const Xapian::Database& db) {
     for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
       const std::string term = *t;
       if (unicode::length(term) < 2 || !unicode::all_of(term, unicode::is_katakana)) continue;
-      m_notes[full_size(term)] += t.get_termfreq();
+      m_notes[unicode::full_size_kana(std::string_view(term))] += t.get_termfreq();
     }
 }
 

@@ -268,6 +268,12 @@ char32_t full_size_kana(char32_t c) {
   return c;
 }
 
+std::string full_size_kana(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) append_utf8(out, full_size_kana(next_code_point(text, i)));
+  return out;
+}
+
 int char_width(char32_t c) {
   const auto cp = static_cast<UChar32>(c);
   const int category = u_charType(cp);

@@ -50,6 +50,8 @@ bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
 void drop_long_vowels(std::string& text);
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
+/// Text with each small katakana full-size (the substring tier's folding of a katakana word).
+std::string full_size_kana(std::string_view text);
 /// Text with each iteration mark written out as what it repeats, where that
 /// keeps the text's length in bytes (offsets into it are offsets into text):
 /// こゝろ = こころ, いすゞ = いすず, 人々 = 人人, and two 々 after two
