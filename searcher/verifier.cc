@@ -224,26 +224,33 @@ bool Verifier::satisfied(const Chunk& c, Note& note, bool cheap) const {
   return read->second;
 }
 
+namespace {
+
+// Is note did one of those matching a query: notes, matched by query() when first asked?
+template <class MakeQuery>
+bool among(std::optional<std::vector<bool>>& notes, const Xapian::Database& db, Xapian::docid did,
+           const MakeQuery& query) {
+  if (!notes) notes = notes_matching(db, query());
+  return did < notes->size() && (*notes)[did];
+}
+
+}  // namespace
+
 bool Verifier::in_words(const Chunk& c, Xapian::docid did) const {
-  std::optional<std::vector<bool>>& words = m_words[static_cast<std::size_t>(&c - m_query.chunks.data())];
-  if (!words) {
+  return among(m_words[static_cast<std::size_t>(&c - m_query.chunks.data())], m_db, did, [&] {
     std::vector<Xapian::Query> alternatives;
     for (const auto& alt : c.alternatives)
       alternatives.push_back(alt.adjacent
                                  ? Xapian::Query(Xapian::Query::OP_PHRASE, alt.terms.begin(), alt.terms.end(),
                                                  static_cast<Xapian::termcount>(alt.terms.size()))
                                  : Xapian::Query(Xapian::Query::OP_AND, alt.terms.begin(), alt.terms.end()));
-    words =
-        notes_matching(m_db, Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end()));
-  }
-  return did < words->size() && (*words)[did];
+    return Xapian::Query(Xapian::Query::OP_OR, alternatives.begin(), alternatives.end());
+  });
 }
 
 bool Verifier::in_compounds(const Chunk& c, Xapian::docid did) const {
-  if (c.compounds.empty()) return false;
-  std::optional<std::vector<bool>>& notes = m_compounds[static_cast<std::size_t>(&c - m_query.chunks.data())];
-  if (!notes) notes = notes_matching(m_db, c.compounds);
-  return did < notes->size() && (*notes)[did];
+  return !c.compounds.empty() && among(m_compounds[static_cast<std::size_t>(&c - m_query.chunks.data())],
+                                       m_db, did, [&] { return c.compounds; });
 }
 
 Verifier::Substring& Verifier::substring_of(const Chunk& c) const {
@@ -270,13 +277,11 @@ bool Verifier::refuted(const Chunk& c, Xapian::docid did) const {
 }
 
 bool Verifier::may_hide(const Chunk& c, Xapian::docid did) const {
-  Substring& p = substring_of(c);
-  if (!p.hiding) {
+  return among(substring_of(c).hiding, m_db, did, [&] {
     std::vector<Xapian::Query> terms;
     for (const char ch : c.info.substring) terms.emplace_back(schema::hidden_term(ch));
-    p.hiding = notes_matching(m_db, Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end()));
-  }
-  return did < p.hiding->size() && (*p.hiding)[did];
+    return Xapian::Query(Xapian::Query::OP_OR, terms.begin(), terms.end());
+  });
 }
 
 namespace {
