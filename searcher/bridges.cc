@@ -286,6 +286,7 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
         named || is_stated(bridges[i].how) ||
         (katakana && bridges[i].how == Provenance::Dictionary && is_loanword(piece.joined, equivalents[i]));
   std::vector<std::pair<Bridge*, double>> sounds;  // a sound-alike, the notes it shares with the piece
+  std::vector<bool> unsaid(bridges.size(), false);  // a phrase no note says: it matches nothing
   for (std::size_t i = 0; i < bridges.size(); ++i) {
     Bridge& b = bridges[i];
     if (b.how == Provenance::Sound && named) {
@@ -295,6 +296,14 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
     if (b.loose || equivalents[i].empty() ||
         (b.how != Provenance::Sound && b.how != Provenance::Dictionary && b.how != Provenance::Words))
       continue;
+    // A phrase no note says in its text or title matches nothing: it is left
+    // out, not weighed (for "setup file", counting the notes saying 設定
+    // ファイル would read the positions of two common words in a thousand notes).
+    if (equivalents[i].size() > 1 && in_notes(phrase(equivalents[i])) == 0 &&
+        in_notes(phrase(equivalents[i], schema::TITLE.prefix)) == 0) {
+      unsaid[i] = true;
+      continue;
+    }
     const double together = weigh(piece, equivalents[i], b);
     if (b.how == Provenance::Sound) sounds.emplace_back(&b, together);
   }
@@ -307,6 +316,10 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
       b->loose = true;
       b->why = "another sound-alike is said beside it more";
     }
+  std::vector<Bridge> said;
+  for (std::size_t i = 0; i < bridges.size(); ++i)
+    if (!unsaid[i]) said.push_back(std::move(bridges[i]));
+  bridges = std::move(said);
 }
 
 double Bridges::notes_of(Piece& piece) const {
@@ -315,16 +328,8 @@ double Bridges::notes_of(Piece& piece) const {
 }
 
 double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, Bridge& b) const {
-  // A phrase no note says, in its text or its title, matches nothing:
-  // nothing to weigh (設定 ファイル: "setup file", where counting the notes
-  // saying 設定 ファイル would read the positions of both words in a
-  // thousand notes). (One word may still match as its plural.)
-  const double with = in_notes(phrase(equivalent));
-  if (with == 0 && equivalent.size() > 1 && in_notes(phrase(equivalent, schema::TITLE.prefix)) == 0) {
-    b.why = "no note says it";
-    return 0;
-  }
   const double notes = m_db.get_doccount(), said = notes_of(piece);
+  const double with = in_notes(phrase(equivalent));
   const double together = in_notes(Xapian::Query(Xapian::Query::OP_AND, piece.query, phrase(equivalent)));
   // How often the notes with the equivalent say the piece, against the others.
   const double among_with = together / std::max(1.0, with);
@@ -350,6 +355,7 @@ double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, 
           : dictionary && loanword              ? "a loanword and its source"
           : said == 0                           ? "no note says the word"
           : sound && !shared                    ? "a long word sounding all but the same"
+          : with == 0                           ? "no note says it"
           : b.how == Provenance::Words && !used ? notes_saying(with, "say the phrase")
                                                 : notes_saying(together, "say both");
   return together;

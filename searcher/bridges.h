@@ -38,7 +38,8 @@ class Bridges {
 
   /// The equivalents of a piece whose word-tier words are `words` (typed as
   /// `text`), each once, the vault's glossary first; at most MAX_BRIDGES.
-  /// Those the vault does not support are marked loose (mark_unsupported).
+  /// Those the vault does not support are marked loose, a phrase no note
+  /// says is left out (mark_unsupported).
   /// (Each piece's looked up once: a search compiles its query twice, strict and loose.)
   std::vector<Bridge> of(const std::string& text, const std::vector<std::string>& words) const;
 

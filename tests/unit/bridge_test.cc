@@ -1029,3 +1029,26 @@ TEST_CASE("Substring tier: an English word the dictionary has is no hit inside l
   CHECK(matches(none, "ant") == std::make_pair(Xapian::doccount{1}, false));
   CHECK(matches(dictionary, "toleran") == std::make_pair(Xapian::doccount{1}, false));
 }
+
+TEST_CASE("Bridge tier: a dictionary phrase no note says is left out, not weighed", "[bridge]") {
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict", "試験管 [しけんかん] /(n) test tube/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  Analyzer analyzer;
+  const auto equivalents = [&](const test::TestIndex& index) {
+    const Xapian::Database db(index.index);
+    std::set<std::string> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of("試験管", analyzer.words("試験管")))
+      out.insert(b.equivalent);
+    return out;
+  };
+  // The words are the vault's, never together: the phrase matches nothing.
+  const test::TestIndex apart({{"a.md", "試験管 を 洗う。\n"}, {"b.md", "A test of the tube.\n"}});
+  CHECK(equivalents(apart).empty());
+  // Together in a note's text, or only in a title, it is an equivalent.
+  const test::TestIndex said({{"a.md", "試験管 を 洗う。\n"}, {"b.md", "A test tube rack.\n"}});
+  CHECK(equivalents(said) == std::set<std::string>{"test tube"});
+  const test::TestIndex titled({{"a.md", "試験管 を 洗う。\n"}, {"Test Tube.md", "A rack of glass.\n"}});
+  CHECK(equivalents(titled) == std::set<std::string>{"test tube"});
+}
