@@ -351,6 +351,7 @@ double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, 
       : sound && said > 0 && !shared && !is_near_loanword(piece.joined, equivalent) ? "few notes say both"
                                                                                     : nullptr;
   b.loose = loose_why != nullptr;
+  b.loanword = dictionary && loanword;
   b.why = loose_why                             ? loose_why
           : dictionary && loanword              ? "a loanword and its source"
           : said == 0                           ? "no note says the word"

@@ -830,9 +830,9 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
     const double share = b.how == Provenance::Reading && most_read > 0
                              ? static_cast<double>(b.stating) / static_cast<double>(most_read)
                              : 1.0;
-    alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, q,
-                      bridge_weight(b.how) * share * (b.loose ? SCATTERED_WEIGHT : 1.0) /
-                          static_cast<double>(words.size()));
+    alts.emplace_back(
+        Xapian::Query::OP_SCALE_WEIGHT, q,
+        bridge_weight(b) * share * (b.loose ? SCATTERED_WEIGHT : 1.0) / static_cast<double>(words.size()));
     c.bridges.push_back(q);
     c.info.bridges.push_back(std::move(b));
   }
@@ -880,7 +880,7 @@ void QueryBuilder::add_scattered_equivalents(Chunk& c, MatchTerms& match) const 
       if (words.empty()) continue;
       const std::size_t titles = c.in_title.size();
       alts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, equivalent_query(words, c, match),
-                        bridge_weight(b.how) / static_cast<double>(words.size()));
+                        bridge_weight(b) / static_cast<double>(words.size()));
       c.words_in_title.emplace_back(
           Xapian::Query(Xapian::Query::OP_OR, c.in_title.begin() + static_cast<std::ptrdiff_t>(titles),
                         c.in_title.end()),

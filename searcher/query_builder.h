@@ -83,8 +83,9 @@ inline constexpr double SYNONYM_WEIGHT = 0.5;    ///< another name of the same p
 /// about caution), a sound-alike or a word-by-word equivalent.
 inline constexpr double BRIDGE_WEIGHT = 0.4;
 inline constexpr double BRIDGE_WEIGHT_GENERAL = 0.25;
-/// Another spelling of the same word (取扱い for 取り扱い): just below the
-/// spelling typed.
+/// Another spelling of the same word (取扱い for 取り扱い), or the same word
+/// in the other script (a dictionary's loanword and its source, Bridge::loanword):
+/// just below the spelling typed.
 inline constexpr double SPELLING_WEIGHT = 0.8;
 /// A term's phrase with its last word in the other number (diffusion
 /// policies for diffusion policy), beside the phrase typed.
@@ -105,11 +106,12 @@ inline constexpr double TITLE_WORD_WEIGHT = 1.0;
 /// reading every hit's positions doubled the cost of 研究 時間 at 100,000 notes.
 inline constexpr unsigned PROXIMITY_SLACK = 16;
 inline constexpr double PROXIMITY_WEIGHT = 1.0;
-/// The weight of a bridge by where it comes from (Bridge::how).
-inline double bridge_weight(Provenance how) {
-  if (how == Provenance::Okurigana) return SPELLING_WEIGHT;
-  return is_stated(how) || how == Provenance::Romaji || how == Provenance::Reading ? BRIDGE_WEIGHT
-                                                                                   : BRIDGE_WEIGHT_GENERAL;
+/// The weight of a bridge by what it is (Bridge::how, Bridge::loanword).
+inline double bridge_weight(const Bridge& b) {
+  if (b.how == Provenance::Okurigana || b.loanword) return SPELLING_WEIGHT;
+  return is_stated(b.how) || b.how == Provenance::Romaji || b.how == Provenance::Reading
+             ? BRIDGE_WEIGHT
+             : BRIDGE_WEIGHT_GENERAL;
 }
 
 /// A query ready to run.

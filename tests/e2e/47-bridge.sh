@@ -27,6 +27,24 @@ check bridge-name J Kurohashi
 # The notes that say the word rank above those that only say its equivalent.
 first_tier=$(J 決定論的リプレイ | head -1 | cut -d' ' -f2)
 expect "a note that says the word ranks above a bridged one" test "$first_tier" = word
+# A loanword and its source are one word in two scripts, weighed as another
+# spelling: a short note saying キャリブレーション three times ranks above a
+# long one saying calibration once; the word typed still first, other things equal.
+lw="$WORK/loanword"
+mkdir -p "$lw"
+{
+  printf '# Camera notes\n\n'
+  for i in $(seq 40); do printf 'The camera rig needs care when mounted on the robot arm, line %d.\n' "$i"; done
+  printf 'We did a calibration once.\n'
+} >"$lw/long-en.md"
+printf '# 手順\n\nカメラのキャリブレーション。キャリブレーションの手順。キャリブレーションを行う。\n' >"$lw/short-ja.md"
+printf '# A\n\nCamera calibration.\n' >"$lw/same-en.md"
+printf '# B\n\nカメラのキャリブレーション。\n' >"$lw/same-ja.md"
+for i in 1 2 3 4 5 6 7 8; do printf '# F%d\n\nPlanning and control.\n' "$i" >"$lw/f$i.md"; done
+"$INDEXER" --vault "$lw" --index "$WORK/loanword-idx" --quiet
+expect "a loanword weighs as another spelling of its source" \
+  test "$("$SEARCHER" --index "$WORK/loanword-idx" --paths calibration | xargs -n1 basename | tr '\n' ' ')" = \
+  "same-en.md short-ja.md same-ja.md long-en.md "
 # Off: --no-bridge, --exact.
 expect "--no-bridge: only the words typed" test "$(J --no-bridge observability | tail -1)" = "total 1"
 expect "--exact: no bridges" test "$(J --exact observability | tail -1)" = "total 1"

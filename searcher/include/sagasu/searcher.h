@@ -81,6 +81,9 @@ struct Bridge {
   /// A dictionary's word further in its sense than the first (標準: norm,
   /// after standard): another sense often; it counts only where the vault uses it clearly.
   bool further = false;
+  /// A katakana word and the English it sounds like (キャリブレーション:
+  /// calibration): the same word in the other script, weighed as another spelling.
+  bool loanword = false;
   /// Why it counts or is loose, for --explain: "stated by 2 notes", "3 notes say both".
   std::string why = {};
   bool operator==(const Bridge& o) const { return equivalent == o.equivalent && how == o.how; }
