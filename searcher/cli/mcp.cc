@@ -59,92 +59,111 @@ json tool(const char* name, const char* title, const char* description, json inp
 }
 
 // The tools: search and read notes, follow links, describe the index.
+json search_tool() {
+  return tool(
+      "search", "Search the vault",
+      "Ranked full-text and faceted search of the vault's notes (Japanese and English). The query "
+      "language is searcher's: words, \"phrases\", -exclusions, OR, field:value (venue:OSDI, "
+      "year:2024.., person:\"Xin Liu\", org:, kind:, tag:, title:). Returns the total, the hits with "
+      "snippets, and exact facet counts, as `searcher --json`.",
+      schema_object(
+          {{"query", {{"type", "string"}, {"description", "the query"}}},
+           {"filters",
+            {{"type", "string"},
+             {"description", "filters in the query language, each field:value: venue:OSDI year:2024.."}}},
+           {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}, {"default", 10}}},
+           {"offset", {{"type", "integer"}, {"minimum", 0}, {"default", 0}}},
+           {"exact", {{"type", "boolean"}, {"description", "the text as typed, no folding"}}},
+           {"loose", {{"type", "boolean"}, {"description", "also weaker matches (words apart)"}}}},
+          {"query"}),
+      schema_object({{"total", {{"type", "integer"}}},
+                     {"hits", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                     {"facets", {{"type", "object"}}}},
+                    {"total", "hits"}));
+}
+
+json read_note_tool() {
+  return tool("read_note", "Read a note",
+              "The text of a note the index holds, by its vault path as search returns it (optionally lines "
+              "from_line..to_line, 1-based). Never reads outside the vault.",
+              schema_object({{"path", {{"type", "string"}}},
+                             {"from_line", {{"type", "integer"}, {"minimum", 1}}},
+                             {"to_line", {{"type", "integer"}, {"minimum", 1}}}},
+                            {"path"}),
+              schema_object({{"path", {{"type", "string"}}},
+                             {"title", {{"type", "string"}}},
+                             {"text", {{"type", "string"}}},
+                             {"first_line", {{"type", "integer"}}},
+                             {"last_line", {{"type", "integer"}}},
+                             {"total_lines", {{"type", "integer"}}}},
+                            {"path", "text", "first_line", "last_line", "total_lines"}));
+}
+
+json facet_values_tool() {
+  return tool("facet_values", "Values of a facet",
+              "Every value of a facet (venue, year, org, person, kind, tag) with its note count, most notes "
+              "first; with query, counted over that query's hits; with prefix, only values starting so.",
+              schema_object({{"facet", {{"type", "string"}}},
+                             {"query", {{"type", "string"}}},
+                             {"prefix", {{"type", "string"}}},
+                             {"limit", {{"type", "integer"}, {"minimum", 1}, {"default", 100}}}},
+                            {"facet"}),
+              schema_object({{"facet", {{"type", "string"}}},
+                             {"values", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                            {"facet", "values"}));
+}
+
+json backlinks_tool() {
+  return tool(
+      "backlinks", "What links here",
+      "The notes that link to a note ([[name]], [[alias]], a citation of a source note), ranked, each "
+      "with the lines where it links.",
+      schema_object({{"path", {{"type", "string"}}},
+                     {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}},
+                     {"offset", {{"type", "integer"}, {"minimum", 0}, {"default", 0}}}},
+                    {"path"}),
+      schema_object({{"path", {{"type", "string"}}},
+                     {"title", {{"type", "string"}}},
+                     {"total", {{"type", "integer"}}},
+                     {"backlinks", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                    {"path", "total", "backlinks"}));
+}
+
+json related_notes_tool() {
+  return tool(
+      "related_notes", "Related notes",
+      "The notes most related to a note: those linking to it or linked from it, linking or citing the "
+      "same pages and sources, naming the same people and organizations, sharing its tags and its "
+      "distinctive words; each with why.",
+      schema_object({{"path", {{"type", "string"}}},
+                     {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 10}}}},
+                    {"path"}),
+      schema_object({{"path", {{"type", "string"}}},
+                     {"title", {{"type", "string"}}},
+                     {"related", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                    {"path", "related"}));
+}
+
+json index_status_tool() {
+  return tool(
+      "index_status", "Index status",
+      "What the index holds: its vault, the number of notes, how many have each facet, when it was last "
+      "committed, the vault folders its last run could not read, its locations and any shard missing.",
+      schema_object(json::object()),
+      schema_object({{"vault", {{"type", "string"}}},
+                     {"notes", {{"type", "integer"}}},
+                     {"facet_coverage", {{"type", "object"}}},
+                     {"last_commit", {{"type", "string"}}},
+                     {"unreadable_folders", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                     {"skipped", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                     {"locations", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                     {"missing_shards", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
+                    {"notes"}));
+}
+
 json tool_list() {
-  return json::array(
-      {tool("search", "Search the vault",
-            "Ranked full-text and faceted search of the vault's notes (Japanese and English). The query "
-            "language is searcher's: words, \"phrases\", -exclusions, OR, field:value (venue:OSDI, "
-            "year:2024.., person:\"Xin Liu\", org:, kind:, tag:, title:). Returns the total, the hits with "
-            "snippets, and exact facet counts, as `searcher --json`.",
-            schema_object(
-                {{"query", {{"type", "string"}, {"description", "the query"}}},
-                 {"filters",
-                  {{"type", "string"},
-                   {"description",
-                    "filters in the query language, each field:value: venue:OSDI year:2024.."}}},
-                 {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}, {"default", 10}}},
-                 {"offset", {{"type", "integer"}, {"minimum", 0}, {"default", 0}}},
-                 {"exact", {{"type", "boolean"}, {"description", "the text as typed, no folding"}}},
-                 {"loose", {{"type", "boolean"}, {"description", "also weaker matches (words apart)"}}}},
-                {"query"}),
-            schema_object({{"total", {{"type", "integer"}}},
-                           {"hits", {{"type", "array"}, {"items", {{"type", "object"}}}}},
-                           {"facets", {{"type", "object"}}}},
-                          {"total", "hits"})),
-       tool("read_note", "Read a note",
-            "The text of a note the index holds, by its vault path as search returns it (optionally lines "
-            "from_line..to_line, 1-based). Never reads outside the vault.",
-            schema_object({{"path", {{"type", "string"}}},
-                           {"from_line", {{"type", "integer"}, {"minimum", 1}}},
-                           {"to_line", {{"type", "integer"}, {"minimum", 1}}}},
-                          {"path"}),
-            schema_object({{"path", {{"type", "string"}}},
-                           {"title", {{"type", "string"}}},
-                           {"text", {{"type", "string"}}},
-                           {"first_line", {{"type", "integer"}}},
-                           {"last_line", {{"type", "integer"}}},
-                           {"total_lines", {{"type", "integer"}}}},
-                          {"path", "text", "first_line", "last_line", "total_lines"})),
-       tool("facet_values", "Values of a facet",
-            "Every value of a facet (venue, year, org, person, kind, tag) with its note count, most notes "
-            "first; with query, counted over that query's hits; with prefix, only values starting so.",
-            schema_object({{"facet", {{"type", "string"}}},
-                           {"query", {{"type", "string"}}},
-                           {"prefix", {{"type", "string"}}},
-                           {"limit", {{"type", "integer"}, {"minimum", 1}, {"default", 100}}}},
-                          {"facet"}),
-            schema_object({{"facet", {{"type", "string"}}},
-                           {"values", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
-                          {"facet", "values"})),
-       tool(
-           "backlinks", "What links here",
-           "The notes that link to a note ([[name]], [[alias]], a citation of a source note), ranked, each "
-           "with the lines where it links.",
-           schema_object({{"path", {{"type", "string"}}},
-                          {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}},
-                          {"offset", {{"type", "integer"}, {"minimum", 0}, {"default", 0}}}},
-                         {"path"}),
-           schema_object({{"path", {{"type", "string"}}},
-                          {"title", {{"type", "string"}}},
-                          {"total", {{"type", "integer"}}},
-                          {"backlinks", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
-                         {"path", "total", "backlinks"})),
-       tool("related_notes", "Related notes",
-            "The notes most related to a note: those linking to it or linked from it, linking or citing the "
-            "same pages and sources, naming the same people and organizations, sharing its tags and its "
-            "distinctive words; each with why.",
-            schema_object(
-                {{"path", {{"type", "string"}}},
-                 {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 10}}}},
-                {"path"}),
-            schema_object({{"path", {{"type", "string"}}},
-                           {"title", {{"type", "string"}}},
-                           {"related", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
-                          {"path", "related"})),
-       tool(
-           "index_status", "Index status",
-           "What the index holds: its vault, the number of notes, how many have each facet, when it was last "
-           "committed, the vault folders its last run could not read, its locations and any shard missing.",
-           schema_object(json::object()),
-           schema_object({{"vault", {{"type", "string"}}},
-                          {"notes", {{"type", "integer"}}},
-                          {"facet_coverage", {{"type", "object"}}},
-                          {"last_commit", {{"type", "string"}}},
-                          {"unreadable_folders", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-                          {"skipped", {{"type", "array"}, {"items", {{"type", "object"}}}}},
-                          {"locations", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-                          {"missing_shards", {{"type", "array"}, {"items", {{"type", "string"}}}}}},
-                         {"notes"}))});
+  return json::array({search_tool(), read_note_tool(), facet_values_tool(), backlinks_tool(),
+                      related_notes_tool(), index_status_tool()});
 }
 
 // An argument of a tool call, checked: absent gives `fallback`, a wrong type is an RpcError.
