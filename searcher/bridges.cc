@@ -539,17 +539,33 @@ std::vector<std::string> Bridges::inflected(const std::string& word) const {
 }
 
 void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const {
+  constexpr std::size_t MAX_WORDS = 6;
+  if (words.size() > MAX_WORDS) return;
+  // A word said twice is no compound (一行一行, "line by line"; 時時, 時々 written out).
+  if (std::adjacent_find(words.begin(), words.end()) != words.end()) return;
+  std::vector<std::pair<double, std::string>> phrases = composed(words, false);
+  // The parts' other senses only where no phrase of their first senses is
+  // the vault's (状態推定: state estimation, not state presumption): tried
+  // for every compound, they paired 時間 with class and 初期化 with formatting.
+  const auto said = [&](const std::pair<double, std::string>& p) {
+    const std::vector<std::string> w = m_analyzer.words(p.second);
+    return p.first > 0 && (in_notes(phrase(w)) > 0 || in_notes(phrase(w, schema::TITLE.prefix)) > 0);
+  };
+  if (std::none_of(phrases.begin(), phrases.end(), said)) phrases = composed(words, true);
+  for (auto& [n, phrase] : phrases) out.push_back({std::move(phrase), Provenance::Words});
+}
+
+std::vector<std::pair<double, std::string>> Bridges::composed(const std::vector<std::string>& words,
+                                                              bool other_senses) const {
   // A compound or phrase no table names, part by part: 継続的バッチング →
   // 継続的 + バッチング → "continuous batching"; layer normalization →
   // レイヤー正規化. The longest run of words with equivalents is a part; a
   // Latin word without any stays itself (GPU クラスタ → GPU cluster); the
-  // parts' first few equivalents are combined, adjacent and in order, those
-  // whose words the vault has most first (経路計画: path planning, though the
-  // dictionary gives 経路 as course, route, path, channel).
-  constexpr std::size_t MAX_WORDS = 6, LONGEST_PART = 4, PER_PART = 6, MAX_TRIED = 64, MAX_COMBINATIONS = 16;
-  if (words.size() > MAX_WORDS) return;
-  // A word said twice is no compound (一行一行, "line by line"; 時時, 時々 written out).
-  if (std::adjacent_find(words.begin(), words.end()) != words.end()) return;
+  // parts' first few equivalents (with other_senses, a dictionary's other
+  // senses last) are combined, adjacent and in order, those whose words the
+  // vault has most first (経路計画: path planning, though the dictionary
+  // gives 経路 as course, route, path, channel).
+  constexpr std::size_t LONGEST_PART = 4, PER_PART = 6, MAX_TRIED = 64, MAX_COMBINATIONS = 16;
   std::vector<std::vector<Bridge>> parts;
   bool any = false;
   for (std::size_t i = 0; i < words.size();) {
@@ -559,12 +575,18 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
       if (i == 0 && j == words.size()) continue;  // the whole: of() tried it
       const auto first = words.begin() + static_cast<std::ptrdiff_t>(i),
                  last = words.begin() + static_cast<std::ptrdiff_t>(j);
-      alts = stated(fmt::format("{}", fmt::join(first, last, " ")));
+      const std::string key = fmt::format("{}", fmt::join(first, last, " "));
+      alts = stated(key);
       add_sounds(fmt::format("{}", fmt::join(first, last, "")), alts);
+      if (other_senses)
+        for (std::string& g : m_dictionary.other_senses(key))
+          if (std::none_of(alts.begin(), alts.end(), [&](const Bridge& b) { return b.equivalent == g; }) &&
+              at_most(m_analyzer.words(g)) > 0)
+            alts.push_back({std::move(g), Provenance::Dictionary});
       if (!alts.empty()) break;
     }
     if (alts.empty()) {
-      if (!latin_word(words[i])) return;
+      if (!latin_word(words[i])) return {};
       alts.push_back({words[i], Provenance::Words});  // the word itself
       j = i + 1;
     } else {
@@ -574,7 +596,7 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
     parts.push_back(std::move(alts));
     i = j;
   }
-  if (!any) return;
+  if (!any) return {};
   std::vector<Bridge>& last = parts.back();
   for (std::size_t i = 0, n = last.size(); i < n; ++i)
     for (std::string& form : inflected(last[i].equivalent)) last.push_back({std::move(form), last[i].how});
@@ -608,7 +630,7 @@ void Bridges::add_composed(const std::vector<std::string>& words, std::vector<Br
   }
   most_first(phrases);
   if (phrases.size() > MAX_COMBINATIONS) phrases.resize(MAX_COMBINATIONS);
-  for (auto& [n, phrase] : phrases) out.push_back({std::move(phrase), Provenance::Words});
+  return phrases;
 }
 
 std::vector<std::string> Bridges::completions_of(const std::string& word) const {

@@ -86,7 +86,12 @@ class Bridges {
   /// The notes saying the words, adjacent (one word: in a title too); with a
   /// prefix, its terms adjacent (schema::TITLE: in the title).
   Xapian::Query phrase(const std::vector<std::string>& words, std::string_view prefix = {}) const;
+  /// A compound or phrase no table names, bridged part by part (composed).
   void add_composed(const std::vector<std::string>& words, std::vector<Bridge>& out) const;
+  /// Its parts' equivalents combined, adjacent and in order: at most as many
+  /// notes as say each (Bridges::at_most), the phrase; most first.
+  std::vector<std::pair<double, std::string>> composed(const std::vector<std::string>& words,
+                                                       bool other_senses) const;
   std::vector<std::string> inflected(const std::string& word) const;
   std::vector<Bridge> look_up(const std::string& text, const std::vector<std::string>& words) const;
 

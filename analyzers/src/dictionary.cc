@@ -30,7 +30,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 12;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 13;  // raise when parse_dictionaries keeps other pairs
 // The keys of a reading's lines (a reading's written forms) and of a string
 // of kanji's (the words written with them and kana), apart from words' keys.
 constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
@@ -132,7 +132,10 @@ struct Entry {
   std::vector<std::string> glosses;    // the first sense's, and those marked (comp)
   std::vector<std::string> computing;  // those of senses marked (comp)
   std::string first_gloss;             // the first sense's first
-  bool person = false;               // ENAMDICT: a surname or a given name
+  // The other senses' glosses (推定: estimation, after presumption and
+  // assumption): only for a compound bridged word by word (Dictionary::other_senses).
+  std::vector<std::string> other_senses;
+  bool person = false;  // ENAMDICT: a surname or a given name
 };
 
 // "強化学習;強化學習 [きょうかがくしゅう] /(n) (comp) reinforcement learning/EntL…/"
@@ -193,8 +196,11 @@ Entry parse_line(std::string_view line) {
       comp = comp || strings::contains(field.substr(open), "comput");
       field = strings::trim(field.substr(0, open));
     }
-    if (sense != 1 && !comp) continue;
     std::string g = english_gloss(field);
+    if (sense != 1 && !comp) {
+      if (!g.empty()) e.other_senses.push_back(std::move(g));
+      continue;
+    }
     if (first_field) e.first_gloss = g;
     if (!g.empty()) {
       if (comp) e.computing.push_back(g);
@@ -296,9 +302,10 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
   add_readings(reading_folder, readings);
   const std::string words_text = folder.empty() ? "" : read_euc_jp(folder + "/edict");
   // A headword and its glosses, as lines both ways: a name's (n), the
-  // first sense's first gloss or a computing sense's (w), another (v).
+  // first sense's first gloss or a computing sense's (w), another (v), one
+  // of another sense (o).
   auto emit_pairs = [&](const Entry& e, bool names, const std::string& h,
-                        const std::vector<std::string>& glosses) {
+                        const std::vector<std::string>& glosses, bool other_senses = false) {
     const std::string key = analyzer.key(h);
     for (const auto& gloss : glosses) {
       const std::string g = borrowed_word(h, gloss);
@@ -306,13 +313,15 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
       for (const auto& w : english_words(g)) gkey += (gkey.empty() ? "" : " ") + w;
       if (key.empty() || gkey.empty() || key == gkey) continue;
       const bool main = gloss == e.first_gloss || std::count(e.computing.begin(), e.computing.end(), gloss);
-      const char flag = names ? 'n' : main ? 'w' : 'v';
+      const char flag = names ? 'n' : other_senses ? 'o' : main ? 'w' : 'v';
       lines.push_back(fmt::format("{}\t{}\t{}\n", key, g, flag));
       lines.push_back(fmt::format("{}\t{}\t{}\n", gkey, h, flag));
     }
   };
   auto emit = [&](const Entry& e, bool names) {
     for (const auto& h : e.headwords) emit_pairs(e, names, h, e.glosses);
+    if (!names)
+      for (const auto& h : e.headwords) emit_pairs(e, false, h, e.other_senses, true);
     for (const auto& h : e.nouns_with_okurigana) emit_pairs(e, names, h, e.computing);
   };
   std::unordered_set<std::string> english, headwords;
@@ -514,6 +523,10 @@ std::vector<std::string> Dictionary::flagged(std::string_view key, std::string_v
   for (auto& [value, f] : lines(key))
     if (f == flag) out.push_back(std::move(value));
   return out;
+}
+
+std::vector<std::string> Dictionary::other_senses(std::string_view key) const {
+  return flagged(key, "o");
 }
 
 std::vector<std::string> Dictionary::readings(std::string_view key) const {

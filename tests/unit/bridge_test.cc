@@ -565,6 +565,40 @@ TEST_CASE("Bridge tier: a compound's parts are combined as the vault says them",
   CHECK_FALSE(composed.at("path planning"));
 }
 
+TEST_CASE("Bridge tier: a compound's part takes its other senses where its first ones say nothing",
+          "[bridge]") {
+  // robotics-paper-notes, 状態推定: EDICT gives 推定 presumption and
+  // assumption, then estimation in its second sense; the vault says state
+  // estimation (29 notes with one or the other, 3 found). ja-techdocs,
+  // 文字列初期化: initialization first, formatting (a disk's) second; a
+  // vault saying string initialization keeps to it.
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "状態 [じょうたい] /(n) state/condition/\n"
+               "推定 [すいてい] /(n,vs) (1) presumption/assumption/(n,vs) (2) estimation/\n"
+               "文字列 [もじれつ] /(n) string/\n"
+               "初期化 [しょきか] /(n,vs) (1) initialization/(n,vs) (2) formatting (disk)/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  CHECK(dictionary.other_senses("推定") == std::vector<std::string>{"estimation"});
+  CHECK(dictionary.other_senses("estimation") == std::vector<std::string>{"推定"});
+  // Not a bridge of the word alone: only parts of a compound take them.
+  const std::vector<std::string> first = equivalents_of(dictionary, "推定");
+  CHECK(std::set<std::string>(first.begin(), first.end()) == std::set<std::string>{"presumption", "assumption"});
+  const test::TestIndex index({{"ja.md", "状態推定 の 研究。文字列初期化 の 説明。\n"},
+                               {"en1.md", "A state estimation method.\n"},
+                               {"en2.md", "State estimation for legged robots.\n"},
+                               {"s1.md", "String initialization is done once.\n"},
+                               {"s2.md", "A string initialization again.\n"},
+                               {"s3.md", "String formatting with a format spec.\n"},
+                               {"s4.md", "More string formatting.\n"}});
+  const Xapian::Database db(index.index);
+  CHECK(loose_of(db, dictionary, "状態推定", Provenance::Words) ==
+        std::map<std::string, bool>{{"state estimation", false}});
+  CHECK(loose_of(db, dictionary, "文字列初期化", Provenance::Words) ==
+        std::map<std::string, bool>{{"string initialization", false}});
+}
+
 TEST_CASE("Bridge tier: a compound's last English word as the vault inflects it, not any longer word",
           "[bridge]") {
   const test::TestIndex index({{"glossary.md", "辞書 (dictionary) と 変数 (variable) の 説明。\n"},

@@ -67,6 +67,10 @@ class Dictionary {
 
   /// The equivalents of a word or name by its key (Analyzer::key), in table order.
   std::vector<DictionaryEntry> of(std::string_view key) const;
+  /// The glosses of a word's other senses than the first (推定: estimation),
+  /// not among of(): only a part of a compound bridged word by word weighs
+  /// them, where the vault says the whole phrase (状態推定: state estimation).
+  std::vector<std::string> other_senses(std::string_view key) const;
   /// The readings of a word written with kanji by its key (Analyzer::key), in katakana.
   std::vector<std::string> readings(std::string_view key) const;
   /// The words written with kanji read as `reading` (kana, either script).
