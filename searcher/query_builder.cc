@@ -857,9 +857,21 @@ Xapian::Query QueryBuilder::equivalent_query(const std::vector<std::string>& wor
     }
     q = Xapian::Query(Xapian::Query::OP_OR, forms.begin(), forms.end());
   } else {
-    q = Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix));
-    c.alternatives.push_back({words, true});
-    c.in_title.push_back(phrase_of(words, title_prefix));
+    // The phrase and its plural (point cloud: point clouds).
+    std::vector<std::vector<std::string>> forms{words};
+    if (std::string plural = english_plural(words.back()); !plural.empty()) {
+      forms.push_back(words);
+      forms.back().back() = std::move(plural);
+    }
+    std::vector<Xapian::Query> phrases;
+    for (const std::vector<std::string>& form : forms) {
+      phrases.push_back(phrase_of(form, ""));
+      phrases.push_back(phrase_of(form, title_prefix));
+      c.alternatives.push_back({form, true});
+      c.in_title.push_back(phrase_of(form, title_prefix));
+      if (form != words) match.add_together(form);
+    }
+    q = Xapian::Query(Xapian::Query::OP_OR, phrases.begin(), phrases.end());
     // A title naming it as one (<ViewTransition>) is its title; the name
     // matches no more than the words do (unit test: the module unittest).
     if (Xapian::Query name = title_as_one_name(words); !name.empty()) c.in_title.push_back(std::move(name));

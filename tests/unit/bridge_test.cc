@@ -599,6 +599,17 @@ TEST_CASE("Bridge tier: a compound's part takes its other senses where its first
         std::map<std::string, bool>{{"string initialization", false}});
 }
 
+TEST_CASE("Bridge tier: an equivalent of several words matches with its last word plural", "[bridge]") {
+  // robotics-paper-notes, 点群: 9 of the 35 notes saying it or point cloud
+  // say only point clouds, and were no hit.
+  const test::TestIndex index({{"gloss.md", "点群 (point cloud) の 処理。\n"},
+                               {"one.md", "A point cloud from the lidar.\n"},
+                               {"many.md", "Two point clouds merged.\n"},
+                               {"apart.md", "A point in the cloud.\n"}});
+  Searcher s(index.index);
+  CHECK(hit_paths(s, "点群") == std::set<std::string>{"gloss.md", "one.md", "many.md"});
+}
+
 TEST_CASE("Bridge tier: a compound's last English word as the vault inflects it, not any longer word",
           "[bridge]") {
   const test::TestIndex index({{"glossary.md", "辞書 (dictionary) と 変数 (variable) の 説明。\n"},
