@@ -857,9 +857,9 @@ Xapian::Query QueryBuilder::equivalent_query(const std::vector<std::string>& wor
     }
     q = Xapian::Query(Xapian::Query::OP_OR, forms.begin(), forms.end());
   } else {
-    // The phrase and its plural (point cloud: point clouds).
+    // The phrase and its plural where the vault has it (point cloud: point clouds).
     std::vector<std::vector<std::string>> forms{words};
-    if (std::string plural = english_plural(words.back()); !plural.empty()) {
+    if (std::string plural = english_plural(words.back()); !plural.empty() && m_db.term_exists(plural)) {
       forms.push_back(words);
       forms.back().back() = std::move(plural);
     }
