@@ -1,6 +1,7 @@
 #include "glossary.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
@@ -79,14 +80,20 @@ void define(const std::string& term, std::string_view acronym, std::set<Gloss>& 
     out.insert({term, std::string(acronym), Provenance::Definition});
 }
 
+// An article, a preposition or a conjunction, in lower case (Of in End Of
+// File (EOF) is one of its words): no word of a term's own.
+bool is_small_word(const std::string& w) {
+  static const std::set<std::string> small{"of", "and", "the", "for",  "in", "on",
+                                           "to", "a",   "an",  "with", "by"};
+  return small.count(w) > 0;
+}
+
 // Do the phrase's words (small words aside) begin with the acronym's letters?
 bool initials_match(std::string_view acronym, std::string_view phrase) {
   if (!acronym.empty() && acronym.back() == 's') acronym.remove_suffix(1);
-  static const std::set<std::string> small{"of", "and", "the", "for",  "in", "on",
-                                           "to", "a",   "an",  "with", "by"};
   std::string initials;
   for (const auto& w : words_of(phrase))
-    if (!small.count(w)) initials += static_cast<char>(is_lower(w[0]) ? w[0] - 'a' + 'A' : w[0]);
+    if (!is_small_word(w)) initials += static_cast<char>(is_lower(w[0]) ? w[0] - 'a' + 'A' : w[0]);
   return initials == acronym;
 }
 
@@ -214,6 +221,47 @@ std::string english_before(std::string_view text, std::size_t end) {
   return std::string(run);
 }
 
+// Does the Japanese term gloss the English words: a katakana word only
+// where it sounds like all of them (シンタックス(letmac) is an example, not a
+// gloss), a phrase with katakana in it not a lone capitalised word, which
+// names something (抖音(Douyin), a Japanese name).
+bool glosses(const std::string& japanese, const std::string& english) {
+  const bool name = words_of(english).size() == 1 && is_upper(english[0]);
+  const Run run = script_of(japanese);
+  const std::string sound = sound_key(japanese);
+  const bool sounds_alike = !sound.empty() && sound_key(unicode::nfkc_casefold(english)) == sound;
+  return run == Run::Katakana ? sounds_alike : (!name || run == Run::Han);
+}
+
+// 仮想 DOM（virtual DOM）, 拡張BNF (extended BNF): a term of Japanese words
+// and a Latin word, glossed by English words ending with that word: the
+// whole term is their gloss (not 仮想 alone, which the note does not say).
+bool learn_mixed_term(std::string_view text, std::size_t open, const std::vector<std::string>& items,
+                      std::set<Gloss>& out) {
+  std::size_t end = open;
+  if (end > 0 && text[end - 1] == ' ') --end;
+  std::size_t begin = end;
+  while (begin > 0 &&
+         (is_letter(text[begin - 1]) || std::isdigit(static_cast<unsigned char>(text[begin - 1]))))
+    --begin;
+  if (begin == end || items.size() != 1 || !is_letter(text[begin])) return false;
+  const std::string japanese = japanese_before(text, begin);
+  const std::string latin(text.substr(begin, end - begin));
+  const std::string& item = items[0];
+  if (japanese.empty() || item.size() <= latin.size() + 1 || item[item.size() - latin.size() - 1] != ' ' ||
+      unicode::nfkc_casefold(item.substr(item.size() - latin.size())) != unicode::nfkc_casefold(latin))
+    return false;
+  const std::string english(strings::trim(std::string_view(item).substr(0, item.size() - latin.size())));
+  const std::vector<std::string> words = words_of(english);
+  const auto small = [](const std::string& w) { return is_small_word(unicode::nfkc_casefold(w)); };
+  if (!is_english_words(english) || std::all_of(words.begin(), words.end(), small) ||
+      !glosses(japanese, english))
+    return false;
+  const bool blank = begin > 0 && text[begin - 1] == ' ';
+  out.insert({japanese + (blank ? " " : "") + latin, item, Provenance::Gloss});
+  return true;
+}
+
 void learn_parenthesis(std::string_view text, std::size_t open, std::size_t inside_begin, std::size_t close,
                        std::set<Gloss>& out) {
   const std::string_view inside = strings::trim(text.substr(inside_begin, close - inside_begin));
@@ -222,6 +270,7 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
   for (std::string_view marker : {"など", "例えば", "たとえば", "etc", "e.g.", "such as"})
     if (strings::contains(inside, marker)) return;
   const std::vector<std::string> items = items_of(inside);
+  if (learn_mixed_term(text, open, items, out)) return;
   const std::string japanese = japanese_before(text, open);
   if (!japanese.empty()) {
     // 強化学習 (Reinforcement Learning, RL): the words, and an acronym of them.
@@ -232,17 +281,8 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
     if (english.size() > 1) return;
     for (const auto& item : items) {
       if (is_english_words(item)) {
-        // A katakana word glosses the English it was borrowed from: they
-        // must sound alike, all of it (シンタックス(letmac) is an example, not a
-        // gloss; 取り消しポイント (cancellation point) is cut at the kana).
-        // A lone capitalised word names something: it glosses a Japanese
-        // name (抖音(Douyin)), not a phrase with katakana in it.
-        const bool name = words_of(item).size() == 1 && is_upper(item[0]);
-        const Run run = script_of(japanese);
-        const std::string sound = sound_key(japanese);
-        const bool sounds_alike = !sound.empty() && sound_key(unicode::nfkc_casefold(item)) == sound;
-        if (run == Run::Katakana ? sounds_alike : (!name || run == Run::Han))
-          out.insert({japanese, item, Provenance::Gloss});
+        // (取り消しポイント (cancellation point) is cut at the kana: ポイント.)
+        if (glosses(japanese, item)) out.insert({japanese, item, Provenance::Gloss});
       } else if (is_acronym(item)) {
         bool spelled = false;
         for (const auto& e : english)

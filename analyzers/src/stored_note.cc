@@ -22,8 +22,8 @@ constexpr const char* META_CITATIONS = "citations";  // [[begin, end, key]] span
 
 // The digest's layout and what it holds (the kinds, venues, years and glosses
 // a note states): a version another build of Sagasu wrote is read again from the note.
-// d10: a term's okurigana are the term's (隠れ状態 (hidden), not 状態; 折り畳み (folding)).
-constexpr std::string_view DIGEST_VERSION = "d10";
+// d11: a term of Japanese and a Latin word is glossed whole (仮想 DOM（virtual DOM）).
+constexpr std::string_view DIGEST_VERSION = "d11";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 // Provenance's names, in its order.
