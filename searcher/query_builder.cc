@@ -564,8 +564,14 @@ std::string QueryBuilder::written_as_one(const std::vector<std::string>& words) 
   const bool letters = words.size() > 1 && std::all_of(words.begin(), words.end(), [](const std::string& w) {
                          return w.size() > 1 && alphanumeric(w);
                        });
-  const std::string one = letters ? fmt::format("{}", fmt::join(words, "")) : "";
-  return letters && m_db.term_exists(one) ? one : "";
+  if (!letters) return "";
+  // A "to" between words is written 2 too: sim-to-real, sim2real (seq2seq, real2sim).
+  std::string one, two;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    one += words[i];
+    two += words[i] == "to" && i > 0 && i + 1 < words.size() ? "2" : words[i];
+  }
+  return m_db.term_exists(one) ? one : two != one && m_db.term_exists(two) ? two : "";
 }
 
 bool QueryBuilder::word_of_letters(const Chunk& c) const {

@@ -192,7 +192,7 @@ class QueryBuilder {
   /// writes (the singular; the plural with a small s in a note)?
   bool written_so(const std::string& typed, const std::string& form) const;
   /// The words (of letters and digits, two or more each) as one word of the
-  /// vault (filesystem for file system), or "" where it has no such word.
+  /// vault (filesystem for file system; sim2real for sim to real), or "" where it has no such word.
   std::string written_as_one(const std::vector<std::string>& words) const;
   /// Is the piece (its folded substring: add_substring_tier first) one word
   /// of letters and digits that the vault or the dictionary has (art, stem,

@@ -249,7 +249,9 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
                          {"tolerance.md", "Fault tolerance in training.\n"},
                          {"tag.md", "Audio tools.\n\n#audiomiddleware\n"},
                          {"fs.md", "The filesystem keeps the checkpoints.\n"},
-                         {"words.md", "A file for the system; audio, then middleware.\n"}});
+                         {"words.md", "A file for the system; audio, then middleware.\n"},
+                         {"transfer.md", "Sim2Real transfer of a grasp policy.\n"},
+                         {"gap.md", "From sim to real.\n"}});
   Searcher searcher(index.index);
   const auto paths = [&](const std::string& query, bool loose = false, bool exact = false) {
     return test::hit_paths(searcher, query, loose, exact);
@@ -272,6 +274,8 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
   CHECK(paths("audio middleware") == Paths{"tag.md"});
   CHECK(paths("file system") == Paths{"fs.md"});
   CHECK(paths("file system", true) == Paths{"fs.md", "words.md"});
+  // A "to" between them written 2 (robotics-paper-notes: 5 of 17 notes say sim2real only).
+  CHECK(paths("sim-to-real") == Paths{"transfer.md", "gap.md"});
   CHECK(paths("system") == Paths{"words.md"});
   CHECK(paths("checkpoint") == Paths{"fs.md"});  // no note says the word: a partial word
 }
