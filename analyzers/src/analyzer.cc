@@ -104,13 +104,17 @@ void join_katakana(std::string_view text, std::vector<Token>& tokens) {
 }
 
 // Full/half width, compatibility characters and case: ＧＰＵ = GPU, ｻｰﾊﾞ = サーバ.
-// サーバー and サーバ are one word (unicode::drop_long_vowels).
+// サーバー and サーバ are one word (unicode::drop_long_vowels), ヴァリアント and
+// バリアント too (unicode::unify_v_sounds).
 void fold(std::vector<Token>& tokens) {
   std::size_t w = 0;
   for (std::size_t r = 0; r < tokens.size(); ++r) {
     tokens[r].text = unicode::nfkc_casefold(tokens[r].text);
     if (tokens[r].text.empty()) continue;
-    if (is_katakana_text(tokens[r].text)) unicode::drop_long_vowels(tokens[r].text);
+    if (is_katakana_text(tokens[r].text)) {
+      unicode::unify_v_sounds(tokens[r].text);
+      unicode::drop_long_vowels(tokens[r].text);
+    }
     if (w != r) tokens[w] = std::move(tokens[r]);
     ++w;
   }

@@ -172,6 +172,29 @@ void drop_long_vowels(std::string& text) {
     text.resize(text.size() - mark.size());
 }
 
+void unify_v_sounds(std::string& text) {
+  static constexpr std::string_view V = "\xE3\x83\xB4";  // ヴ
+  if (text.find(V) == std::string::npos) return;
+  // ヴ and the small vowel after it, as one kana of the b-row (ヴュ: ビ and the ュ kept).
+  static constexpr std::pair<std::string_view, std::string_view> RULES[] = {
+      {"ヴァ", "バ"}, {"ヴィ", "ビ"},   {"ヴゥ", "ブ"}, {"ヴェ", "ベ"},
+      {"ヴォ", "ボ"}, {"ヴュ", "ビュ"}, {"ヴ", "ブ"}};
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto rule = std::find_if(std::begin(RULES), std::end(RULES), [&](const auto& r) {
+      return text.compare(i, r.first.size(), r.first) == 0;
+    });
+    if (rule == std::end(RULES)) {
+      out += text[i++];
+      continue;
+    }
+    out += rule->second;
+    i += rule->first.size();
+  }
+  text = std::move(out);
+}
+
 namespace {
 
 constexpr char32_t IDEOGRAPH_MARK = 0x3005, VERTICAL_MARK = 0x303B;  // 々 〻

@@ -108,6 +108,18 @@ TEST_CASE("Analyzer, katakana long vowel folds", "[analyzer]") {
   CHECK(words("コピー") == std::vector<std::string>{"コピー"});
 }
 
+TEST_CASE("Analyzer, katakana v-sounds fold to the b-row", "[analyzer]") {
+  // ja-techdocs writes ヴァリアント in 7 places, バリアント in 11.
+  CHECK(words("ヴァリアント") == words("バリアント"));
+  CHECK(words("ヴィジョン") == words("ビジョン"));
+  CHECK(words("ヴォーカル") == words("ボーカル"));
+  CHECK(words("ヴェクトル") == words("ベクトル"));
+  CHECK(words("ヴュー") == words("ビュー"));
+  CHECK(words("ｳﾞｧｲｵﾘﾝ") == words("バイオリン"));
+  CHECK(words("ヴ") == words("ブ"));
+  CHECK(words("ドーヴィル") == std::vector<std::string>{"ドービル"});
+}
+
 TEST_CASE("Analyzer, full and half width fold", "[analyzer]") {
   CHECK(words("ＧＰＵ") == words("GPU"));
   CHECK(words("ＳＤＣＨｕｎｔｅｒ") == std::vector<std::string>{"sdchunter"});

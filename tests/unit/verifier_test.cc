@@ -280,6 +280,20 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
   CHECK(paths("checkpoint") == Paths{"fs.md"});  // no note says the word: a partial word
 }
 
+TEST_CASE("Word search, a katakana word's v-sound spelling is the word", "[verifier]") {
+  test::TestIndex index({{"v.md", "ヴァリアント の 説明。\n"},
+                         {"b.md", "バリアント を 使う。\n"},
+                         {"bio.md", "バイオ の 研究。\n"}});
+  Searcher searcher(index.index);
+  using Paths = std::set<std::string>;
+  CHECK(test::hit_paths(searcher, "バリアント") == Paths{"v.md", "b.md"});
+  CHECK(test::hit_paths(searcher, "ヴァリアント") == Paths{"v.md", "b.md"});
+  SearchRequest req;
+  req.query = "バリアント";
+  const SearchResult r = searcher.search(req);
+  for (const Hit& h : r.hits) CHECK(h.tier == Tier::Word);
+}
+
 TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, not inside other words",
           "[verifier]") {
   // The words alone in notes are the words a compound is read as.

@@ -48,6 +48,11 @@ bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
 /// remain, so サーバー = サーバ and コンピューター = コンピュータ, but コピー stays
 /// (as kuromoji's katakana stemmer does). Text after NFKC (ｰ is ー by then).
 void drop_long_vowels(std::string& text);
+/// The one v-sound rule (indexed words, queries): a katakana word's ヴ as
+/// the b-sound most texts write (ヴァ = バ, ヴィ = ビ, ヴ = ブ, ヴェ = ベ, ヴォ =
+/// ボ, ヴュ = ビュ), so ヴァリアント = バリアント (as Groonga's
+/// unify_katakana_v_sounds folds them). Text after NFKC.
+void unify_v_sounds(std::string& text);
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
 /// Text with each small katakana full-size (the substring tier's folding of a katakana word).
