@@ -601,7 +601,8 @@ TEST_CASE("Bridge tier: a compound's part takes its other senses where its first
   CHECK(dictionary.other_senses("estimation") == std::vector<std::string>{"推定"});
   // Not a bridge of the word alone: only parts of a compound take them.
   const std::vector<std::string> first = equivalents_of(dictionary, "推定");
-  CHECK(std::set<std::string>(first.begin(), first.end()) == std::set<std::string>{"presumption", "assumption"});
+  CHECK(std::set<std::string>(first.begin(), first.end()) ==
+        std::set<std::string>{"presumption", "assumption"});
   const test::TestIndex index({{"ja.md", "状態推定 の 研究。文字列初期化 の 説明。\n"},
                                {"en1.md", "A state estimation method.\n"},
                                {"en2.md", "State estimation for legged robots.\n"},
