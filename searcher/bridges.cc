@@ -211,7 +211,7 @@ std::vector<Bridge> Bridges::look_up(const std::string& text, const std::vector<
       }
   for (auto& b : unique)
     if (b.why.empty())
-      b.why = b.how == Provenance::Okurigana    ? "the word spelled otherwise"
+      b.why = spelling(b)                       ? "the word spelled otherwise"
               : b.how == Provenance::Reading    ? "the word read so"
               : b.how == Provenance::Romaji     ? "the word in katakana"
               : b.how == Provenance::Name       ? "a name's spelling"
@@ -271,7 +271,7 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
               std::all_of(words.begin(), words.end(), latin_word),
               m_dictionary.of(fmt::format("{}", fmt::join(words, " "))), phrase(words)};
   for (const Bridge& b : bridges)
-    if (b.how == Provenance::Okurigana)
+    if (spelling(b))
       piece.query = Xapian::Query(Xapian::Query::OP_OR, piece.query, phrase(m_analyzer.words(b.equivalent)));
   std::vector<std::vector<std::string>> equivalents;  // each bridge's equivalent, as words
   for (const Bridge& b : bridges) equivalents.push_back(m_analyzer.words(b.equivalent));
@@ -362,7 +362,7 @@ double Bridges::weigh(Piece& piece, const std::vector<std::string>& equivalent, 
   return together;
 }
 
-// Another spelling of the word (Dictionary::spellings) that the vault writes.
+// Another spelling of the word (Dictionary::spellings, kana_spellings) that the vault writes.
 void Bridges::add_spellings(const std::string& word, std::vector<Bridge>& out) const {
   constexpr std::size_t MAX_SPELLINGS = 16;
   std::size_t counted = 0;
@@ -371,6 +371,24 @@ void Bridges::add_spellings(const std::string& word, std::vector<Bridge>& out) c
     if (at_most(words) > 0 && counted++ < MAX_SPELLINGS && in_notes(phrase(words)) > 0)
       out.push_back({std::move(form), Provenance::Okurigana});
   }
+  for (std::string& form : kana_spellings(word))
+    if (counted++ < MAX_SPELLINGS) out.push_back({std::move(form), Provenance::Kana});
+}
+
+std::vector<std::string> Bridges::kana_spellings(const std::string& word) const {
+  const std::string key = unicode::katakana_spelling_key(word);
+  if (key.empty()) return {};
+  // (A key begins with the word's first kana, which is full-size: so do its words' terms.)
+  std::size_t first = 0;
+  unicode::next_code_point(word, first);
+  const std::string kana = word.substr(0, first);
+  std::vector<std::pair<double, std::string>> found;
+  for (auto t = m_db.allterms_begin(kana); t != m_db.allterms_end(kana); ++t)
+    if (*t != word && unicode::katakana_spelling_key(*t) == key) found.emplace_back(t.get_termfreq(), *t);
+  most_first(found);
+  std::vector<std::string> out;
+  for (auto& [notes, term] : found) out.push_back(std::move(term));
+  return out;
 }
 
 // The words of the vault read as `kana` (けんきゅう, ケンキュウ: 研究; こうせい:

@@ -8,8 +8,9 @@
 // a word the vault lacks typed in romaji (sutoragura) through its katakana.
 // Japanese as it is spelled and read (IPAdic's readings, in the same
 // dictionary table): another spelling of a word, okurigana apart (取り扱い =
-// 取扱い = 取扱), and the words a kana or romaji piece is the reading of
-// (けんきゅう, kenkyuu: 研究).
+// 取扱い = 取扱), a loanword's other kana spellings the vault writes
+// (インタフェース = インターフェイス: unicode::katakana_spelling_key), and the
+// words a kana or romaji piece is the reading of (けんきゅう, kenkyuu: 研究).
 #pragma once
 
 #include <xapian.h>
@@ -25,9 +26,13 @@
 
 namespace sagasu {
 
+/// Another spelling of the word itself (取扱い, インターフェイス for インタフェース).
+inline bool spelling(const Bridge& b) {
+  return b.how == Provenance::Okurigana || b.how == Provenance::Kana;
+}
 /// A spelling or a reading of the word itself (取扱い, 研究 for けんきゅう), not an equivalent of it.
 inline bool same_word(const Bridge& b) {
-  return b.how == Provenance::Okurigana || b.how == Provenance::Reading;
+  return spelling(b) || b.how == Provenance::Reading;
 }
 
 class Bridges {
@@ -61,6 +66,9 @@ class Bridges {
   /// (プリフィ: プリフィル), at most 64; none when it is a word of the vault.
   std::vector<std::string> completions_of(const std::string& word) const;
   void add_spellings(const std::string& word, std::vector<Bridge>& out) const;
+  /// The vault's words of a katakana word's unicode::katakana_spelling_key
+  /// (インタフェース: インターフェース, インターフェイス), the word apart, most notes first.
+  std::vector<std::string> kana_spellings(const std::string& word) const;
   void add_read_as(const std::string& kana, std::vector<Bridge>& out) const;
   /// A query piece as the rules of mark_unsupported weigh it, worked out once.
   struct Piece {

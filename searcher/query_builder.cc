@@ -819,10 +819,17 @@ void QueryBuilder::add_bridge_tier(Chunk& c, MatchTerms& match) const {
       continue;
     Xapian::Query q = equivalent_query(words, c, match);
     // Another spelling or a reading of the word is found inside the vault's
-    // words, as the word typed is (引数 in 仮引数, 研究 in 研究室).
+    // words, as the word typed is (引数 in 仮引数, 研究 in 研究室); it is
+    // weighed already, the longer words so.
     if (same_word(b)) {
-      const std::vector<std::string> found =
+      std::vector<std::string> found =
           this->words().containing(fold_query(b.equivalent), WordList::Side::Folding, MAX_WEIGHED_WORDS + 1);
+      if (found.size() <= MAX_WEIGHED_WORDS)
+        found.erase(std::remove_if(found.begin(), found.end(),
+                                   [&](const std::string& w) {
+                                     return std::find(words.begin(), words.end(), w) != words.end();
+                                   }),
+                    found.end());
       if (!found.empty() && found.size() <= MAX_WEIGHED_WORDS) {
         for (const std::string& w : found) {
           c.alternatives.push_back({{w}, false});

@@ -108,7 +108,7 @@ inline constexpr unsigned PROXIMITY_SLACK = 16;
 inline constexpr double PROXIMITY_WEIGHT = 1.0;
 /// The weight of a bridge by what it is (Bridge::how, Bridge::loanword).
 inline double bridge_weight(const Bridge& b) {
-  if (b.how == Provenance::Okurigana || b.loanword) return SPELLING_WEIGHT;
+  if (spelling(b) || b.loanword) return SPELLING_WEIGHT;
   return is_stated(b.how) || b.how == Provenance::Romaji || b.how == Provenance::Reading
              ? BRIDGE_WEIGHT
              : BRIDGE_WEIGHT_GENERAL;

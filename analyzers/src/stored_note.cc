@@ -27,9 +27,9 @@ constexpr std::string_view DIGEST_VERSION = "d11";
 constexpr std::string_view COVERAGE_VERSION = "c1";
 
 // Provenance's names, in its order.
-constexpr std::array<const char*, 11> PROVENANCE_NAMES{"gloss",   "abbreviation", "link",      "dictionary",
-                                                       "name",    "sound",        "words",     "romaji",
-                                                       "reading", "okurigana",    "definition"};
+constexpr std::array<const char*, 12> PROVENANCE_NAMES{"gloss",   "abbreviation", "link",       "dictionary",
+                                                       "name",    "sound",        "words",      "romaji",
+                                                       "reading", "okurigana",    "definition", "kana"};
 
 }  // namespace
 

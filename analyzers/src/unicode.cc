@@ -297,6 +297,27 @@ std::string full_size_kana(std::string_view text) {
   return out;
 }
 
+std::string katakana_spelling_key(std::string_view word) {
+  constexpr std::size_t MIN_KEY = 4;
+  constexpr std::u32string_view E_COLUMN = U"エケゲセゼテデネヘベペメレ";
+  std::u32string kana;
+  for (std::size_t i = 0; i < word.size();) {
+    const char32_t c = next_code_point(word, i);
+    if (!is_katakana(c) || (kana.empty() && (c == 0x30FC || full_size_kana(c) != c))) return {};
+    if (c != 0x30FC) kana += full_size_kana(c);
+  }
+  std::string key;
+  std::size_t length = 0;
+  for (std::size_t i = 0; i < kana.size(); ++i) {
+    if (kana[i] == U'イ' && i > 0 && i + 1 < kana.size() &&
+        E_COLUMN.find(kana[i - 1]) != std::u32string_view::npos)
+      continue;
+    append_utf8(key, kana[i]);
+    ++length;
+  }
+  return length >= MIN_KEY ? key : std::string();
+}
+
 int char_width(char32_t c) {
   const auto cp = static_cast<UChar32>(c);
   const int category = u_charType(cp);

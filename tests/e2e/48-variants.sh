@@ -17,6 +17,8 @@ printf '全体 の 構成。\n' >"$v/d3.md"
 printf '校正 する。\n' >"$v/e.md"
 printf 'オンライン検知 の 話。\n' >"$v/f.md"
 printf '検知 の 話。\n' >"$v/h.md"
+printf 'インターフェイス の 説明。\n' >"$v/i.md"
+printf 'インタフェース を 使う。\n' >"$v/j.md"
 export SAGASU_IPADIC="$SAGASU_SRC/tests/e2e/fixtures/dictionary/ipadic"
 "$INDEXER" --vault "$v" --index "$WORK/idx" --quiet
 paths() { (cd "$v" && "$SEARCHER" --index "$WORK/idx" --paths "$@" 2>/dev/null | sort | tr '\n' ' '); }
@@ -34,7 +36,9 @@ how() {
   (cd "$v" && "$SEARCHER" --index "$WORK/idx" --json "$1" 2>/dev/null) |
     python3 -c 'import json,sys; print(sorted({b["how"] for h in json.load(sys.stdin)["hits"] for b in h.get("bridged", [])}))'
 }
-expect "JSON names how: $(how 取り扱い) $(how けんきゅう)" test "$(how 取り扱い) $(how けんきゅう)" = "['okurigana'] ['reading']"
+expect "a loanword's kana spellings are one word: $(paths インターフェース)" test "$(paths インターフェース)" = "i.md j.md "
+expect "JSON names how: $(how 取り扱い) $(how けんきゅう) $(how インタフェース)" \
+  test "$(how 取り扱い) $(how けんきゅう) $(how インタフェース)" = "['okurigana'] ['reading'] ['kana']"
 expect "--analyze shows the reading and the other spellings" \
   sh -c "'$SEARCHER' --analyze 取り扱い | grep -q 'read トリアツカイ  also 取扱い 取扱'"
 

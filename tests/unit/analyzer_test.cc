@@ -120,6 +120,30 @@ TEST_CASE("Analyzer, katakana v-sounds fold to the b-row", "[analyzer]") {
   CHECK(words("ドーヴィル") == std::vector<std::string>{"ドービル"});
 }
 
+TEST_CASE("A loanword's kana spellings share one key", "[analyzer]") {
+  using sagasu::unicode::katakana_spelling_key;
+  // ja-techdocs writes インターフェース in 865 files, インターフェイス in 140, インタフェース in 64.
+  const std::string key = katakana_spelling_key("インターフェース");
+  CHECK(key == "インタフエス");
+  CHECK(katakana_spelling_key("インタフェース") == key);
+  CHECK(katakana_spelling_key("インターフェイス") == key);
+  CHECK(katakana_spelling_key("インタフェイス") == key);
+  CHECK(katakana_spelling_key("ウィンドウ") == katakana_spelling_key("ウインドウ"));
+  CHECK(katakana_spelling_key("ディスクリプタ") == katakana_spelling_key("デスクリプタ"));
+  CHECK(katakana_spelling_key("パラメータ") == katakana_spelling_key("パラメタ"));
+  CHECK(katakana_spelling_key("クォート") == katakana_spelling_key("クオート"));
+  // An イ that ends the word stays: アンドレイ (Andrei) is no アンドレ (André).
+  CHECK(katakana_spelling_key("アンドレイ") != katakana_spelling_key("アンドレ"));
+  // Keys under four characters name other words alike: none.
+  CHECK(katakana_spelling_key("スーパー").empty());  // スパ: spa
+  CHECK(katakana_spelling_key("ボール").empty());    // ボウル: bowl
+  CHECK(katakana_spelling_key("ディスク").empty());  // デスク: desk
+  // A cut word, and what is not katakana.
+  CHECK(katakana_spelling_key("ープログラム").empty());
+  CHECK(katakana_spelling_key("ァイル名").empty());
+  CHECK(katakana_spelling_key("ファイル名").empty());
+}
+
 TEST_CASE("Analyzer, full and half width fold", "[analyzer]") {
   CHECK(words("ＧＰＵ") == words("GPU"));
   CHECK(words("ＳＤＣＨｕｎｔｅｒ") == std::vector<std::string>{"sdchunter"});

@@ -280,6 +280,34 @@ TEST_CASE("Substring search, a word of letters the notes have: no hit inside lon
   CHECK(paths("checkpoint") == Paths{"fs.md"});  // no note says the word: a partial word
 }
 
+TEST_CASE("Word search, a loanword's other kana spellings are the word", "[verifier]") {
+  test::TestIndex index({{"long.md", "ネットワークインターフェース の 設定。\n"},
+                         {"word.md", "インターフェース の 設定。\n"},
+                         {"short.md", "インタフェース を 定義する。\n"},
+                         {"ei.md", "インターフェイス の 説明。\n"},
+                         {"other.md", "インターネット の 話。\n"},
+                         {"andrei.md", "アンドレイ の 論文。\n"},
+                         {"andre.md", "アンドレ の 論文。\n"}});
+  Searcher searcher(index.index);
+  using Paths = std::set<std::string>;
+  // (The compound through the spelling the vault writes alone.)
+  const Paths all{"long.md", "word.md", "short.md", "ei.md"};
+  CHECK(test::hit_paths(searcher, "インタフェース") == all);
+  CHECK(test::hit_paths(searcher, "インターフェース") == all);
+  CHECK(test::hit_paths(searcher, "インターフェイス") == all);
+  // A name's final イ is no spelling.
+  CHECK(test::hit_paths(searcher, "アンドレ") == Paths{"andre.md"});
+  CHECK(test::hit_paths(searcher, "アンドレイ") == Paths{"andrei.md"});
+  // The spelling typed first, the others named as spellings.
+  SearchRequest req;
+  req.query = "インタフェース";
+  const SearchResult r = searcher.search(req);
+  REQUIRE(!r.hits.empty());
+  CHECK(r.hits.front().path == "short.md");
+  for (const Hit& h : r.hits)
+    for (const auto& [piece, b] : h.bridged) CHECK(std::string(to_string(b.how)) == "kana");
+}
+
 TEST_CASE("Word search, a katakana word's v-sound spelling is the word", "[verifier]") {
   test::TestIndex index({{"v.md", "ヴァリアント の 説明。\n"},
                          {"b.md", "バリアント を 使う。\n"},

@@ -74,9 +74,10 @@ enum class Provenance : std::uint8_t {
   Reading,       ///< the words a kana piece is the reading of (けんきゅう: 研究)
   Okurigana,     ///< another spelling of the word (取り扱い: 取扱い)
   Definition,  ///< 人間のフィードバックによる強化学習（RLHF）: RLHF is a kind of 強化学習, one way only
+  Kana,        ///< another kana spelling of a loanword (インタフェース: インターフェイス)
 };
 /// "gloss", "abbreviation", "link", "dictionary", "name", "sound", "words",
-/// "romaji", "reading", "okurigana", "definition": as stored and shown.
+/// "romaji", "reading", "okurigana", "definition", "kana": as stored and shown.
 const char* to_string(Provenance how);
 /// The provenance a name stands for; nullopt for a name this version does not know.
 std::optional<Provenance> provenance_of(std::string_view name);

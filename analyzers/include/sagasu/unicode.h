@@ -53,6 +53,15 @@ void drop_long_vowels(std::string& text);
 /// ボ, ヴュ = ビュ), so ヴァリアント = バリアント (as Groonga's
 /// unify_katakana_v_sounds folds them). Text after NFKC.
 void unify_v_sounds(std::string& text);
+/// The one rule of a loanword's kana spellings (the searcher's kana bridge):
+/// a folded katakana word's key, its small kana full-size (ウィンドウ =
+/// ウインドウ), every ー gone (インタフェース = インターフェース), an イ after a
+/// kana of the e-column gone where a kana follows (フェイス = フェース,
+/// ディスクリプタ = デスクリプタ; アンドレイ is no アンドレ). Words of one key
+/// are one word spelled otherwise. Empty for a key shorter than four
+/// characters (スーパー and スパ, ボウル and ボール are other words) or a word
+/// not begun with a full-size katakana letter (ープログラム, a cut).
+std::string katakana_spelling_key(std::string_view word);
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
 /// Text with each small katakana full-size (the substring tier's folding of a katakana word).
