@@ -315,6 +315,13 @@ std::string katakana_spelling_key(std::string_view word) {
     append_utf8(key, kana[i]);
     ++length;
   }
+  if (length >= MIN_KEY) return key;
+  // A short word keeps its ー and イ: only its small kana vary (クォート = クオート).
+  // (Such a key holds a ー or an イ the rule above drops: it is no other word's.)
+  key.clear();
+  length = 0;
+  for (std::size_t i = 0; i < word.size(); ++length)
+    append_utf8(key, full_size_kana(next_code_point(word, i)));
   return length >= MIN_KEY ? key : std::string();
 }
 

@@ -134,10 +134,15 @@ TEST_CASE("A loanword's kana spellings share one key", "[analyzer]") {
   CHECK(katakana_spelling_key("クォート") == katakana_spelling_key("クオート"));
   // An イ that ends the word stays: アンドレイ (Andrei) is no アンドレ (André).
   CHECK(katakana_spelling_key("アンドレイ") != katakana_spelling_key("アンドレ"));
-  // Keys under four characters name other words alike: none.
-  CHECK(katakana_spelling_key("スーパー").empty());  // スパ: spa
-  CHECK(katakana_spelling_key("ボール").empty());    // ボウル: bowl
-  CHECK(katakana_spelling_key("ディスク").empty());  // デスク: desk
+  // A short word's small kana alone vary (ja-techdocs: クォート 86 files, クオート 28).
+  CHECK(katakana_spelling_key("クォート") == katakana_spelling_key("クオート"));
+  CHECK(katakana_spelling_key("リリース") != katakana_spelling_key("リリス"));
+  CHECK(katakana_spelling_key("ペースト") != katakana_spelling_key("ペスト"));
+  CHECK(katakana_spelling_key("ディスク") != katakana_spelling_key("デスク"));
+  CHECK(katakana_spelling_key("スーパー") != katakana_spelling_key("スパ"));  // spa
+  // A word under four characters has none (ボール, ボウル: bowl).
+  CHECK(katakana_spelling_key("ボール").empty());
+  CHECK(katakana_spelling_key("スパ").empty());
   // A cut word, and what is not katakana.
   CHECK(katakana_spelling_key("ープログラム").empty());
   CHECK(katakana_spelling_key("ァイル名").empty());

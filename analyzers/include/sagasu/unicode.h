@@ -58,9 +58,11 @@ void unify_v_sounds(std::string& text);
 /// ウインドウ), every ー gone (インタフェース = インターフェース), an イ after a
 /// kana of the e-column gone where a kana follows (フェイス = フェース,
 /// ディスクリプタ = デスクリプタ; アンドレイ is no アンドレ). Words of one key
-/// are one word spelled otherwise. Empty for a key shorter than four
-/// characters (スーパー and スパ, ボウル and ボール are other words) or a word
-/// not begun with a full-size katakana letter (ープログラム, a cut).
+/// are one word spelled otherwise. Where that key is shorter than four
+/// characters (スーパー and スパ, ディスク and デスク are other words), the
+/// word with only its small kana full-size, if four characters or more
+/// (クォート = クオート); else empty, as for a word not begun with a
+/// full-size katakana letter (ープログラム, a cut).
 std::string katakana_spelling_key(std::string_view word);
 /// The full-size katakana of a small one (ァ → ア, ッ → ツ, ャ → ヤ, ヵ → カ); others unchanged.
 char32_t full_size_kana(char32_t c);
