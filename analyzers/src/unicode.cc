@@ -300,29 +300,25 @@ std::string full_size_kana(std::string_view text) {
 std::string katakana_spelling_key(std::string_view word) {
   constexpr std::size_t MIN_KEY = 4;
   constexpr std::u32string_view E_COLUMN = U"エケゲセゼテデネヘベペメレ";
-  std::u32string kana;
+  std::u32string full, kana;  // the word with its small kana full-size; that without its ー
   for (std::size_t i = 0; i < word.size();) {
     const char32_t c = next_code_point(word, i);
-    if (!is_katakana(c) || (kana.empty() && (c == 0x30FC || full_size_kana(c) != c))) return {};
-    if (c != 0x30FC) kana += full_size_kana(c);
+    if (!is_katakana(c) || (full.empty() && (is_long_vowel_mark(c) || full_size_kana(c) != c))) return {};
+    full += full_size_kana(c);
+    if (!is_long_vowel_mark(c)) kana += full_size_kana(c);
   }
-  std::string key;
-  std::size_t length = 0;
-  for (std::size_t i = 0; i < kana.size(); ++i) {
-    if (kana[i] == U'イ' && i > 0 && i + 1 < kana.size() &&
-        E_COLUMN.find(kana[i - 1]) != std::u32string_view::npos)
-      continue;
-    append_utf8(key, kana[i]);
-    ++length;
-  }
-  if (length >= MIN_KEY) return key;
+  std::u32string key;
+  for (std::size_t i = 0; i < kana.size(); ++i)
+    if (kana[i] != U'イ' || i == 0 || i + 1 == kana.size() ||
+        E_COLUMN.find(kana[i - 1]) == std::u32string_view::npos)
+      key += kana[i];
   // A short word keeps its ー and イ: only its small kana vary (クォート = クオート).
   // (Such a key holds a ー or an イ the rule above drops: it is no other word's.)
-  key.clear();
-  length = 0;
-  for (std::size_t i = 0; i < word.size(); ++length)
-    append_utf8(key, full_size_kana(next_code_point(word, i)));
-  return length >= MIN_KEY ? key : std::string();
+  const std::u32string& chosen = key.size() >= MIN_KEY ? key : full;
+  std::string out;
+  if (chosen.size() >= MIN_KEY)
+    for (const char32_t c : chosen) append_utf8(out, c);
+  return out;
 }
 
 int char_width(char32_t c) {
