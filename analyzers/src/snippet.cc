@@ -91,8 +91,18 @@ std::vector<Sentence> split_sentences(std::string_view text) {
 bool SnippetGenerator::may_match(std::string_view text) const {
   // Cheap and never wrong in the unsafe direction: every word term is a
   // substring of the width/case-folded text it came from (a stem, minus its
-  // last letter, of its word), every substring of the kana-folded text.
-  const std::string folded = unicode::nfkc_casefold(text);
+  // last letter, of its word), every substring of the kana-folded text. (Line
+  // breaks are left out: a word a line wraps, ファ\nイル, is one word.)
+  std::string joined;
+  joined.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n' && text[i] != '\r') {
+      joined += text[i];
+      continue;
+    }
+    while (i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '\t')) ++i;
+  }
+  const std::string folded = unicode::nfkc_casefold(joined);
   for (const auto& w : m_terms.words)
     if (folded.find(w) != std::string::npos) return true;
   for (const auto& phrase : m_terms.phrases)

@@ -3,7 +3,7 @@
 //   --exact must give exactly the notes whose text holds it (grep -F on the
 //   stored text), and the default search (tight, as a pipeline gets it) a
 //   superset of them, every extra note explained by a named fold: case, width,
-//   long vowel, kana variant, English stem, alias, the words adjacent with
+//   a word a line wraps, long vowel, kana variant, English stem, alias, the words adjacent with
 //   other spacing, a tag the note gives itself, or a bridge (an equivalent in the other language, which
 //   the note holds as words). An extra note no fold explains, or a missed one, fails.
 // Then the literal-substring property (substrings.h) over the same vault.
@@ -135,6 +135,7 @@ class Explainer {
     if (ascii_lower(note.raw).find(ascii_lower(s.text)) != std::string::npos) return "case";
     const std::string width = m_fold(s.text);
     if (note.folded.find(width) != std::string::npos) return "width";
+    if (m_fold(unwrapped(note.raw)).find(width) != std::string::npos) return "wrap";
     std::string shorter = width;
     while (unicode::length(shorter) > 2 && shorter.size() >= 3 &&
            shorter.compare(shorter.size() - 3, 3, "ー") == 0)
@@ -173,6 +174,28 @@ class Explainer {
   }
 
  private:
+  // The text with every line break between two Japanese letters left out
+  // (and the next line's indentation): a word a filled line wraps, as a reader reads it.
+  static std::string unwrapped(const std::string& raw) {
+    const auto japanese = [](char32_t c) {
+      return unicode::is_han(c) || unicode::is_hiragana(c) || unicode::is_katakana(c);
+    };
+    std::string out;
+    std::size_t kept = 0;
+    for (std::size_t nl = raw.find('\n'); nl != std::string::npos; nl = raw.find('\n', nl + 1)) {
+      const std::size_t end = nl > 0 && raw[nl - 1] == '\r' ? nl - 1 : nl;
+      std::size_t next = nl + 1;
+      while (next < raw.size() && (raw[next] == ' ' || raw[next] == '\t')) ++next;
+      if (end == 0 || next == raw.size()) continue;
+      std::size_t before = unicode::char_start(raw, end - 1), after = next;
+      if (before < kept || !japanese(unicode::next_code_point(raw, before)) ||
+          !japanese(unicode::next_code_point(raw, after)))
+        continue;
+      out.append(raw, kept, end - kept);
+      kept = next;
+    }
+    return out.append(raw, kept, std::string::npos);
+  }
   Xapian::Document doc_of(const std::string& path) const {
     return m_db.get_document(*m_db.postlist_begin(schema::unique_id_term(path)));
   }

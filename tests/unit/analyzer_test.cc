@@ -1,9 +1,11 @@
 #include "sagasu/analyzer.h"
-#include "sagasu/unicode.h"
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "sagasu/unicode.h"
 
 using sagasu::Analyzer;
 using sagasu::Token;
@@ -74,6 +76,36 @@ TEST_CASE("Analyzer, katakana pieces that ICU splits are joined", "[analyzer]") 
   CHECK(words("マルチモーダル") == V{"マルチモーダル"});
   CHECK(words("ハンドラー") == V{"ハンドラ"});
   CHECK(words("データ") == V{"データ"});
+}
+
+TEST_CASE("Analyzer, a word a filled line wraps is one word, at the original offsets", "[analyzer]") {
+  using V = std::vector<std::string>;
+  // A line of 40 columns or more (20 Japanese characters) wrapped inside a
+  // word, as man pages, vimdoc and text copied from a PDF are.
+  const std::string filled = "このコマンドは指定したディレクトリにある設定ファ";
+  const std::string text = filled + "\nイルを読む";
+  const V wrapped = words(text);
+  CHECK(std::count(wrapped.begin(), wrapped.end(), "ファイル") == 1);
+  CHECK(std::count(wrapped.begin(), wrapped.end(), "イル") == 0);
+  CHECK(words(filled + "\r\n  イルを読む") == wrapped);  // (a CRLF, an indented next line)
+  CHECK(words(filled + "\n管理") == words(filled + "管理"));
+  Analyzer a;
+  const auto tokens = a.analyze(text);
+  const auto file =
+      std::find_if(tokens.begin(), tokens.end(), [](const Token& t) { return t.text == "ファイル"; });
+  REQUIRE(file != tokens.end());
+  CHECK(text.substr(file->byte_begin, file->byte_end - file->byte_begin) == "ファ\nイル");
+  CHECK(tokens.back().byte_end == text.size());
+  // A short line ends a line of its own (a name, a heading, a list without
+  // marks); a heading, a blank line or Latin text on either side is no wrap.
+  CHECK(words("チェックポイント\nチェックポイントとは") ==
+        V{"チェックポイント", "チェックポイント", "と", "は"});
+  const V heading = words("## " + filled + "\nイルを読む");
+  CHECK(std::count(heading.begin(), heading.end(), "ファイル") == 0);
+  const V blank = words(filled + "\n\nイルを読む");
+  CHECK(std::count(blank.begin(), blank.end(), "ファイル") == 0);
+  const V latin = words(filled + "\nFile");
+  CHECK(std::count(latin.begin(), latin.end(), "ファ") == 1);
 }
 
 TEST_CASE("Analyzer, iteration marks are read as what they repeat, at the same offsets", "[analyzer]") {

@@ -49,6 +49,15 @@ TEST_CASE("Snippet, highlights the original form of a folded word", "[snippet]")
   CHECK(marked(frags[0]) == std::vector<std::string>{"ｻｰﾊﾞｰ", "ＧＰＵ"});
 }
 
+TEST_CASE("Snippet, highlights a word a filled line wraps", "[snippet]") {
+  Analyzer a;
+  SnippetGenerator gen(a, {{"ファイル"}, {}, {}, {}});
+  const std::string text = "このコマンドは指定したディレクトリにある設定ファ\nイルを読む。";
+  const auto spans = gen.match_spans(text);
+  REQUIRE(spans.size() == 1);
+  CHECK(text.substr(spans[0].first, spans[0].second - spans[0].first) == "ファ\nイル");
+}
+
 TEST_CASE("Snippet, long sentences are cut at character boundaries", "[snippet]") {
   Analyzer a;
   SnippetGenerator gen(a, {{"検知"}, {}, {}, {}});
