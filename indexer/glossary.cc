@@ -262,46 +262,37 @@ bool learn_mixed_term(std::string_view text, std::size_t open, const std::vector
   return true;
 }
 
-void learn_parenthesis(std::string_view text, std::size_t open, std::size_t inside_begin, std::size_t close,
-                       std::set<Gloss>& out) {
-  const std::string_view inside = strings::trim(text.substr(inside_begin, close - inside_begin));
-  if (inside.empty() || inside.size() > MAX_INSIDE_BYTES) return;
-  // Examples, not a gloss: 他言語(JavaScript、Rust、Java など).
-  for (std::string_view marker : {"など", "例えば", "たとえば", "etc", "e.g.", "such as"})
-    if (strings::contains(inside, marker)) return;
-  const std::vector<std::string> items = items_of(inside);
-  if (learn_mixed_term(text, open, items, out)) return;
-  const std::string japanese = japanese_before(text, open);
-  if (!japanese.empty()) {
-    // 強化学習 (Reinforcement Learning, RL): the words, and an acronym of them.
-    std::vector<std::string> english;
-    for (const auto& item : items)
-      if (is_english_words(item)) english.push_back(item);
-    // Two English phrases are examples, not a gloss: 空ノード（null、undefined、…）.
-    if (english.size() > 1) return;
-    for (const auto& item : items) {
-      if (is_english_words(item)) {
-        // (取り消しポイント (cancellation point) is cut at the kana: ポイント.)
-        if (glosses(japanese, item)) out.insert({japanese, item, Provenance::Gloss});
-      } else if (is_acronym(item)) {
-        bool spelled = false;
-        for (const auto& e : english)
-          if (initials_match(item, e)) {
-            out.insert({japanese, item, Provenance::Gloss});
-            out.insert({item, e, Provenance::Abbreviation});
-            spelled = true;
-          }
-        // (Not one of a list: 構成要素(GPU、サーバ、ネットワーク).)
-        if (!spelled && std::all_of(items.begin(), items.end(), [](const std::string& i) {
-              return is_acronym(i) || is_english_words(i);
-            }))
-          define(japanese, item, out);
-      }
+// 強化学習 (Reinforcement Learning, RL): the words glossing the Japanese before, and an acronym of them.
+void learn_after_japanese(const std::string& japanese, const std::vector<std::string>& items,
+                          std::set<Gloss>& out) {
+  std::vector<std::string> english;
+  for (const auto& item : items)
+    if (is_english_words(item)) english.push_back(item);
+  // Two English phrases are examples, not a gloss: 空ノード（null、undefined、…）.
+  if (english.size() > 1) return;
+  for (const auto& item : items) {
+    if (is_english_words(item)) {
+      // (取り消しポイント (cancellation point) is cut at the kana: ポイント.)
+      if (glosses(japanese, item)) out.insert({japanese, item, Provenance::Gloss});
+    } else if (is_acronym(item)) {
+      bool spelled = false;
+      for (const auto& e : english)
+        if (initials_match(item, e)) {
+          out.insert({japanese, item, Provenance::Gloss});
+          out.insert({item, e, Provenance::Abbreviation});
+          spelled = true;
+        }
+      // (Not one of a list: 構成要素(GPU、サーバ、ネットワーク).)
+      if (!spelled && std::all_of(items.begin(), items.end(),
+                                  [](const std::string& i) { return is_acronym(i) || is_english_words(i); }))
+        define(japanese, item, out);
     }
-    return;
   }
-  const std::string english = english_before(text, open);
-  if (english.empty()) return;
+}
+
+// Silent Data Corruption (SDC), fault tolerance（耐障害性）: what the items say of the English before.
+void learn_after_english(const std::string& english, const std::vector<std::string>& items,
+                         std::set<Gloss>& out) {
   const auto words = words_of(english);
   const std::string english_sound = sound_key(unicode::nfkc_casefold(english));
   auto sounds_like = [&](const std::string& item) {
@@ -346,6 +337,21 @@ void learn_parenthesis(std::string_view text, std::size_t open, std::size_t insi
       out.insert({item, english, Provenance::Gloss});
     }
   }
+}
+
+void learn_parenthesis(std::string_view text, std::size_t open, std::size_t inside_begin, std::size_t close,
+                       std::set<Gloss>& out) {
+  const std::string_view inside = strings::trim(text.substr(inside_begin, close - inside_begin));
+  if (inside.empty() || inside.size() > MAX_INSIDE_BYTES) return;
+  // Examples, not a gloss: 他言語(JavaScript、Rust、Java など).
+  for (std::string_view marker : {"など", "例えば", "たとえば", "etc", "e.g.", "such as"})
+    if (strings::contains(inside, marker)) return;
+  const std::vector<std::string> items = items_of(inside);
+  if (learn_mixed_term(text, open, items, out)) return;
+  if (const std::string japanese = japanese_before(text, open); !japanese.empty())
+    learn_after_japanese(japanese, items, out);
+  else if (const std::string english = english_before(text, open); !english.empty())
+    learn_after_english(english, items, out);
 }
 
 // A page name or link text in Latin letters: letters, blanks, hyphens, dots

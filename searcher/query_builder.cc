@@ -669,45 +669,54 @@ std::vector<std::string> QueryBuilder::inflections(const std::string& word, cons
 
 void QueryBuilder::add_word_tier(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem,
                                  MatchTerms& match) const {
+  if (c.info.words.size() == 1)
+    add_one_word(c, phrase, prefix, stem, match);
+  else if (!c.info.words.empty())
+    add_words(c, phrase, prefix, match);
+}
+
+void QueryBuilder::add_one_word(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem,
+                                MatchTerms& match) const {
   const auto& words = c.info.words;
   const std::string title_prefix(schema::TITLE.prefix);
-  if (words.size() == 1) {
-    c.word = Xapian::Query(prefix + words[0]);
-    c.alternatives.push_back({{prefix + words[0]}, false});
-    if (!prefix.empty()) return;
-    // A word in the title counts again, as its own field; a part of a title
-    // (scale in MegaScale) as that word (one term to BM25: a rare XN term
-    // would outweigh the title words).
-    const std::string part = std::string(schema::PART.prefix) + words[0];
-    const Xapian::Query title(Xapian::Query::OP_SYNONYM, Xapian::Query(title_prefix + words[0]),
-                              Xapian::Query(std::string(schema::TITLE_PART.prefix) + words[0]));
-    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, title);
-    c.in_title.push_back(title);
-    // A word of a name written as one, as typed.
-    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(part));
-    c.alternatives.push_back({{part}, false});
-    // The word and its inflections as one more term, their counts together:
-    // a note saying iterators weighs as one saying iterator.
-    std::vector<std::string> others =
-        stem.empty() || phrase ? std::vector<std::string>() : inflections(words[0], stem);
-    if (std::string form = phrase ? "" : acronym_number(c.info.text, words[0]);
-        !form.empty() && std::find(others.begin(), others.end(), form) == others.end() &&
-        written_so(c.info.text, form))
-      others.push_back(std::move(form));
-    if ((!stem.empty() || !others.empty()) && !phrase) {
-      std::vector<Xapian::Query> forms{Xapian::Query(words[0])};
-      for (std::string& form : others) {
-        forms.emplace_back(form);
-        c.alternatives.push_back({{form}, false});
-        match.words.insert(form);
-        c.info.inflections.push_back(std::move(form));
-      }
-      c.word = Xapian::Query(Xapian::Query::OP_OR, c.word,
-                             Xapian::Query(Xapian::Query::OP_SYNONYM, forms.begin(), forms.end()));
+  c.word = Xapian::Query(prefix + words[0]);
+  c.alternatives.push_back({{prefix + words[0]}, false});
+  if (!prefix.empty()) return;
+  // A word in the title counts again, as its own field; a part of a title
+  // (scale in MegaScale) as that word (one term to BM25: a rare XN term
+  // would outweigh the title words).
+  const std::string part = std::string(schema::PART.prefix) + words[0];
+  const Xapian::Query title(Xapian::Query::OP_SYNONYM, Xapian::Query(title_prefix + words[0]),
+                            Xapian::Query(std::string(schema::TITLE_PART.prefix) + words[0]));
+  c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, title);
+  c.in_title.push_back(title);
+  // A word of a name written as one, as typed.
+  c.word = Xapian::Query(Xapian::Query::OP_OR, c.word, Xapian::Query(part));
+  c.alternatives.push_back({{part}, false});
+  // The word and its inflections as one more term, their counts together:
+  // a note saying iterators weighs as one saying iterator.
+  std::vector<std::string> others =
+      stem.empty() || phrase ? std::vector<std::string>() : inflections(words[0], stem);
+  if (std::string form = phrase ? "" : acronym_number(c.info.text, words[0]);
+      !form.empty() && std::find(others.begin(), others.end(), form) == others.end() &&
+      written_so(c.info.text, form))
+    others.push_back(std::move(form));
+  if ((!stem.empty() || !others.empty()) && !phrase) {
+    std::vector<Xapian::Query> forms{Xapian::Query(words[0])};
+    for (std::string& form : others) {
+      forms.emplace_back(form);
+      c.alternatives.push_back({{form}, false});
+      match.words.insert(form);
+      c.info.inflections.push_back(std::move(form));
     }
-    return;
+    c.word = Xapian::Query(Xapian::Query::OP_OR, c.word,
+                           Xapian::Query(Xapian::Query::OP_SYNONYM, forms.begin(), forms.end()));
   }
-  if (words.empty()) return;
+}
+
+void QueryBuilder::add_words(Chunk& c, bool phrase, const std::string& prefix, MatchTerms& match) const {
+  const auto& words = c.info.words;
+  const std::string title_prefix(schema::TITLE.prefix);
   // The pieces of one compound (本番クラスタ → 本番 クラスタ) adjacent: a word hit.
   c.word = prefix.empty()
                ? Xapian::Query(Xapian::Query::OP_OR, phrase_of(words, ""), phrase_of(words, title_prefix))

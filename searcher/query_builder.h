@@ -222,6 +222,10 @@ class QueryBuilder {
   std::vector<std::string> inflections(const std::string& word, const std::string& stem) const;
   void add_word_tier(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem,
                      MatchTerms& match) const;
+  /// The word tier of a piece of one word (add_word_tier), and of one of several (a compound, a phrase).
+  void add_one_word(Chunk& c, bool phrase, const std::string& prefix, const std::string& stem,
+                    MatchTerms& match) const;
+  void add_words(Chunk& c, bool phrase, const std::string& prefix, MatchTerms& match) const;
   void add_synonym_tier(Chunk& c, MatchTerms& match) const;
   void add_bridge_tier(Chunk& c, MatchTerms& match) const;
   /// The query of an equivalent's words (the word and its plural, or the
