@@ -197,14 +197,6 @@ void add_name_parts(std::string_view text, std::vector<Token>& tokens) {
   tokens.swap(out);
 }
 
-// A line break inside Japanese text that fills its lines is a wrap, not a
-// word's end (man pages, vimdoc, text copied from a PDF: ファ\nイル, 管\n理).
-// A line ending and the next beginning with a Japanese letter is so when the
-// line is at least WRAP_COLUMNS wide, not a heading. On ja-techdocs, of 6,436
-// breaks between katakana after 40 columns or more, 6,231 join a word the
-// vault also writes unbroken (most others, read, are wraps too: ファイルアク
-// セスパーミッシ|ョン); of 391 after a shorter line, 331 do not (a heading, a
-// name, a list without marks).
 struct Unwrapped {
   std::string text;  // the text without its wraps
   /// Each wrap taken out: where it was in text, and the bytes taken out up to and with it.
@@ -223,27 +215,14 @@ struct Unwrapped {
   }
 };
 
-constexpr std::size_t WRAP_COLUMNS = 40;
-
-bool japanese_letter(char32_t c) {
-  return unicode::is_han(c) || unicode::is_hiragana(c) || unicode::is_katakana(c);
-}
-
 // The text without the wraps of its lines; false (and out untouched) when it has none.
 bool unwrap(std::string_view text, Unwrapped& out) {
-  std::size_t line = 0, kept = 0;  // where the line begins; the bytes of text copied to out
-  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos;
-       line = nl + 1, nl = text.find('\n', line)) {
-    std::size_t end = nl > line && text[nl - 1] == '\r' ? nl - 1 : nl, next = nl + 1;
-    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
-    if (end == line || next == text.size() || text[line] == '#') continue;
-    std::size_t at = unicode::char_start(text, end - 1), after = next;
-    if (!japanese_letter(unicode::next_code_point(text, at)) ||
-        !japanese_letter(unicode::next_code_point(text, after)) ||
-        unicode::display_width(text.substr(line, end - line)) < WRAP_COLUMNS)
-      continue;
-    out.text.append(text.substr(kept, end - kept));
-    kept = next;
+  std::size_t kept = 0;  // the bytes of text copied to out
+  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1)) {
+    const auto wrap = line_wrap(text, nl);
+    if (!wrap) continue;
+    out.text.append(text.substr(kept, wrap->first - kept));
+    kept = wrap->second;
     out.cuts.emplace_back(static_cast<std::uint32_t>(out.text.size()),
                           static_cast<std::uint32_t>(kept - out.text.size()));
   }
@@ -253,6 +232,32 @@ bool unwrap(std::string_view text, Unwrapped& out) {
 }
 
 }  // namespace
+
+// A line break inside Japanese text that fills its lines is a wrap, not a
+// word's end (man pages, vimdoc, text copied from a PDF: ファ\nイル, 管\n理).
+// A line ending and the next beginning with a Japanese letter is so when the
+// line is at least WRAP_COLUMNS wide, not a heading. On ja-techdocs, of 6,436
+// breaks between katakana after 40 columns or more, 6,231 join a word the
+// vault also writes unbroken (most others, read, are wraps too: ファイルアク
+// セスパーミッシ|ョン); of 391 after a shorter line, 331 do not (a heading, a
+// name, a list without marks).
+std::optional<std::pair<std::size_t, std::size_t>> line_wrap(std::string_view text, std::size_t newline) {
+  constexpr std::size_t WRAP_COLUMNS = 40;
+  const auto japanese_letter = [](char32_t c) {
+    return unicode::is_han(c) || unicode::is_hiragana(c) || unicode::is_katakana(c);
+  };
+  const std::size_t line = newline == 0 ? 0 : text.rfind('\n', newline - 1) + 1;  // (npos + 1: 0)
+  const std::size_t end = newline > line && text[newline - 1] == '\r' ? newline - 1 : newline;
+  std::size_t next = newline + 1;
+  while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+  if (end == line || next == text.size() || text[line] == '#') return std::nullopt;
+  std::size_t before = unicode::char_start(text, end - 1), after = next;
+  if (!japanese_letter(unicode::next_code_point(text, before)) ||
+      !japanese_letter(unicode::next_code_point(text, after)) ||
+      unicode::display_width(text.substr(line, end - line)) < WRAP_COLUMNS)
+    return std::nullopt;
+  return std::pair(end, next);
+}
 
 Analyzer::Analyzer() : m_segmenter(std::make_unique<Segmenter>()) {}
 

@@ -24,7 +24,8 @@ struct Sentence {
 // The longest "(Source: …)" parenthetical looked for after a sentence end.
 constexpr std::size_t MAX_CITATION_BYTES = 1024;
 
-// Sentence ends: 。！？ and Latin . ! ? before white space, and line breaks.
+// Sentence ends: 。！？ and Latin . ! ? before white space, and line breaks
+// but a wrap (line_wrap: a word a filled line wraps stays in its sentence).
 // A "(Source: …)" right after the end belongs to the sentence it supports.
 std::vector<Sentence> split_sentences(std::string_view text) {
   std::vector<Sentence> out;
@@ -65,6 +66,10 @@ std::vector<Sentence> split_sentences(std::string_view text) {
   for (std::size_t i = text.find_first_of(ENDS); i < text.size(); i = text.find_first_of(ENDS, i)) {
     const std::string_view rest = text.substr(i);
     if (text[i] == '\n') {
+      if (const auto wrap = line_wrap(text, i)) {
+        i = wrap->second;
+        continue;
+      }
       close(i);
       begin = i + 1;
       ++i;
@@ -200,13 +205,29 @@ Fragment fragment(std::string_view text, const Sentence& s,
     }
   }
   Fragment f;
-  f.text = std::string(text.substr(begin, end - begin));
+  // The text without its wraps (ファ⏎イル shown as ファイル), and where an
+  // offset of the stored text falls in it.
+  std::vector<std::pair<std::size_t, std::size_t>> wraps;
+  for (std::size_t nl = text.find('\n', begin); nl < end; nl = text.find('\n', nl + 1))
+    if (const auto wrap = line_wrap(text, nl); wrap && wrap->second <= end) {
+      f.text.append(text.substr(wraps.empty() ? begin : wraps.back().second,
+                                wrap->first - (wraps.empty() ? begin : wraps.back().second)));
+      wraps.push_back(*wrap);
+    }
+  f.text.append(text.substr(wraps.empty() ? begin : wraps.back().second,
+                            end - (wraps.empty() ? begin : wraps.back().second)));
+  const auto at = [&](std::size_t offset) {
+    std::size_t out = offset - begin;
+    for (const auto& [from, to] : wraps)
+      if (offset > from) out -= std::min(offset, to) - from;
+    return out;
+  };
   f.source_begin = begin;
   f.cut_before = begin > s.begin;
   f.cut_after = end < s.end;
   for (const auto& sp : inside)
     if (sp.first >= begin && sp.first < end)
-      f.highlights.emplace_back(sp.first - begin, std::min(sp.second, end) - begin);
+      f.highlights.emplace_back(at(sp.first), at(std::min(sp.second, end)));
   for (const auto& c : citations)
     if (c.begin >= s.begin && c.end <= s.end &&
         std::find(f.sources.begin(), f.sources.end(), c.key) == f.sources.end())

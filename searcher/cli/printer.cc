@@ -702,13 +702,24 @@ std::vector<LineMatch> line_matches(const Hit& h, Analyzer& analyzer) {
     return out;  // moved since indexing, a link out of the vault, a FIFO: nothing to point at
   }
   const SnippetGenerator matcher(analyzer, h.terms);
-  std::size_t n = 1;
-  for (std::size_t at = 0; at < text.size(); ++n) {
-    const std::size_t nl = std::min(text.find('\n', at), text.size());
-    std::string line = text.substr(at, nl - at);
-    if (auto spans = matcher.match_spans(line); !spans.empty())
-      out.push_back({n, std::move(line), std::move(spans)});
-    at = nl + 1;
+  std::size_t n = 1;  // the number of the line at `at`
+  for (std::size_t at = 0; at < text.size();) {
+    // The lines a filled line wraps a word across (line_wrap) are matched as one;
+    // a match is listed on the line it starts on.
+    std::size_t end = std::min(text.find('\n', at), text.size());
+    while (end < text.size() && line_wrap(text, end)) end = std::min(text.find('\n', end + 1), text.size());
+    const std::string_view lines = std::string_view(text).substr(at, end - at);
+    // The line of the next match: where it begins in lines, where it ends, its number.
+    std::size_t line = 0, line_end = std::min(lines.find('\n'), lines.size()), line_n = n;
+    for (const auto& [b, e] : matcher.match_spans(lines)) {
+      while (line_end < b)
+        line = line_end + 1, line_end = std::min(lines.find('\n', line), lines.size()), ++line_n;
+      if (out.empty() || out.back().line != line_n)
+        out.push_back({line_n, std::string(lines.substr(line, line_end - line)), {}});
+      out.back().spans.emplace_back(b - line, std::min(e, line_end) - line);
+    }
+    n += static_cast<std::size_t>(std::count(lines.begin(), lines.end(), '\n')) + 1;
+    at = end + 1;
   }
   return out;
 }

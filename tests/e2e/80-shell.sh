@@ -128,4 +128,16 @@ expect "--vimgrep: each at most about 400 bytes of the line" \
   test "$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$WORK/long.out")" -lt 700
 expect "--vimgrep: the column is the match's in the file" \
   bash -c 'line=$(sed -n 2p "$1"); col=$(sed -n 3000p "$2" | cut -d: -f3); test "${line:$((col - 1)):6}" = needle' _ "$long/long.md" "$WORK/long.out"
+
+# A word a filled line wraps (text copied from a PDF, a man page) is the word:
+# found, its sentence the snippet, unwrapped, and a --vimgrep line where it starts.
+wrap="$WORK/wrap"
+mkdir -p "$wrap"
+printf '# 読み込み\n\nこのコマンドは指定したディレクトリにある設定ファ\nイルを読む。\n' >"$wrap/wrapped.md"
+"$INDEXER" --vault "$wrap" --index "$WORK/wrap-idx" --quiet
+expect "a wrapped word is found" test "$(cd "$wrap" && "$SEARCHER" --index "$WORK/wrap-idx" --paths ファイル)" = wrapped.md
+expect "a wrapped word's snippet is its sentence, unwrapped" \
+  test "$("$SEARCHER" --index "$WORK/wrap-idx" --color=never ファイル | grep -c '設定\*\*ファイル\*\*を読む。')" = 1
+expect "--vimgrep: a wrapped word on the line it starts on" \
+  test "$("$SEARCHER" --index "$WORK/wrap-idx" --vimgrep ファイル | cut -d: -f2,3)" = 3:67
 finish

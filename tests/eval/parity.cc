@@ -174,26 +174,15 @@ class Explainer {
   }
 
  private:
-  // The text with every line break between two Japanese letters left out
-  // (and the next line's indentation): a word a filled line wraps, as a reader reads it.
+  // The text with its wraps left out (line_wrap): a word a filled line wraps, as a reader reads it.
   static std::string unwrapped(const std::string& raw) {
-    const auto japanese = [](char32_t c) {
-      return unicode::is_han(c) || unicode::is_hiragana(c) || unicode::is_katakana(c);
-    };
     std::string out;
     std::size_t kept = 0;
-    for (std::size_t nl = raw.find('\n'); nl != std::string::npos; nl = raw.find('\n', nl + 1)) {
-      const std::size_t end = nl > 0 && raw[nl - 1] == '\r' ? nl - 1 : nl;
-      std::size_t next = nl + 1;
-      while (next < raw.size() && (raw[next] == ' ' || raw[next] == '\t')) ++next;
-      if (end == 0 || next == raw.size()) continue;
-      std::size_t before = unicode::char_start(raw, end - 1), after = next;
-      if (before < kept || !japanese(unicode::next_code_point(raw, before)) ||
-          !japanese(unicode::next_code_point(raw, after)))
-        continue;
-      out.append(raw, kept, end - kept);
-      kept = next;
-    }
+    for (std::size_t nl = raw.find('\n'); nl != std::string::npos; nl = raw.find('\n', nl + 1))
+      if (const auto wrap = line_wrap(raw, nl)) {
+        out.append(raw, kept, wrap->first - kept);
+        kept = wrap->second;
+      }
     return out.append(raw, kept, std::string::npos);
   }
   Xapian::Document doc_of(const std::string& path) const {

@@ -56,6 +56,11 @@ TEST_CASE("Snippet, highlights a word a filled line wraps", "[snippet]") {
   const auto spans = gen.match_spans(text);
   REQUIRE(spans.size() == 1);
   CHECK(text.substr(spans[0].first, spans[0].second - spans[0].first) == "ファ\nイル");
+  // The fragment is the sentence the wrap is in, shown unwrapped, the word highlighted whole.
+  const auto frags = gen.generate("最初の行。\n" + text + "\n\n最後。", {}, 1);
+  REQUIRE(frags.size() == 1);
+  CHECK(frags[0].text == "このコマンドは指定したディレクトリにある設定ファイルを読む。");
+  CHECK(marked(frags[0]) == std::vector<std::string>{"ファイル"});
 }
 
 TEST_CASE("Snippet, long sentences are cut at character boundaries", "[snippet]") {

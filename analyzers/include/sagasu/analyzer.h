@@ -3,8 +3,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sagasu/token.h"
@@ -15,6 +17,12 @@ namespace sagasu {
 /// width, case and long vowels folded; English words' stems and the words of a
 /// name written as one added (analyzer.cc).
 /// Not thread-safe (the ICU break iterator keeps state): one per thread.
+/// Is the line break at text[newline] a wrap inside Japanese text, not a
+/// word's end (a line of 40 columns or more, not a heading, broken between two
+/// Japanese letters: ファ⏎イル)? Then the bytes to leave out: from the break
+/// (its \r too) to the next line's first letter (past its indentation).
+std::optional<std::pair<std::size_t, std::size_t>> line_wrap(std::string_view text, std::size_t newline);
+
 class Analyzer {
  public:
   Analyzer();
