@@ -13,16 +13,18 @@
 
 namespace sagasu {
 
+/// Is the line break at text[newline] a wrap inside Japanese text, not a
+/// word's end (a line of 40 columns or more, not a heading, broken between two
+/// Japanese letters: ファ⏎イル)? Then the bytes to leave out: from the break
+/// (its \r too) to the next line's first letter (past its indentation). The
+/// line is measured from text's start or last line break before it: text
+/// cut in mid-line sees a shorter line.
+std::optional<std::pair<std::size_t, std::size_t>> line_wrap(std::string_view text, std::size_t newline);
+
 /// ICU word segmentation, then: adjacent katakana pieces joined as one word;
 /// width, case and long vowels folded; English words' stems and the words of a
 /// name written as one added (analyzer.cc).
 /// Not thread-safe (the ICU break iterator keeps state): one per thread.
-/// Is the line break at text[newline] a wrap inside Japanese text, not a
-/// word's end (a line of 40 columns or more, not a heading, broken between two
-/// Japanese letters: ファ⏎イル)? Then the bytes to leave out: from the break
-/// (its \r too) to the next line's first letter (past its indentation).
-std::optional<std::pair<std::size_t, std::size_t>> line_wrap(std::string_view text, std::size_t newline);
-
 class Analyzer {
  public:
   Analyzer();
