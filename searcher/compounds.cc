@@ -65,12 +65,14 @@ class Reader {
   }
 
  private:
-  // With no reading: the word typed at one end, the rest three characters or
+  // With no reading: the word typed at one end, the rest four characters or
   // more and no word of the vault, and no longer word of the vault at that
   // end (デジタル + データ, where デジタル is never alone; not
-  // スーパーブロック, where ブロック is a word).
+  // スーパーブロック, where ブロック is a word; not エクスポート, one
+  // loanword: on ja-techdocs' judged longer words, a rest of three
+  // characters is as often a piece of one loanword as a word).
   bool at_an_end(std::string_view longer, const std::vector<std::size_t>& at) const {
-    constexpr std::size_t REST = 3;
+    constexpr std::size_t REST = 4;
     if (longer.size() <= m_word.size()) return false;
     const std::size_t rest = longer.size() - m_word.size();
     const auto at_end = [&](bool start) {

@@ -24,11 +24,12 @@ MV="$CORPUS/matsuura-research-note/notes" RV="$CORPUS/robotics-paper-notes/notes
 
 n_hits() { "$SEARCHER" --index "$1" --paths --no-bridge "${@:2}" 2>/dev/null | wc -l; }
 # grep -rlF as a reader reads wrapped text: a line break (and the next line's
-# indentation) may stand between two Japanese characters of the needle (the
-# analyzer joins the words a filled line wraps; none of these needles is broken after a short line).
+# indentation, and the quotes of a string continued: "…ス"⏎"ライス…") may stand
+# between two Japanese characters of the needle (the analyzer joins the words a
+# filled line wraps; none of these needles is broken after a short line).
 n_grep() {
   LC_ALL=C.UTF-8 grep -rlzP -- "$(perl -CSA -e 'my @c = split //, $ARGV[0]; my $p = quotemeta $c[0];
-    for my $i (1 .. $#c) { $p .= "(?:\\r?\\n[ \\t]*)?" if ord($c[$i - 1]) > 127 && ord($c[$i]) > 127; $p .= quotemeta $c[$i] }
+    for my $i (1 .. $#c) { $p .= "(?:\"?\\r?\\n[ \\t]*\"?)?" if ord($c[$i - 1]) > 127 && ord($c[$i]) > 127; $p .= quotemeta $c[$i] }
     print $p' "$2")" "$1" | wc -l
 }
 same_as_grep() {  # same_as_grep INDEX VAULT QUERY NEEDLE: --paths gives as many notes as n_grep NEEDLE

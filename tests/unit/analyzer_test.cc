@@ -89,6 +89,11 @@ TEST_CASE("Analyzer, a word a filled line wraps is one word, at the original off
   CHECK(std::count(wrapped.begin(), wrapped.end(), "イル") == 0);
   CHECK(words(filled + "\r\n  イルを読む") == wrapped);  // (a CRLF, an indented next line)
   CHECK(words(filled + "\n管理") == words(filled + "管理"));
+  // A string continued on the next line, as gettext's .po files wrap it.
+  const V quoted = words("msgstr \"" + filled + "\"\n\"イルを読む\"");
+  CHECK(std::count(quoted.begin(), quoted.end(), "ファイル") == 1);
+  const V closed = words("msgstr \"" + filled + "\"\nイルを読む");
+  CHECK(std::count(closed.begin(), closed.end(), "ファイル") == 0);
   Analyzer a;
   const auto tokens = a.analyze(text);
   const auto file =

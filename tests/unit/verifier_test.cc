@@ -343,6 +343,7 @@ TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, 
                          {"import1.md", "インポートする。\n"},
                          {"import2.md", "インポートした。\n"},
                          {"import3.md", "インポートの順序。\n"},
+                         {"export.md", "エクスポートする。\n"},
                          {"program1.md", "プログラムを書く。\n"},
                          {"program2.md", "プログラムを読む。\n"},
                          {"program3.md", "プログラムを消す。\n"},
@@ -374,8 +375,9 @@ TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, 
   CHECK(paths("ろっく") == paths("ロック"));
   // イン is more common inside インポート than alone: インポート is another word.
   CHECK(paths("ポート") == Paths{"port1.md", "port2.md"});
-  // No reading, the word at one end: the rest no word of the notes, of three
-  // characters or more, and no longer word there (スーパーブロック: ブロック).
+  // No reading, the word at one end: the rest no word of the notes, of four
+  // characters or more (エクス of エクスポート is too short), and no longer
+  // word there (スーパーブロック: ブロック).
   CHECK(paths("データ") == Paths{"data1.md", "data2.md", "digital.md", "sequence.md"});
   // A word typed in part, though the vault holds it alone (a line break cut
   // it): the start of a commoner word, found inside it.
