@@ -260,13 +260,21 @@ std::vector<Fragment> SnippetGenerator::generate(std::string_view text,
   // Segmentation is the costly part: only sentences that may match are
   // analysed, and only the first few that do, so a long manual costs what a
   // short note does (the fragments come from its first matching sentences).
+  // A sentence is read from its line's start (WRAP_CONTEXT bytes back at
+  // most), so that a wrap at its line's end (line_wrap) is seen as indexing
+  // saw it: a sentence starting mid-line is no short line.
+  constexpr std::size_t WRAP_CONTEXT = 256;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   std::size_t matching = 0;
   for (const Sentence& sentence : sentences) {
     if (matching == MAX_MATCHING_SENTENCES) break;
-    const auto found = match_spans(text.substr(sentence.begin, sentence.end - sentence.begin));
-    matching += !found.empty();
-    for (const auto& [b, e] : found) spans.emplace_back(sentence.begin + b, sentence.begin + e);
+    const std::size_t line = sentence.begin == 0 ? 0 : text.rfind('\n', sentence.begin - 1) + 1;
+    std::size_t from = std::max(line, sentence.begin - std::min(sentence.begin, WRAP_CONTEXT));
+    while (from > line && is_continuation(static_cast<unsigned char>(text[from]))) --from;
+    const std::size_t before = spans.size();
+    for (const auto& [b, e] : match_spans(text.substr(from, sentence.end - from)))
+      if (from + b >= sentence.begin) spans.emplace_back(from + b, from + e);
+    matching += spans.size() > before;
   }
 
   struct Scored {

@@ -61,6 +61,12 @@ TEST_CASE("Snippet, highlights a word a filled line wraps", "[snippet]") {
   REQUIRE(frags.size() == 1);
   CHECK(frags[0].text == "このコマンドは指定したディレクトリにある設定ファイルを読む。");
   CHECK(marked(frags[0]) == std::vector<std::string>{"ファイル"});
+  // A short sentence that starts mid-line: its line is the whole line, as indexing read it.
+  const auto later =
+      gen.generate("この文は一行を四十桁より長くするための前置きです。設定ファ\nイルを読む。", {}, 1);
+  REQUIRE(later.size() == 1);
+  CHECK(later[0].text == "設定ファイルを読む。");
+  CHECK(marked(later[0]) == std::vector<std::string>{"ファイル"});
 }
 
 TEST_CASE("Snippet, long sentences are cut at character boundaries", "[snippet]") {
