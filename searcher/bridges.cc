@@ -276,6 +276,7 @@ void Bridges::mark_unsupported(const std::vector<std::string>& words, std::vecto
   std::vector<std::vector<std::string>> equivalents;  // each bridge's equivalent, as words
   for (const Bridge& b : bridges) equivalents.push_back(m_analyzer.words(b.equivalent));
   mark_lone_glosses(piece, equivalents, bridges);
+  mark_broader(equivalents, bridges);
   // What the word is in the other script: what the notes state, or the
   // source the dictionary gives a katakana word (an English word's other
   // katakana spellings sound alike: ファイルデスクリプタ, ファイルディスクリプタ).
@@ -500,6 +501,28 @@ Xapian::Query Bridges::phrase(const std::vector<std::string>& words, std::string
 // often than the other and than the gloss is stated: a common word glossed
 // in passing (文字列型 (string): string in 1,094 notes, 文字列型 in 42; 結果
 // (prelude) in 2 of the 1,080 notes saying 結果, prelude in 24).
+// A dictionary's equivalent that ends one the vault states is the broader
+// word, the head the stated one narrows (compounds in both languages end
+// with their head): list comprehension, stated リスト内包表記, is not every
+// 内包表記 (dict and set comprehensions too). Not so a word the stated one
+// starts with: mitigation is 緩和 as much as 緩和策 (mitigation measures).
+void Bridges::mark_broader(const std::vector<std::vector<std::string>>& equivalents,
+                           std::vector<Bridge>& bridges) {
+  const auto head_of = [](const std::vector<std::string>& part, const std::vector<std::string>& whole) {
+    return !part.empty() && part.size() < whole.size() &&
+           std::equal(part.rbegin(), part.rend(), whole.rbegin());
+  };
+  for (std::size_t i = 0; i < bridges.size(); ++i) {
+    if (bridges[i].loose || bridges[i].how != Provenance::Dictionary) continue;
+    for (std::size_t j = 0; j < bridges.size(); ++j)
+      if (!bridges[j].loose && is_stated(bridges[j].how) && head_of(equivalents[i], equivalents[j])) {
+        bridges[i].loose = true;
+        bridges[i].why = fmt::format("a note names it more closely: {}", bridges[j].equivalent);
+        break;
+      }
+  }
+}
+
 void Bridges::mark_lone_glosses(Piece& piece, const std::vector<std::vector<std::string>>& equivalents,
                                 std::vector<Bridge>& bridges) const {
   constexpr double MIN_COMMON = 20, COMMONER = 10;

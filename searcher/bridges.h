@@ -83,6 +83,9 @@ class Bridges {
   void mark_unsupported(const std::vector<std::string>& words, std::vector<Bridge>& bridges) const;
   /// Marks b loose where the vault does not support it; the notes saying both.
   double weigh(Piece& piece, const std::vector<std::string>& equivalent, Bridge& b) const;
+  /// Marks loose a dictionary equivalent that ends a stated one (内包表記 of リスト内包表記).
+  static void mark_broader(const std::vector<std::vector<std::string>>& equivalents,
+                           std::vector<Bridge>& bridges);
   void mark_lone_glosses(Piece& piece, const std::vector<std::vector<std::string>>& equivalents,
                          std::vector<Bridge>& bridges) const;
   bool vaults_pair(const Piece& piece, const std::vector<std::string>& equivalent, double piece_notes,

@@ -796,6 +796,28 @@ TEST_CASE("Bridge tier: one note's gloss of a term the dictionary says otherwise
         std::map<std::string, bool>{{"std", true}, {"standard library", false}});
 }
 
+TEST_CASE("Bridge tier: a dictionary equivalent that ends one a note states is the broader word",
+          "[bridge]") {
+  // ja-techdocs: list comprehension glossed リスト内包表記; 内包表記 is
+  // every comprehension (dict, set). mitigation is 緩和 as much as 緩和策.
+  const test::TestIndex index({{"list.md", "リスト内包表記 (list comprehension) を 使う。\n"},
+                               {"dict.md", "辞書 の 内包表記 で 作る。\n"},
+                               {"en.md", "A list comprehension builds it; 内包表記 の 例。\n"},
+                               {"plan.md", "緩和策 (mitigation) の 一覧。\n"},
+                               {"act.md", "The mitigation: 影響 を 緩和 する。\n"}});
+  test::TempDir dicts;
+  write_euc_jp(
+      dicts.path / "edict",
+      "内包表記 [ないほうひょうき] /(n) (comp) list comprehension/\n緩和 [かんわ] /(n) mitigation/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  const Xapian::Database db(index.index);
+  CHECK(loose_of(db, dictionary, "list comprehension") ==
+        std::map<std::string, bool>{{"リスト内包表記", false}, {"内包表記", true}});
+  CHECK(loose_of(db, dictionary, "mitigation") ==
+        std::map<std::string, bool>{{"緩和策", false}, {"緩和", false}});
+}
+
 TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the vault uses it clearly",
           "[bridge]") {
   // 60 notes: 標準 beside standard (its first word) in 3; beside norm (its
