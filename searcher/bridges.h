@@ -90,6 +90,10 @@ class Bridges {
                          std::vector<Bridge>& bridges) const;
   bool vaults_pair(const Piece& piece, const std::vector<std::string>& equivalent, double piece_notes,
                    double equivalent_notes) const;
+  /// Does the vault write another English word the katakana side of a loanword pair is a loanword of,
+  /// far more than this pair's (ロック: lock, not rock)?
+  bool another_source_said(const std::string& joined, const std::vector<std::string>& equivalent, double said,
+                           double with) const;
   /// At least as many notes as say the words adjacent (their terms' frequencies), without counting them.
   double at_most(const std::vector<std::string>& words) const;
   /// The notes matching q.

@@ -818,6 +818,30 @@ TEST_CASE("Bridge tier: a dictionary equivalent that ends one a note states is t
         std::map<std::string, bool>{{"緩和策", false}, {"緩和", false}});
 }
 
+TEST_CASE("Bridge tier: a loanword is the vault's for the English word it writes, not a homophone's",
+          "[bridge]") {
+  // ja-techdocs: ロック is lock there (114 notes), not rock (9); a spelling
+  // of the same word (flavour, flavor) or its other form is no other word.
+  std::map<std::string, std::string> notes{{"ja.md", "ファイル の ロック と フレーバ。\n"},
+                                           {"rock.md", "The rock band.\n"},
+                                           {"flavour.md", "The build flavour.\n"}};
+  for (int i = 0; i < 4; ++i) {
+    notes[fmt::format("lock{}.md", i)] = "Take the lock first.\n";
+    notes[fmt::format("flavor{}.md", i)] = "Another flavor here.\n";
+  }
+  const test::TestIndex index(notes);
+  test::TempDir dicts;
+  write_euc_jp(
+      dicts.path / "edict",
+      "ロック /(n) (1) lock/(n) (2) rock (music)/\nロック /(n) rock/\nフレーバ /(n) flavour/flavor/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  const Xapian::Database db(index.index);
+  CHECK(loose_of(db, dictionary, "rock") == std::map<std::string, bool>{{"ロック", true}});
+  CHECK(loose_of(db, dictionary, "lock") == std::map<std::string, bool>{{"ロック", false}});
+  CHECK(loose_of(db, dictionary, "flavour") == std::map<std::string, bool>{{"フレーバ", false}});
+}
+
 TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the vault uses it clearly",
           "[bridge]") {
   // 60 notes: 標準 beside standard (its first word) in 3; beside norm (its
