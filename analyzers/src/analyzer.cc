@@ -197,41 +197,40 @@ void add_name_parts(std::string_view text, std::vector<Token>& tokens) {
   tokens.swap(out);
 }
 
-struct Unwrapped {
-  std::string text;  // the text without its wraps
-  /// Each wrap taken out: where it was in text, and the bytes taken out up to and with it.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> cuts;
+}  // namespace
 
-  /// The original offset of an offset of text: a word's first byte, or one past its last.
-  std::uint32_t begin(std::uint32_t at) const { return at + taken(at, true); }
-  std::uint32_t end(std::uint32_t at) const { return at + taken(at, false); }
+std::uint32_t Unwrapped::taken(std::uint32_t at, bool with_at) const {
+  const auto it = std::upper_bound(cuts.begin(), cuts.end(), at, [&](std::uint32_t a, const auto& cut) {
+    return with_at ? a < cut.first : a <= cut.first;
+  });
+  return it == cuts.begin() ? 0 : std::prev(it)->second;
+}
 
- private:
-  std::uint32_t taken(std::uint32_t at, bool with_at) const {
-    const auto it = std::upper_bound(cuts.begin(), cuts.end(), at, [&](std::uint32_t a, const auto& cut) {
-      return with_at ? a < cut.first : a <= cut.first;
-    });
-    return it == cuts.begin() ? 0 : std::prev(it)->second;
+std::uint32_t Unwrapped::in_text(std::uint32_t original) const {
+  std::uint32_t taken = 0;  // the bytes cut before the cut looked at
+  for (const auto& [at, upto] : cuts) {
+    if (original < at + taken) break;
+    if (original < at + upto) return at;  // a byte the cut took out
+    taken = upto;
   }
-};
+  return original - taken;
+}
 
-// The text without the wraps of its lines; false (and out untouched) when it has none.
-bool unwrap(std::string_view text, Unwrapped& out) {
-  std::size_t kept = 0;  // the bytes of text copied to out
-  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', nl + 1)) {
+bool unwrap(std::string_view text, Unwrapped& out, std::size_t from, std::size_t to) {
+  to = std::min(to, text.size());
+  std::size_t kept = from;  // the bytes of text copied to out
+  for (std::size_t nl = text.find('\n', from); nl < to; nl = text.find('\n', nl + 1)) {
     const auto wrap = line_wrap(text, nl);
-    if (!wrap) continue;
+    if (!wrap || wrap->first < kept || wrap->second > to) continue;
     out.text.append(text.substr(kept, wrap->first - kept));
     kept = wrap->second;
     out.cuts.emplace_back(static_cast<std::uint32_t>(out.text.size()),
-                          static_cast<std::uint32_t>(kept - out.text.size()));
+                          static_cast<std::uint32_t>(kept - from - out.text.size()));
   }
   if (out.cuts.empty()) return false;
-  out.text.append(text.substr(kept));
+  out.text.append(text.substr(kept, to - kept));
   return true;
 }
-
-}  // namespace
 
 // A line break inside Japanese text that fills its lines is a wrap, not a
 // word's end (man pages, vimdoc, text copied from a PDF: ファ\nイル, 管\n理).

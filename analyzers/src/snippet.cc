@@ -207,20 +207,11 @@ Fragment fragment(std::string_view text, const Sentence& s,
   Fragment f;
   // The text without its wraps (ファ⏎イル shown as ファイル), and where an
   // offset of the stored text falls in it.
-  std::vector<std::pair<std::size_t, std::size_t>> wraps;
-  for (std::size_t nl = text.find('\n', begin); nl < end; nl = text.find('\n', nl + 1))
-    if (const auto wrap = line_wrap(text, nl); wrap && wrap->second <= end) {
-      f.text.append(text.substr(wraps.empty() ? begin : wraps.back().second,
-                                wrap->first - (wraps.empty() ? begin : wraps.back().second)));
-      wraps.push_back(*wrap);
-    }
-  f.text.append(text.substr(wraps.empty() ? begin : wraps.back().second,
-                            end - (wraps.empty() ? begin : wraps.back().second)));
+  Unwrapped shown;
+  f.text =
+      unwrap(text, shown, begin, end) ? std::move(shown.text) : std::string(text.substr(begin, end - begin));
   const auto at = [&](std::size_t offset) {
-    std::size_t out = offset - begin;
-    for (const auto& [from, to] : wraps)
-      if (offset > from) out -= std::min(offset, to) - from;
-    return out;
+    return shown.in_text(static_cast<std::uint32_t>(offset - begin));
   };
   f.source_begin = begin;
   f.cut_before = begin > s.begin;

@@ -176,14 +176,8 @@ class Explainer {
  private:
   // The text with its wraps left out (line_wrap): a word a filled line wraps, as a reader reads it.
   static std::string unwrapped(const std::string& raw) {
-    std::string out;
-    std::size_t kept = 0;
-    for (std::size_t nl = raw.find('\n'); nl != std::string::npos; nl = raw.find('\n', nl + 1))
-      if (const auto wrap = line_wrap(raw, nl)) {
-        out.append(raw, kept, wrap->first - kept);
-        kept = wrap->second;
-      }
-    return out.append(raw, kept, std::string::npos);
+    Unwrapped out;
+    return unwrap(raw, out) ? out.text : raw;
   }
   Xapian::Document doc_of(const std::string& path) const {
     return m_db.get_document(*m_db.postlist_begin(schema::unique_id_term(path)));

@@ -113,6 +113,22 @@ TEST_CASE("Analyzer, a word a filled line wraps is one word, at the original off
   CHECK(std::count(latin.begin(), latin.end(), "ファ") == 1);
 }
 
+TEST_CASE("Unwrap, a stretch of text without its wraps, judged on its whole line", "[analyzer]") {
+  const std::string text = "この文は一行を四十桁より長くするための前置きです。設定ファ\nイルを読む。";
+  const std::size_t from = text.find("設定");
+  sagasu::Unwrapped out;
+  REQUIRE(sagasu::unwrap(text, out, from));
+  CHECK(out.text == "設定ファイルを読む。");
+  // Offsets both ways: イ is one byte further in the stretch than in the text.
+  const auto i = static_cast<std::uint32_t>(text.find("イル") - from);
+  CHECK(out.in_text(i) == out.text.find("イル"));
+  CHECK(out.begin(static_cast<std::uint32_t>(out.text.find("イル"))) == i);
+  CHECK(out.in_text(i - 1) == out.text.find("イル"));  // the break itself: where the wrap was
+  sagasu::Unwrapped none;
+  CHECK_FALSE(sagasu::unwrap(text, none, 0, from));
+  CHECK(none.in_text(5) == 5);
+}
+
 TEST_CASE("Analyzer, iteration marks are read as what they repeat, at the same offsets", "[analyzer]") {
   // ICU splits a word at a mark it does not know (こ + ゝ + ろ, 部分 + 々 + 々):
   // written out first, the word is the word without marks.

@@ -2,6 +2,7 @@
 // call it, so the three cannot drift apart.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +21,28 @@ namespace sagasu {
 /// line is measured from text's start or last line break before it: text
 /// cut in mid-line sees a shorter line.
 std::optional<std::pair<std::size_t, std::size_t>> line_wrap(std::string_view text, std::size_t newline);
+
+/// A stretch of text without its wraps, and where its offsets were.
+struct Unwrapped {
+  std::string text;
+  /// Each wrap taken out: where it was in text, and the bytes taken out up to and with it.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> cuts;
+
+  /// The offset in the stretch of an offset of text: a word's first byte, or one past its last.
+  std::uint32_t begin(std::uint32_t at) const { return at + taken(at, true); }
+  std::uint32_t end(std::uint32_t at) const { return at + taken(at, false); }
+  /// The offset in text of an offset of the stretch (of a byte a wrap took out: where the wrap was).
+  std::uint32_t in_text(std::uint32_t original) const;
+
+ private:
+  std::uint32_t taken(std::uint32_t at, bool with_at) const;
+};
+
+/// text[from, to) without its wraps (line_wrap), each judged in the whole
+/// text, so that a stretch starting mid-line sees its line whole; false (and
+/// out untouched) when it has none.
+bool unwrap(std::string_view text, Unwrapped& out, std::size_t from = 0,
+            std::size_t to = std::string_view::npos);
 
 /// ICU word segmentation, then: adjacent katakana pieces joined as one word;
 /// width, case and long vowels folded; English words' stems and the words of a
