@@ -519,16 +519,6 @@ Xapian::Query Bridges::phrase(const std::vector<std::string>& words, std::string
                        static_cast<Xapian::termcount>(terms.size()));
 }
 
-// A gloss one note states is that note's, not the vault's, where the
-// dictionary knows the term and says otherwise (標準ライブラリ (std):
-// standard library; 構造体 (Real), a type's name). (A Japanese term's: the
-// English in a parenthesis is often a name or code, while an English word
-// glossed in Japanese may have a sense of the vault's own: 退避(eviction)
-// where the dictionary says 立ち退き.) And a gloss no dictionary agrees with,
-// not a loanword, is a few notes' where the notes say one side far more
-// often than the other and than the gloss is stated: a common word glossed
-// in passing (文字列型 (string): string in 1,094 notes, 文字列型 in 42; 結果
-// (prelude) in 2 of the 1,080 notes saying 結果, prelude in 24).
 // A dictionary's equivalent that ends one the vault states is the broader
 // word, the head the stated one narrows (compounds in both languages end
 // with their head): list comprehension, stated リスト内包表記, is not every
@@ -551,6 +541,16 @@ void Bridges::mark_broader(const std::vector<std::vector<std::string>>& equivale
   }
 }
 
+// A gloss one note states is that note's, not the vault's, where the
+// dictionary knows the term and says otherwise (標準ライブラリ (std):
+// standard library; 構造体 (Real), a type's name). (A Japanese term's: the
+// English in a parenthesis is often a name or code, while an English word
+// glossed in Japanese may have a sense of the vault's own: 退避(eviction)
+// where the dictionary says 立ち退き.) And a gloss no dictionary agrees with,
+// not a loanword, is a few notes' where the notes say one side far more
+// often than the other and than the gloss is stated: a common word glossed
+// in passing (文字列型 (string): string in 1,094 notes, 文字列型 in 42; 結果
+// (prelude) in 2 of the 1,080 notes saying 結果, prelude in 24).
 void Bridges::mark_lone_glosses(Piece& piece, const std::vector<std::vector<std::string>>& equivalents,
                                 std::vector<Bridge>& bridges) const {
   constexpr double MIN_COMMON = 20, COMMONER = 10;
