@@ -842,6 +842,20 @@ TEST_CASE("Bridge tier: a loanword is the vault's for the English word it writes
   CHECK(loose_of(db, dictionary, "flavour") == std::map<std::string, bool>{{"フレーバ", false}});
 }
 
+TEST_CASE("Bridge tier: of a word's dictionary senses, those the notes write beside it", "[bridge]") {
+  // matsuura: time beside 時間 in 4 notes, beside 拍子 (musical time) in 1.
+  std::map<std::string, std::string> notes{{"beat.md", "The time: 拍子 を 取る。\n"}};
+  for (int i = 0; i < 4; ++i) notes[fmt::format("time{}.md", i)] = "The time: 時間 を 計る。\n";
+  for (int i = 0; i < 10; ++i) notes[fmt::format("other{}.md", i)] = "関係のない メモ。\n";
+  const test::TestIndex index(notes);
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict", "時間 [じかん] /(n) time/\n拍子 [ひょうし] /(n) time/beat/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary(dicts.path.string());
+  const Xapian::Database db(index.index);
+  CHECK(loose_of(db, dictionary, "time") == std::map<std::string, bool>{{"時間", false}, {"拍子", true}});
+}
+
 TEST_CASE("Bridge tier: a word further in a dictionary's sense counts where the vault uses it clearly",
           "[bridge]") {
   // 60 notes: 標準 beside standard (its first word) in 3; beside norm (its
