@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "sagasu/analyzer.h"
 #include "sagasu/schema.h"
 #include "sagasu/stored_note.h"
 #include "sagasu/substring.h"
@@ -31,6 +32,11 @@ void add_grams(Xapian::Document& doc, const Note& note, const std::string& text,
   add(note.display_title());
   for (const auto& name : names) add(name);
   add(text);
+  // The grams the text has where a reader reads its wraps (line_wrap: 設定ファ⏎イル,
+  // "…か"⏎"を返…"), to select the note; weightless, so its length is the text's.
+  if (Unwrapped unwrapped; unwrap(text, unwrapped))
+    for_each_indexed_gram(fold_text(unwrapped.text).text, shown,
+                          [&](const std::string& gram) { grams.try_emplace(gram, 0); });
   // Each letter or digit of those runs as a gram of its own (no gram is one
   // ASCII character otherwise): a query of one letter finds the note by it,
   // not by a synonym of the thousands of words holding that letter.

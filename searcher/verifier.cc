@@ -87,8 +87,11 @@ class Verifier::Note {
       if (!may_hide()) return false;
     }
     // Where a person would accept it: a kana variant only where it names the
-    // same word, a leading 々 where an ideograph repeats (substring.h).
-    return contains_substring(analyzer, raw(), substring);
+    // same word, a leading 々 where an ideograph repeats (substring.h); in the
+    // text as a reader reads its wraps too (line_wrap), as its grams were made.
+    if (contains_substring(analyzer, raw(), substring)) return true;
+    Unwrapped unwrapped;
+    return unwrap(raw().body, unwrapped) && contains_substring(analyzer, unwrapped.text, substring);
   }
 
  private:

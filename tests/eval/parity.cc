@@ -135,13 +135,17 @@ class Explainer {
     if (ascii_lower(note.raw).find(ascii_lower(s.text)) != std::string::npos) return "case";
     const std::string width = m_fold(s.text);
     if (note.folded.find(width) != std::string::npos) return "width";
-    if (m_fold(unwrapped(note.raw)).find(width) != std::string::npos) return "wrap";
     std::string shorter = width;
     while (unicode::length(shorter) > 2 && shorter.size() >= 3 &&
            shorter.compare(shorter.size() - 3, 3, "ー") == 0)
       shorter.resize(shorter.size() - 3);
     if (shorter != width && note.folded.find(shorter) != std::string::npos) return "long vowel";
     if (kana_fold(note.folded).find(kana_fold(shorter)) != std::string::npos) return "kana variant";
+    // The same folds in the text as a reader reads its wraps (インター⏎フェイス).
+    if (const std::string read = m_fold(unwrapped(note.raw));
+        read.find(shorter) != std::string::npos ||
+        kana_fold(read).find(kana_fold(shorter)) != std::string::npos)
+      return "wrap";
     const Xapian::Document doc = doc_of(path);
     const std::vector<Token> tokens = m_analyzer.analyze(s.text);
     std::vector<std::string> words;

@@ -384,6 +384,21 @@ TEST_CASE("Substring search, a katakana word: in compounds of the notes' words, 
   CHECK(paths("プログラ") == Paths{"program1.md", "program2.md", "program3.md", "cut1.md", "cut2.md"});
 }
 
+TEST_CASE("Substring search: a string a wrap cuts is found as a reader reads it, not by --exact",
+          "[verifier]") {
+  // A filled line wrapped inside a string, plain or as a .po file continues
+  // one ("…か"⏎"を返…"): かを返 is neither a word nor in the raw text.
+  const std::string filled = "この文は一行を四十桁より長くするための前置きです。あるかどうか";
+  const test::TestIndex index({{"plain.md", filled + "\nを返します。\n"},
+                               {"quoted.md", "msgstr \"" + filled + "\"\n\"を返します。\"\n"},
+                               {"short.md", "どうか\nを返します。\n"}});
+  Searcher searcher(index.index);
+  using Paths = std::set<std::string>;
+  CHECK(test::hit_paths(searcher, "かを返") == Paths{"plain.md", "quoted.md"});
+  CHECK(test::hit_paths(searcher, "\"かを返\"") == Paths{"plain.md", "quoted.md"});
+  CHECK(test::hit_paths(searcher, "かを返", false, true).empty());
+}
+
 TEST_CASE(
     "Substring search, --exact: a string cut where normalisation joins characters is found as grep finds it",
     "[verifier]") {

@@ -332,7 +332,7 @@ inline constexpr std::string_view SYNONYM_HEAD = "\x01";
 /// The layout of what the indexer writes (terms, values, metadata): a Sagasu
 /// reading an index of another version rebuilds it. Bumped with every change
 /// of that layout; what each version changed is in git log.
-inline constexpr std::string_view SCHEMA_VERSION = "27";
+inline constexpr std::string_view SCHEMA_VERSION = "28";
 /// Was an index of this schema version written by a newer Sagasu than this
 /// one? Such an index is refused, not misread (nor replaced unless asked to).
 bool newer_schema(std::string_view version);
