@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -30,7 +31,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 13;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 14;  // raise when parse_dictionaries keeps other pairs
 // The keys of a reading's lines (a reading's written forms) and of a string
 // of kanji's (the words written with them and kana), apart from words' keys.
 constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
@@ -279,13 +280,18 @@ std::vector<fs::path> csv_files(const std::string& folder) {
 
 // IPAdic's words and readings. A CSV line is
 // "取扱い,832,832,7127,動詞,自立,*,*,五段・ワ行促音便,連用形,取扱う,トリアツカイ,トリアツカイ":
-// the word as written, the word it inflects in the eleventh field, its reading in the twelfth.
+// the word as written, its form in the tenth field, the word it inflects in
+// the eleventh, its reading in the twelfth. Not the classical forms of an
+// adjective, which notes write as the noun and a particle (黄色から is
+// 黄色 + から, not 黄色い's 未然ヌ接続; 黄色し, 黄色き, 黄色う likewise).
 void add_readings(const std::string& folder, ReadingLines& out) {
+  static const std::set<std::string, std::less<>> CLASSICAL = {"文語基本形", "未然ヌ接続", "体言接続",
+                                                               "連用ゴザイ接続"};
   for (const fs::path& file : csv_files(folder))
     for (std::string_view line : strings::split(read_euc_jp(file.string()), '\n')) {
       if (line.find('"') != std::string_view::npos) continue;  // a quoted comma: no word of ours
       const std::vector<std::string> f = strings::split(line, ',');
-      if (f.size() >= 12) out.add(f[0], f[11], f[10]);
+      if (f.size() >= 12 && !(f[4] == "形容詞" && CLASSICAL.count(f[9]))) out.add(f[0], f[11], f[10]);
     }
 }
 

@@ -992,7 +992,8 @@ void write_ipadic(const std::filesystem::path& folder) {
                    ipadic_line("取扱い", "取扱い", "トリアツカイ") +
                    ipadic_line("取扱", "取扱", "トリアツカイ") + ipadic_line("研究", "研究", "ケンキュウ") +
                    ipadic_line("構成", "構成", "コウセイ") + ipadic_line("校正", "校正", "コウセイ") +
-                   ipadic_line("上手", "上手", "ジョウズ") + ipadic_line("検知", "検知", "ケンチ"));
+                   ipadic_line("上手", "上手", "ジョウズ") + ipadic_line("検知", "検知", "ケンチ") +
+                   ipadic_line("黄色", "黄色", "キイロ"));
   write_euc_jp(folder / "Verb.csv", ipadic_line("取り扱う", "取り扱う", "トリアツカウ") +
                                         ipadic_line("取り扱っ", "取り扱う", "トリアツカッ") +
                                         ipadic_line("取り扱い", "取り扱う", "トリアツカイ") +
@@ -1000,6 +1001,16 @@ void write_ipadic(const std::filesystem::path& folder) {
                                         ipadic_line("読み込む", "読み込む", "ヨミコム") +
                                         ipadic_line("読み込ん", "読み込む", "ヨミコン") +
                                         ipadic_line("上手い", "上手い", "ウマイ"));
+  // An adjective's forms, with the part of speech and form as IPAdic gives them.
+  const auto adjective = [](const std::string& word, const std::string& form, const std::string& reading) {
+    return fmt::format("{},27,27,4695,形容詞,自立,*,*,形容詞・アウオ段,{},黄色い,{},{}\n", word, form,
+                       reading, reading);
+  };
+  write_euc_jp(folder / "Adj.csv",
+               adjective("黄色い", "基本形", "キイロイ") + adjective("黄色く", "連用テ接続", "キイロク") +
+                   adjective("黄色から", "未然ヌ接続", "キイロカラ") +
+                   adjective("黄色し", "文語基本形", "キイロシ") +
+                   adjective("黄色き", "体言接続", "キイロキ") + adjective("黄色", "ガル接続", "キイロ"));
 }
 
 std::set<std::string> set_of(std::vector<std::string> v) {
@@ -1031,6 +1042,9 @@ TEST_CASE("Dictionary: IPAdic's readings both ways, and a word's other spellings
   // Not the same word: 上手い is read うまい, 上手 じょうず; okurigana are hiragana.
   CHECK(d.spellings("上手い", analyzer).empty());
   CHECK(d.spellings("オンライン検知", analyzer).empty());
+  // An adjective's forms, but not the classical ones a note writes as the
+  // noun and a particle (黄色から: 黄色 + から).
+  CHECK(set_of(d.spellings("黄色", analyzer)) == std::set<std::string>{"黄色い", "黄色く"});
   // No reading known for either: 生き物 is no spelling of 生物.
   CHECK(d.spellings("生き物", analyzer).empty());
   // Without IPAdic, nothing.
