@@ -278,7 +278,10 @@ void EntityPass::resolve(const IndexState& state, ShardSet& shards, const IndexO
   report.ambiguous = m_resolver.ambiguous();
   report_entities(paths, m_resolver, opts.entity_notes, report);
   m_findings = encode_findings(report);
-  if (!opts.dry_run) m_rows = m_resolver.rows(paths);
+  // The rows are kept beside the index now, before the commit that stores
+  // their hash: a run stopped in between leaves a file no hash vouches for.
+  // (Rows that cannot be written, on a full disk: none, and the next run reads every digest.)
+  m_rows_hash = shards.cache(schema::ENTITY_ROWS_FILE, [&](const auto& out) { m_resolver.rows(paths, out); });
   m_resolver.release_rows();
 }
 
@@ -307,9 +310,7 @@ std::vector<std::pair<std::string, std::string>> EntityPass::metadata(const Shar
     meta.emplace_back(std::string(schema::META_RESOLUTION),
                       shards.cache(RESOLUTION_FILE, resolution) ? std::string() : std::string(resolution));
     meta.emplace_back(std::string(schema::META_KINDS), m_resolver.vocabulary().encode());
-    // (Rows that cannot be written, on a full disk: none, and the next run reads every digest.)
-    meta.emplace_back(std::string(schema::META_ENTITY_ROWS_HASH),
-                      shards.cache(schema::ENTITY_ROWS_FILE, m_rows) ? content_hash(m_rows) : std::string());
+    meta.emplace_back(std::string(schema::META_ENTITY_ROWS_HASH), m_rows_hash);
     return meta;
   }
   // (The resolution kept: its hash and its rows' again, for the revision this commit makes.)

@@ -69,7 +69,7 @@ class EntityPass {
   std::string m_findings;        // JSON, when resolved anew
   std::string m_kept_hash;       // the hash of the resolution kept
   std::string m_kept_rows_hash;  // ... and of its entity rows ("": none vouched for)
-  std::string m_rows;            // their entity rows, to store (entity_rows.h)
+  std::string m_rows_hash;       // the hash of their entity rows, kept (entity_rows.h; "": none)
 
   void resolve(const IndexState& state, ShardSet& shards, const IndexOptions& opts, const VaultConfig& config,
                IndexReport& report);

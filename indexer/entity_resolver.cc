@@ -393,8 +393,9 @@ void EntityResolver::add_stored(std::size_t i) {
   m_rows->add_stored(i);
 }
 
-std::string EntityResolver::rows(const std::vector<std::string_view>& paths) const {
-  return m_rows ? m_rows->encode(paths) : std::string();
+void EntityResolver::rows(const std::vector<std::string_view>& paths,
+                          const std::function<void(std::string_view)>& out) const {
+  if (m_rows) m_rows->encode(paths, out);
 }
 
 void EntityResolver::mentions(std::size_t note, std::vector<Mention>& out) const {

@@ -116,8 +116,10 @@ class EntityResolver {
   /// Pass 1 for the i-th note of the rows read.
   void add_stored(std::size_t i);
   /// After finish(), until release_rows(): pass 1's rows with each note's
-  /// path (paths[i] for the i-th note added), for read_rows() of a later run.
-  std::string rows(const std::vector<std::string_view>& paths) const;
+  /// path (paths[i] for the i-th note added), for read_rows() of a later run,
+  /// given to `out` in pieces (none without rows).
+  void rows(const std::vector<std::string_view>& paths,
+            const std::function<void(std::string_view)>& out) const;
   /// After finish(), until release_rows(): each name the i-th note added
   /// mentions, in order: as spelled, its canonical name, and whether that has a kind.
   struct Mention {

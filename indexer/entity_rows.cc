@@ -6,6 +6,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::string_view ROWS_VERSION = "m1";
+constexpr std::size_t TABLE_PIECE = 1 << 16;
 
 void put_varint(std::string& out, std::uint64_t v) {
   while (v >= 0x80) {
@@ -89,10 +90,13 @@ void EntityRows::member(std::string_view v) {
   ++list_ends.back();
 }
 
-std::string EntityRows::encode(const std::vector<std::string_view>& paths) {
+void EntityRows::encode(const std::vector<std::string_view>& paths, const Sink& put_out) {
   // Only the strings and keys the notes use, numbered in the order the notes
   // first use them (a note deleted or rewritten leaves none behind, and the
-  // same notes give the same bytes, whatever the rows were built from).
+  // same notes give the same bytes, whatever the rows were built from). The
+  // table comes first: a first pass over the rows numbers the strings, the
+  // second writes each row out as it is made (the rows of 100k notes are
+  // 27 MB: never held whole, as their fresh pages cost a fault each).
   std::vector<Id> string_at(m_text.size(), NONE);
   std::vector<Id> strings, keys;
   const auto use = [&](Id s) {
@@ -101,14 +105,8 @@ std::string EntityRows::encode(const std::vector<std::string_view>& paths) {
     strings.push_back(s);
   };
   use(0);
-  std::string notes_out, out;  // (out: one note's row)
-  // Room for the whole file, the table and the rows, as large as the rows
-  // read (and an eighth): a string of tens of MB grown by doubling touches
-  // twice its size in fresh pages, one page fault each (12 µs on the VM of
-  // tests/bench/README.md).
-  if (m_bytes) notes_out.reserve(m_bytes->size() + m_bytes->size() / 8);
-  put_varint(notes_out, notes.size());
-  for (std::size_t i = 0; i < notes.size(); ++i) {
+  std::string out;  // one note's row, or the table
+  const auto row = [&](std::size_t i) {
     out.clear();
     const Note& n = notes[i];
     const auto put = [&](Id s) {
@@ -139,15 +137,23 @@ std::string EntityRows::encode(const std::vector<std::string_view>& paths) {
       put_varint(out, list_ends[l] - begin);
       for (std::uint32_t m = begin; m < list_ends[l]; ++m) put(members[m]);
     }
-    put_field(notes_out, paths[i]);
-    put_field(notes_out, out);
-  }
+  };
+  for (std::size_t i = 0; i < notes.size(); ++i) row(i);
   // (Every string's key, so that the file says the same whatever the runs before folded.)
   for (const Id s : strings) key(s);
   std::vector<Id> key_at(m_keys.size(), NONE);
+  // (The table goes out a piece at a time too: its strings are megabytes.)
+  const auto spill = [&] {
+    if (out.size() < TABLE_PIECE) return;
+    put_out(out);
+    out.clear();
+  };
   out = ROWS_VERSION;
   put_varint(out, strings.size());
-  for (const Id s : strings) put_field(out, m_text[s]);
+  for (const Id s : strings) {
+    put_field(out, m_text[s]);
+    spill();
+  }
   for (const Id s : strings) {
     const Id k = s < m_key_of.size() ? m_key_of[s] : NONE;
     if (k != NONE && key_at[k] == NONE) {
@@ -156,13 +162,25 @@ std::string EntityRows::encode(const std::vector<std::string_view>& paths) {
     }
   }
   put_varint(out, keys.size());
-  for (const Id k : keys) put_field(out, m_keys[k]);
+  for (const Id k : keys) {
+    put_field(out, m_keys[k]);
+    spill();
+  }
   for (const Id s : strings) {
     const Id k = s < m_key_of.size() ? m_key_of[s] : NONE;
     put_varint(out, k == NONE ? 0 : std::uint64_t(key_at[k]) + 1);
+    spill();
   }
-  notes_out.insert(0, out);
-  return notes_out;
+  put_varint(out, notes.size());
+  put_out(out);
+  std::string field;
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    row(i);
+    field.clear();
+    put_field(field, paths[i]);
+    put_field(field, out);
+    put_out(field);
+  }
 }
 
 bool EntityRows::read(std::shared_ptr<const std::string_view> bytes) {

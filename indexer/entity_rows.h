@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,8 +68,11 @@ class EntityRows : public DigestFields {
   /// The note begun last as an empty digest (one that did not read).
   void undo();
 
-  /// The rows of every note, each with its path (`paths[i]` for notes[i]): what read() takes.
-  std::string encode(const std::vector<std::string_view>& paths);
+  /// Takes the bytes of a file written in pieces, in order.
+  using Sink = std::function<void(std::string_view)>;
+  /// The rows of every note, each with its path (`paths[i]` for notes[i]):
+  /// what read() takes, given to `out` in pieces.
+  void encode(const std::vector<std::string_view>& paths, const Sink& out);
   /// Rows encode() wrote (`bytes` is kept alive by these rows): their table
   /// becomes this table (which must be new), their notes are listed with their paths
   /// to add (add_stored). False if the bytes do not read.

@@ -208,15 +208,31 @@ std::shared_ptr<const std::string_view> ShardSet::cached(std::string_view file, 
 }
 
 bool ShardSet::cache(std::string_view file, std::string_view bytes) const {
-  if (m_dry_run) return false;
+  return !cache(file, [&](const auto& out) { out(bytes); }).empty();
+}
+
+std::string ShardSet::cache(
+    std::string_view file,
+    const std::function<void(const std::function<void(std::string_view)>&)>& write) const {
+  if (m_dry_run) return {};
   const Shard& sh = m_shards[0];
   const std::string folder = m_fresh ? new_path(0) : sh.store->path_of(sh.store->current());
+  // (A fresh build's generation may not be written yet: its folder is made
+  // now, and the merge of its parts writes into it.)
+  std::error_code ec;
+  if (m_fresh) std::filesystem::create_directories(folder, ec);
+  ContentHash hash;
   try {
-    generation_file::replace(folder + "/" + std::string(file), bytes, /*synced=*/false);
-    return true;
+    generation_file::Writer out(folder + "/" + std::string(file));
+    write([&](std::string_view bytes) {
+      hash.add(bytes);
+      out.append(bytes);
+    });
+    out.commit(/*synced=*/false);
   } catch (const Error&) {
-    return false;  // (a full disk)
+    return {};  // (a full disk)
   }
+  return hash.hex();
 }
 
 std::string ShardSet::part_path(std::size_t k, std::size_t p) const {

@@ -7,6 +7,7 @@
 #include <xapian.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -77,6 +78,10 @@ class ShardSet {
   /// not hash to its value. Nothing on a dry run or when it cannot be written:
   /// false then.
   bool cache(std::string_view file, std::string_view bytes) const;
+  /// The same for a value given in pieces: write(out) calls out with each in
+  /// turn (the value is never held whole). Its content_hash, "" when nothing was kept.
+  std::string cache(std::string_view file,
+                    const std::function<void(const std::function<void(std::string_view)>& out)>& write) const;
   /// The folder of part p of shard k's new generation (a fresh build).
   std::string part_path(std::size_t k, std::size_t p) const;
   /// The folder of shard k's new generation (a fresh build).

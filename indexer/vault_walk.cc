@@ -188,7 +188,25 @@ void check_vault_in_place(const VaultScan& scan, const IndexReport& report) {
 }
 
 std::string content_hash(std::string_view content) {
-  return fmt::format("{:016x}", XXH3_64bits(content.data(), content.size()));
+  ContentHash h;
+  h.add(content);
+  return h.hex();
+}
+
+ContentHash::ContentHash() : m_state(XXH3_createState()) {
+  XXH3_64bits_reset(static_cast<XXH3_state_t*>(m_state));
+}
+
+ContentHash::~ContentHash() {
+  XXH3_freeState(static_cast<XXH3_state_t*>(m_state));
+}
+
+void ContentHash::add(std::string_view bytes) {
+  XXH3_64bits_update(static_cast<XXH3_state_t*>(m_state), bytes.data(), bytes.size());
+}
+
+std::string ContentHash::hex() const {
+  return fmt::format("{:016x}", XXH3_64bits_digest(static_cast<const XXH3_state_t*>(m_state)));
 }
 
 }  // namespace sagasu

@@ -53,9 +53,21 @@ VaultScan walk_vault(const IndexOptions& opts, IndexReport& report);
 /// away mid-run keeps the old generation instead of switching to a few notes.
 void check_vault_in_place(const VaultScan& scan, const IndexReport& report);
 
-
-
 /// The content hash of a file (hex), as a note's STATE keeps it.
 std::string content_hash(std::string_view content);
+
+/// The same of bytes given in pieces.
+class ContentHash {
+ public:
+  ContentHash();
+  ~ContentHash();
+  ContentHash(const ContentHash&) = delete;
+  ContentHash& operator=(const ContentHash&) = delete;
+  void add(std::string_view bytes);
+  std::string hex() const;
+
+ private:
+  void* m_state;  // XXH3_state_t
+};
 
 }  // namespace sagasu
