@@ -154,6 +154,17 @@ std::vector<Bridge> Bridges::stated(const std::string& key) const {
   return out;
 }
 
+bool Bridges::source_of_another(const std::string& english, const std::string& katakana) const {
+  if (sound_script(katakana) != Script::Katakana) return false;
+  const std::string key = unicode::katakana_spelling_key(katakana);
+  const auto other = [&](const DictionaryEntry& e) {
+    return unicode::all_of(e.equivalent, unicode::is_katakana) &&
+           (key.empty() ? e.equivalent != katakana : unicode::katakana_spelling_key(e.equivalent) != key);
+  };
+  const std::vector<DictionaryEntry> entries = m_dictionary.of(m_analyzer.key(english));
+  return !entries.empty() && std::all_of(entries.begin(), entries.end(), other);
+}
+
 bool Bridges::names(const std::vector<std::string>& words) const {
   const std::string joined = fmt::format("{}", fmt::join(words, ""));
   const std::vector<Bridge> equivalents = stated(fmt::format("{}", fmt::join(words, " ")));

@@ -867,10 +867,17 @@ Xapian::Query QueryBuilder::equivalent_query(const std::vector<std::string>& wor
   Xapian::Query q;
   if (words.size() == 1) {
     // The equivalent and its plural, never its stem's family (generator:
-    // generators, not generated or general).
+    // generators, not generated or general). A plural that is the source of
+    // another loanword (ウインドウ: window; windows, Windows: ウィンドウズ) is
+    // that word as often: --loose's.
     std::vector<Xapian::Query> forms;
-    for (const std::string& w : {words[0], english_plural(words[0])}) {
+    const std::string plural = english_plural(words[0]);
+    for (const std::string& w : {words[0], plural}) {
       if (w.empty()) continue;
+      if (w == plural && !m_loose && m_bridges && m_bridges->source_of_another(w, c.info.text)) {
+        c.held_back = true;
+        continue;
+      }
       forms.emplace_back(w);
       forms.emplace_back(title_prefix + w);
       c.in_title.emplace_back(title_prefix + w);
