@@ -31,7 +31,7 @@ namespace sagasu {
 namespace {
 
 constexpr std::size_t MAX_GLOSS_WORDS = 4;
-constexpr int DICTIONARY_CACHE_VERSION = 14;  // raise when parse_dictionaries keeps other pairs
+constexpr int DICTIONARY_CACHE_VERSION = 15;  // raise when parse_dictionaries keeps other pairs
 // The keys of a reading's lines (a reading's written forms) and of a string
 // of kanji's (the words written with them and kana), apart from words' keys.
 constexpr std::string_view READING_MARK = "\x01", KANJI_MARK = "\x02";
@@ -137,6 +137,9 @@ struct Entry {
   // assumption): only for a compound bridged word by word (Dictionary::other_senses).
   std::vector<std::string> other_senses;
   bool person = false;  // ENAMDICT: a surname or a given name
+  // The entry's first part of speech is an adverb's or a conjunction's (時々:
+  // sometimes, (adv,n)): no topic a note is about, in either language.
+  bool function_word = false;
 };
 
 // "強化学習;強化學習 [きょうかがくしゅう] /(n) (comp) reinforcement learning/EntL…/"
@@ -165,6 +168,7 @@ Entry parse_line(std::string_view line) {
   int sense = 1;
   bool noun = false;  // the first sense is a noun's (not a verb's: 書く, to write)
   bool first = true;  // the first field: the part of speech, the first gloss
+  bool pos_seen = false;         // its first tag read
   bool computing_sense = false;  // the sense read is marked (comp)
   for (std::string_view field : strings::split(line.substr(slash + 2), '/')) {
     field = strings::trim(field);
@@ -179,7 +183,13 @@ Entry parse_line(std::string_view line) {
         sense = std::atoi(std::string(tag).c_str());
         computing_sense = false;
       }
-      for (const auto& t : strings::split(std::string(tag), ',')) {
+      const std::vector<std::string> tags = strings::split(std::string(tag), ',');
+      if (first && !tags.empty() && !pos_seen &&
+          tag.find_first_not_of("0123456789") != std::string_view::npos) {
+        pos_seen = true;
+        e.function_word = tags.front() == "adv" || tags.front() == "conj";
+      }
+      for (const auto& t : tags) {
         if (t == "comp") computing_sense = true;
         if (first && (t == "n" || t == "adj-no" || t == "adj-f")) noun = true;
         if (t == "s" || t == "g" || t == "m" || t == "f") e.person = true;
@@ -339,7 +349,7 @@ std::string parse_dictionaries(const std::string& folder, const std::string& rea
     if ((e.headwords.empty() && e.nouns_with_okurigana.empty()) || e.glosses.empty()) continue;
     for (const auto& g : e.glosses) english.insert(g);
     headwords.insert(e.headwords.begin(), e.headwords.end());
-    emit(e, false);
+    if (!e.function_word) emit(e, false);
   }
   // ENAMDICT: persons' names (黒橋 = Kurohashi), not those that are also
   // English words (a name read "Hang" is not the word hang) or shorter than

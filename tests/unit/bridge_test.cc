@@ -301,6 +301,24 @@ TEST_CASE("Dictionary: a gloss without its notes, a loanword without its qualifi
   CHECK(equivalents("ブルーリボン") == V{"blue ribbon"});
 }
 
+TEST_CASE("Dictionary: an adverb or a conjunction has no equivalents", "[dictionary]") {
+  // ja-techdocs: 時々 (時時 typed) found 114 notes that say only "sometimes";
+  // no note is about the word, in either language.
+  test::TempDir dicts;
+  write_euc_jp(dicts.path / "edict",
+               "時々 [ときどき] /(adv,n,adj-no) (1) sometimes/at times/(adj-no) (2) seasonal/(P)/\n"
+               "又は [または] /(conj) or/otherwise/\n"
+               "時間 [じかん] /(n-adv,n) time/hours/(P)/\n");
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary d(dicts.path.string());
+  using V = std::vector<std::string>;
+  CHECK(equivalents_of(d, "時々").empty());
+  CHECK(equivalents_of(d, "sometimes").empty());
+  CHECK(equivalents_of(d, "又は").empty());
+  CHECK(equivalents_of(d, "時間") == V{"hours", "time"});
+  CHECK(equivalents_of(d, "time") == V{"時間"});
+}
+
 TEST_CASE("Dictionary: a noun written with okurigana by its computing senses only", "[dictionary]") {
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict",
