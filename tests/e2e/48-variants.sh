@@ -51,10 +51,10 @@ if [ ! -d "$IPADIC" ] || [ ! -f "$EDICT/edict" ]; then
   exit $?
 fi
 export SAGASU_IPADIC="$IPADIC" SAGASU_EDICT="$EDICT"
-judged() {  # judged INDEX VAULT LABELS: precision >= 0.97, recall >= 0.95
+judged() {  # judged INDEX VAULT LABELS: precision >= 0.99, recall >= 0.95
   checks=$((checks + 1))
   if python3 "$SAGASU_SRC/tests/tools/precision.py" "$SEARCHER" "$1" "$2" \
-    "$SAGASU_SRC/data/labels/precision/variants-$3.tsv" --min-precision 0.97 --min-recall 0.95 \
+    "$SAGASU_SRC/data/labels/precision/variants-$3.tsv" --min-precision 0.99 --min-recall 0.95 \
     >"$WORK/judged.out" 2>&1; then
     echo "ok   variants $3: $(tail -1 "$WORK/judged.out")"
   else
