@@ -55,9 +55,10 @@ class Bridges {
   bool in_dictionary(const std::string& key) const;
   /// The equivalents the vault's glossary and the dictionary give a key (Analyzer::key).
   std::vector<Bridge> stated(const std::string& key) const;
-  /// Is the English word the source of a loanword other than the katakana
-  /// word (windows: ウィンドウズ, the system, not ウインドウ)? Then it is that
-  /// word, not the plural of the katakana word's source.
+  /// Does the dictionary give the English word only as the source of
+  /// loanwords other than the katakana word (windows: ウィンドウズ, the
+  /// system, not ウインドウ)? Then it is that word, not the plural of the
+  /// katakana word's source.
   bool source_of_another(const std::string& english, const std::string& katakana) const;
 
   static constexpr std::size_t MAX_BRIDGES = 12;
