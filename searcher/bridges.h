@@ -75,6 +75,9 @@ class Bridges {
   /// (インタフェース: インターフェース, インターフェイス), the word apart, most notes first.
   std::vector<std::string> kana_spellings(const std::string& word) const;
   void add_read_as(const std::string& kana, std::vector<Bridge>& out) const;
+  /// The word written in hiragana as it is read (時々: ときどき), four kana or
+  /// more, where the vault writes no other word read so (こうせい: 構成, 校正).
+  void add_in_kana(const std::string& word, std::vector<Bridge>& out) const;
   /// A query piece as the rules of mark_unsupported weigh it, worked out once.
   struct Piece {
     const std::vector<std::string>& words;

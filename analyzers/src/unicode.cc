@@ -153,6 +153,16 @@ std::string to_katakana(std::string_view s) {
   return out;
 }
 
+std::string to_hiragana(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const char32_t c = next_code_point(s, i);
+    append_utf8(out, c >= 0x30A1 && c <= 0x30F6 ? c - 0x60 : c);
+  }
+  return out;
+}
+
 bool is_han(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF) ||
          (c >= 0x20000 && c <= 0x2FA1F) || c == 0x3005;

@@ -1105,6 +1105,37 @@ TEST_CASE("Bridge tier: another spelling, and a word typed as it is read", "[bri
   CHECK(bridges("オンライン検知").count("検知") == 0);
 }
 
+TEST_CASE("Bridge tier: a word written in hiragana as it is read", "[bridge]") {
+  // ja-techdocs writes 時々 and ときどき (26 times), 振る舞い and ふるまい:
+  // one word. A reading the vault gives another word too is no spelling of
+  // either (こうせい: 構成, 校正), nor one of three kana.
+  test::TempDir dicts;
+  write_ipadic(dicts.path / "ipadic");
+  write_euc_jp(dicts.path / "ipadic" / "Adverb.csv", ipadic_line("時々", "時々", "トキドキ") +
+                                                         ipadic_line("時どき", "時どき", "トキドキ") +
+                                                         ipadic_line("時間", "時間", "ジカン"));
+  Env cache("XDG_CACHE_HOME", (dicts.path / "cache").string());
+  const Dictionary dictionary("", true, (dicts.path / "ipadic").string());
+  const test::TestIndex index({{"a.md", "時々 止まる。\n"},
+                               {"b.md", "ときどき 止まる。\n"},
+                               {"c.md", "構成 を 変える。\n"},
+                               {"d.md", "校正 する。\n"},
+                               {"e.md", "こうせい を 見る。\n"},
+                               {"f.md", "じかん が ない。\n"}});
+  Analyzer analyzer;
+  const Xapian::Database db(index.index);
+  const auto readings = [&](const std::string& text) {
+    std::set<std::string> out;
+    for (const Bridge& b : Bridges(db, analyzer, dictionary).of(text, analyzer.words(text)))
+      if (b.how == Provenance::Reading && !b.loose) out.insert(b.equivalent);
+    return out;
+  };
+  CHECK(readings("時々") == std::set<std::string>{"ときどき"});
+  CHECK(readings("時時") == std::set<std::string>{"ときどき"});
+  CHECK(readings("構成").empty());
+  CHECK(readings("時間").empty());
+}
+
 TEST_CASE("Bridge tier: a word said twice is not bridged as a compound", "[bridge]") {
   test::TempDir dicts;
   write_euc_jp(dicts.path / "edict", "一行 [いっこう] /(n) party/company/\n");

@@ -71,8 +71,9 @@ enum class Provenance : std::uint8_t {
   Sound,         ///< a katakana word and an English word of the vault that sound alike
   Words,         ///< a compound or phrase bridged word by word, adjacent
   Romaji,        ///< a word typed in romaji, as katakana (sutoragura: ストラグラー)
-  Reading,       ///< the words a kana piece is the reading of (けんきゅう: 研究)
-  Okurigana,     ///< another spelling of the word (取り扱い: 取扱い)
+  Reading,  ///< the words a kana piece is the reading of (けんきゅう: 研究), or a word's in hiragana (時々:
+            ///< ときどき)
+  Okurigana,   ///< another spelling of the word (取り扱い: 取扱い)
   Definition,  ///< 人間のフィードバックによる強化学習（RLHF）: RLHF is a kind of 強化学習, one way only
   Kana,        ///< another kana spelling of a loanword (インタフェース: インターフェイス)
 };

@@ -40,6 +40,8 @@ std::string to_katakana(std::string_view s);
 inline char32_t katakana_of(char32_t c) {
   return is_hiragana(c) ? c + 0x60 : c;
 }
+/// Katakana letters as hiragana (トキドキ → ときどき); others as they are.
+std::string to_hiragana(std::string_view s);
 bool is_han(char32_t c);              ///< CJK ideographs and 々
 bool is_latin_alpha(char32_t c);      ///< ASCII letters after folding
 bool is_long_vowel_mark(char32_t c);  ///< ー and half-width ｰ
