@@ -454,45 +454,15 @@ std::vector<std::string> Bridges::kana_spellings(const std::string& word) const 
 }
 
 void Bridges::add_in_kana(const std::string& word, std::vector<Bridge>& out) const {
-  constexpr std::size_t MIN_KANA = 4;
-  const auto han_or_kana = [](char32_t c) { return unicode::is_han(c) || unicode::is_hiragana(c); };
-  if (!unicode::any_of(word, unicode::is_han) || !unicode::all_of(word, han_or_kana)) return;
-  // Its kanji, an iteration mark written out (時々: 時時).
-  const auto kanji = [](const std::string& w) {
-    std::string expanded, han;
-    const std::string_view s = unicode::expand_iteration_marks(w, expanded) ? expanded : w;
-    for (std::size_t i = 0; i < s.size();) {
-      const std::size_t at = i;
-      if (unicode::is_han(unicode::next_code_point(s, i))) han.append(s.substr(at, i - at));
-    }
-    return unicode::code_points(han);
+  const auto said = [&](const std::string& w) {
+    const std::vector<std::string> words = m_analyzer.words(w);
+    return at_most(words) > 0 ? in_notes(phrase(words)) : 0.0;
   };
-  // Another spelling of the word: the kanji of one, in order, among the other's (時どき: 時々).
-  const std::u32string own = kanji(word);
-  const auto spelled_so = [&](const std::string& w) {
-    const std::u32string k = kanji(w);
-    const std::u32string& shorter = k.size() < own.size() ? k : own;
-    const std::u32string& longer = k.size() < own.size() ? own : k;
-    std::size_t j = 0;
-    for (const char32_t c : longer)
-      if (j < shorter.size() && shorter[j] == c) ++j;
-    return !shorter.empty() && j == shorter.size();
-  };
-  for (const std::string& reading : m_dictionary.readings(m_analyzer.key(word))) {
-    const std::string kana = unicode::to_hiragana(reading);
-    if (unicode::length(kana) < MIN_KANA || !unicode::all_of(kana, unicode::is_hiragana)) continue;
-    const std::vector<std::string> kana_words = m_analyzer.words(kana);
-    if (at_most(kana_words) == 0) continue;
-    const double notes = in_notes(phrase(kana_words));
-    if (notes == 0) continue;
-    const std::vector<std::string> named = m_dictionary.written(reading);
-    if (std::any_of(named.begin(), named.end(), [&](const std::string& w) {
-          if (spelled_so(w)) return false;
-          const std::vector<std::string> words = m_analyzer.words(w);
-          return at_most(words) > 0 && in_notes(phrase(words)) > 0;
-        }))
-      continue;
-    out.push_back({kana, Provenance::Reading, false, static_cast<std::size_t>(notes)});
+  for (const Dictionary::InKana& k : m_dictionary.in_kana(word, m_analyzer)) {
+    const double notes = said(k.kana);
+    if (notes > 0 &&
+        std::none_of(k.others.begin(), k.others.end(), [&](const auto& w) { return said(w) > 0; }))
+      out.push_back({k.kana, Provenance::Reading, false, static_cast<std::size_t>(notes)});
   }
 }
 

@@ -53,6 +53,17 @@ struct Kanji {
       }
     }
   }
+  // Written with some of the other's kanji in kana: its kanji, in order, among
+  // the other's or the other's among its own (時どき: 時々, 時時).
+  bool within(const Kanji& o) const {
+    const std::u32string a = unicode::code_points(kanji), b = unicode::code_points(o.kanji);
+    const std::u32string& shorter = a.size() < b.size() ? a : b;
+    const std::u32string& longer = a.size() < b.size() ? b : a;
+    std::size_t j = 0;
+    for (const char32_t c : longer)
+      if (j < shorter.size() && shorter[j] == c) ++j;
+    return !shorter.empty() && j == shorter.size();
+  }
   // Written with fewer kana, as okurigana are left out (読込: 読み込み, 取扱い:
   // 取り扱い): the same kanji, and each run of kana the start of the other's.
   bool shortens(const Kanji& o) const {
@@ -559,6 +570,27 @@ std::vector<std::string> Dictionary::written(std::string_view reading) const {
 // じょうず), and the forms of the words they inflect (取り扱う, 取り扱っ);
 // where it knows one, the one with fewer kana leaves out the other's (読込 =
 // 読み込み, 読み込む); where it knows neither, none.
+std::vector<Dictionary::InKana> Dictionary::in_kana(std::string_view word, Analyzer& analyzer) const {
+  constexpr std::size_t MIN_KANA = 4;
+  std::vector<InKana> out;
+  const auto han_or_kana = [](char32_t c) { return unicode::is_han(c) || unicode::is_hiragana(c); };
+  if (!unicode::any_of(word, unicode::is_han) || !unicode::all_of(word, han_or_kana)) return out;
+  // (Kanji with an iteration mark written out: 時々 is 時時.)
+  const auto kanji_of = [](std::string_view w) {
+    std::string expanded;
+    return Kanji(unicode::expand_iteration_marks(w, expanded) ? std::string_view(expanded) : w);
+  };
+  const Kanji own = kanji_of(word);
+  for (const std::string& reading : readings(analyzer.key(std::string(word)))) {
+    InKana k{unicode::to_hiragana(reading), {}};
+    if (unicode::length(k.kana) < MIN_KANA || !unicode::all_of(k.kana, unicode::is_hiragana)) continue;
+    for (std::string& w : written(reading))
+      if (!kanji_of(w).within(own)) k.others.push_back(std::move(w));
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
 std::vector<std::string> Dictionary::spellings(std::string_view word, Analyzer& analyzer) const {
   constexpr std::size_t MIN_KANJI = 2;
   std::vector<std::string> out;

@@ -78,6 +78,14 @@ class Dictionary {
   /// The other spellings of a word with two kanji or more, okurigana apart
   /// (取り扱い: 取扱い, 取扱), IPAdic's and the kanji alone.
   std::vector<std::string> spellings(std::string_view word, Analyzer& analyzer) const;
+  /// A word with kanji written in hiragana as it is read (時々: ときどき): a
+  /// reading of four kana or more, and the other words read so (not spellings
+  /// of this one: 時どき is 時々; こうせい: 校正 for 構成).
+  struct InKana {
+    std::string kana;
+    std::vector<std::string> others;
+  };
+  std::vector<InKana> in_kana(std::string_view word, Analyzer& analyzer) const;
   bool empty() const { return table().empty(); }
 
  private:
